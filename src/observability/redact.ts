@@ -28,7 +28,10 @@ export function clearSecrets(): void {
 }
 
 const SHAPES: Array<[RegExp, string]> = [
-  [/\b(authorization|proxy-authorization)(["']?\s*[:=]\s*["']?)(basic|bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1$2$3 ${HIDDEN}`],
+  [
+    /\b(authorization|proxy-authorization)(["']?\s*[:=]\s*["']?)(basic|bearer)\s+[A-Za-z0-9._~+/=-]+/gi,
+    `$1$2$3 ${HIDDEN}`,
+  ],
   [/\bbearer\s+[A-Za-z0-9._~+/-]{8,}=*/gi, `Bearer ${HIDDEN}`],
   [/\bbasic\s+[A-Za-z0-9+/]{8,}=*/gi, `Basic ${HIDDEN}`],
   [/(\b[a-z][a-z0-9+.-]*:\/\/)([^/\s:@]+):([^/\s@]+)@/gi, `$1$2:${HIDDEN}@`],

@@ -1,0 +1,92 @@
+/**
+ * `tablesync validate --config FILE [--json]`: checks the worker section and every connector, printing
+ * Kafka Connect's ConfigInfos per connector (--json) or a readable table. Exit 1 when there is any error.
+ */
+import { type Command, wantsHelp } from "./command.ts";
+import { flag, parseArgs, UsageError } from "./args.ts";
+import { loadConfigFile } from "../config/load.ts";
+import { ConfigError } from "../config/errors.ts";
+import { analyzeWorker, workerStrings } from "../config/worker_config.ts";
+import { analyzeConnector } from "../config/connector_config.ts";
+import { type ConfigInfos, configInfos } from "../config/config_infos.ts";
+import { errorLines } from "../config/analyze.ts";
+import { redact } from "../observability/redact.ts";
+
+const USAGE = `tablesync validate --config FILE [--json]
+
+Checks the config file: the worker section and every connector's properties, including
+cross-property rules. Placeholders (\${env:NAME}, \${file:PATH:KEY}) are resolved for the
+checks but never printed resolved; passwords show as [hidden].
+
+  --config FILE   the config file (YAML or JSON)
+  --json          print {"worker": ConfigInfos, "connectors": {name: ConfigInfos}} (Kafka Connect's shape)
+
+Exit status: 0 when valid, 1 when any property has an error, 2 on usage errors.`;
+
+export const validateCommand: Command = {
+  name: "validate",
+  summary: "check a config file and report every property's errors",
+  usage: USAGE,
+  async run(args) {
+    if (wantsHelp(args)) {
+      console.log(USAGE);
+      return 0;
+    }
+    const parsed = parseArgs(args, { values: ["config"], booleans: ["json"] });
+    if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${parsed.positionals[0]}`);
+    const path = flag(parsed, "config");
+    if (!path) throw new UsageError("--config FILE is required");
+    let config;
+    try {
+      config = await loadConfigFile(path);
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      console.error(`error: ${redact(e.message)}`);
+      return 1;
+    }
+    const worker = analyzeWorker(config.worker);
+    const workerInfos = configInfos("worker", worker);
+    const connectors: Record<string, ConfigInfos> = {};
+    for (const entry of config.connectors) {
+      const analysis = analyzeConnector(entry.config, { worker: workerStrings(worker) });
+      connectors[entry.name] = configInfos(entry.config["connector.class"] ?? entry.name, analysis);
+      if (!parsed.booleans.has("json")) printErrors(entry.name, errorLines(analysis));
+    }
+    const total = workerInfos.error_count + Object.values(connectors).reduce((n, c) => n + c.error_count, 0);
+    if (parsed.booleans.has("json")) {
+      console.log(redact(JSON.stringify({ worker: workerInfos, connectors }, null, 2)));
+    } else {
+      printErrors("worker", errorLines(worker));
+      for (const [name, infos] of Object.entries(connectors)) printTable(name, infos);
+      console.log(
+        total === 0
+          ? `${path}: valid (${config.connectors.length} connector${
+            config.connectors.length === 1 ? "" : "s"
+          })`
+          : `${path}: ${total} error${total === 1 ? "" : "s"}`,
+      );
+    }
+    return total === 0 ? 0 : 1;
+  },
+};
+
+function printErrors(scope: string, lines: string[]): void {
+  for (const line of lines) console.error(redact(`error: ${scope}: ${line}`));
+}
+
+function printTable(name: string, infos: ConfigInfos): void {
+  console.log(
+    `\nconnector ${name} (${infos.name}): ${infos.error_count} error${infos.error_count === 1 ? "" : "s"}`,
+  );
+  const rows = infos.configs.map((c) => {
+    const value = c.value;
+    return [value?.name ?? "", value?.value ?? "(unset)", (value?.errors ?? []).join("; ")];
+  });
+  const width = Math.min(60, Math.max(8, ...rows.map((r) => r[0].length)));
+  const valueWidth = Math.min(40, Math.max(5, ...rows.map((r) => r[1].length)));
+  console.log(`  ${"PROPERTY".padEnd(width)}  ${"VALUE".padEnd(valueWidth)}  ERRORS`);
+  for (const [prop, value, errors] of rows) {
+    const shownValue = value.length > valueWidth ? value.slice(0, valueWidth - 1) + "…" : value;
+    console.log(redact(`  ${prop.padEnd(width)}  ${shownValue.padEnd(valueWidth)}  ${errors}`.trimEnd()));
+  }
+}

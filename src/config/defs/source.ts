@@ -1,0 +1,116 @@
+/** Source connector properties, framework level (per-table properties are in table.ts). */
+import { group, type PropertyDef } from "../def.ts";
+import { identifierList, range } from "../validators.ts";
+
+const source = group("Source");
+
+export const SCHEMA_MODES = ["schemaless", "strings", "typed"] as const;
+
+export const SOURCE_DEFS: readonly PropertyDef[] = [
+  source(
+    "svc.tables",
+    "LIST",
+    "One alias per table or database view to poll. Each alias is configured with svc.table.<alias>.* properties.",
+    {
+      importance: "HIGH",
+      validator: identifierList,
+    },
+  ),
+  source(
+    "svc.source.schema.mode",
+    "STRING",
+    "Value shape: schemaless (Map, the row as returned), strings (Struct of optional strings that only grows), typed (experimental; typed by svc.source.typed.fields).",
+    {
+      default: "schemaless",
+      validValues: SCHEMA_MODES,
+      importance: "HIGH",
+    },
+  ),
+  source(
+    "svc.source.poll.interval.ms",
+    "INT",
+    "Wait after a sweep that ended on a short page. Per-alias override: svc.table.<alias>.poll.interval.ms.",
+    {
+      default: "5000",
+      validator: range(1),
+    },
+  ),
+  source(
+    "svc.source.batch.size",
+    "INT",
+    "Rows per request (sysparm_limit). Per-alias override: svc.table.<alias>.batch.size.",
+    {
+      default: "5000",
+      validator: range(1, 50000),
+    },
+  ),
+  source(
+    "svc.source.typed.fields",
+    "LIST",
+    "typed mode: comma-separated field:type entries. Types: string, int8, int16, int32, int64, float32, float64, boolean, bytes, timestamp, date, time, decimal, decimal(scale).",
+    {
+      default: "",
+    },
+  ),
+  source(
+    "svc.source.overlap.seconds",
+    "INT",
+    "Seconds re-read before the committed cursor at the start of every streaming sweep and on restart.",
+    {
+      default: "2",
+      validator: range(0),
+    },
+  ),
+  source(
+    "svc.source.safety.lag.seconds",
+    "INT",
+    "Subtracted from the instance clock to bound each sweep, so the second still being written is not closed early.",
+    {
+      default: "1",
+      validator: range(0),
+    },
+  ),
+  source(
+    "svc.source.dedup.window.records",
+    "INT",
+    "Per-table bound of the cache of emitted (timestamp, sys_id, sys_mod_count) versions that suppresses re-reads.",
+    {
+      default: "50000",
+      validator: range(1),
+    },
+  ),
+  source(
+    "svc.source.bad.row.behavior",
+    "STRING",
+    "A row whose sys id or timestamp is missing or unparseable: fail the task naming the row, or skip it (logged and counted).",
+    {
+      default: "fail",
+      validValues: ["fail", "skip"],
+    },
+  ),
+  source(
+    "svc.source.startup.probe",
+    "BOOLEAN",
+    "On task start read one row per table to verify access and the cursor fields; warn when the integration user's time zone is not UTC.",
+    {
+      default: "true",
+    },
+  ),
+  source(
+    "svc.source.schema.evolution",
+    "STRING",
+    "typed mode, a value that does not match its declared type: fail (bad row), backward (emitted as null, schema unchanged, warned once per table and field), permissive (field re-declared optional STRING in a new schema version, raw value emitted).",
+    {
+      default: "fail",
+      validValues: ["fail", "backward", "permissive"],
+    },
+  ),
+  source(
+    "svc.source.emit.envelope",
+    "BOOLEAN",
+    "Wrap every value as {before: null, after, source: {table, instance}, op: 'u', ts_ms}.",
+    {
+      default: "false",
+    },
+  ),
+];

@@ -1,0 +1,171 @@
+/**
+ * Worker (daemon-wide) settings, with Kafka Connect's worker key names where one exists.
+ * Declared with the same PropertyDef machinery as connector properties.
+ */
+import { group, type PropertyDef } from "./def.ts";
+import { nonEmpty, range } from "./validators.ts";
+import { LOG_LEVELS } from "../observability/log.ts";
+
+const worker = group("Worker");
+const kafka = group("Kafka");
+const rest = group("REST");
+
+export const STRING_CONVERTER = "org.apache.kafka.connect.storage.StringConverter";
+export const JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
+export const SIMPLE_HEADER_CONVERTER = "org.apache.kafka.connect.storage.SimpleHeaderConverter";
+
+export const WORKER_DEFS: readonly PropertyDef[] = [
+  kafka("bootstrap.servers", "LIST", "Kafka brokers, host:port, comma-separated.", {
+    default: "localhost:9092",
+    importance: "HIGH",
+  }),
+  kafka("security.protocol", "STRING", "Protocol used to talk to brokers.", {
+    default: "PLAINTEXT",
+    validValues: ["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"],
+  }),
+  kafka("sasl.mechanism", "STRING", "SASL mechanism for SASL_* protocols.", {
+    default: "PLAIN",
+    validValues: ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"],
+  }),
+  kafka(
+    "sasl.jaas.config",
+    "PASSWORD",
+    "JAAS login module line with username and password (PlainLoginModule or ScramLoginModule).",
+    {
+      default: null,
+    },
+  ),
+  kafka(
+    "topic.creation.enable",
+    "BOOLEAN",
+    "Whether source connectors may create their topics from topic.creation.* settings.",
+    {
+      default: "true",
+    },
+  ),
+  worker(
+    "offset.storage.file.filename",
+    "STRING",
+    "File holding source offsets (the default store), in Kafka Connect's key/value JSON.",
+    {
+      default: "data/offsets.json",
+      validator: nonEmpty,
+    },
+  ),
+  worker(
+    "offset.storage.topic",
+    "STRING",
+    "Compacted topic holding source offsets in Kafka Connect's format; when set it replaces the file.",
+    {
+      default: null,
+    },
+  ),
+  worker("offset.storage.partitions", "INT", "Partitions when the offsets topic is created.", {
+    default: "25",
+    validator: range(1),
+  }),
+  worker(
+    "offset.storage.replication.factor",
+    "SHORT",
+    "Replication factor when the offsets topic is created.",
+    {
+      default: "3",
+      validator: range(-1),
+    },
+  ),
+  worker(
+    "offset.flush.interval.ms",
+    "LONG",
+    "Longest time acknowledged source offsets wait before they are written.",
+    {
+      default: "1000",
+      validator: range(0),
+    },
+  ),
+  worker(
+    "offset.flush.timeout.ms",
+    "LONG",
+    "Longest time an offset write may take before it is abandoned and retried.",
+    {
+      default: "5000",
+      validator: range(1),
+    },
+  ),
+  worker(
+    "config.storage.file.filename",
+    "STRING",
+    "File where connector configs and states changed over the REST API are kept across restarts.",
+    {
+      default: "data/connectors.json",
+      validator: nonEmpty,
+    },
+  ),
+  worker(
+    "task.shutdown.graceful.timeout.ms",
+    "LONG",
+    "Time tasks get on shutdown to finish in-flight work, flush and commit.",
+    {
+      default: "5000",
+      validator: range(0),
+    },
+  ),
+  worker("log.level", "STRING", "Log level.", { default: "info", validValues: LOG_LEVELS }),
+  worker("key.converter", "CLASS", "Default key converter of connectors.", { default: STRING_CONVERTER }),
+  worker(
+    "value.converter",
+    "CLASS",
+    "Default value converter of connectors. The default JsonConverter has schemas.enable=false, fitting the default schemaless source mode.",
+    {
+      default: JSON_CONVERTER,
+    },
+  ),
+  worker("header.converter", "CLASS", "Default header converter of connectors.", {
+    default: SIMPLE_HEADER_CONVERTER,
+  }),
+  rest("listeners", "LIST", "REST API listener URLs (http:// or https://).", {
+    default: "http://127.0.0.1:8083",
+  }),
+  rest(
+    "rest.auth.token",
+    "PASSWORD",
+    "When set, every REST request must carry 'Authorization: Bearer <token>' (use ${env:NAME} or ${file:PATH:KEY}).",
+    {
+      default: null,
+    },
+  ),
+  rest(
+    "listeners.https.ssl.certificate.location",
+    "STRING",
+    "PEM certificate (chain) for an https:// listener.",
+    {
+      default: null,
+    },
+  ),
+  rest("listeners.https.ssl.key.location", "STRING", "PEM private key for an https:// listener.", {
+    default: null,
+  }),
+];
+
+/** Worker keys passed on to the Kafka clients or converters unchanged. */
+export const WORKER_PASS_THROUGH_PREFIXES = [
+  "producer.",
+  "consumer.",
+  "admin.",
+  "ssl.",
+  "sasl.",
+  "key.converter.",
+  "value.converter.",
+  "header.converter.",
+] as const;
+
+/**
+ * Converter settings implied by our worker defaults: when the user keeps the default JsonConverter for
+ * values, it runs schemaless (schemas.enable=false), matching the default schemaless source mode.
+ */
+export function impliedWorkerSettings(raw: Record<string, string>): Record<string, string> {
+  const implied: Record<string, string> = {};
+  if (raw["value.converter"] === undefined && raw["value.converter.schemas.enable"] === undefined) {
+    implied["value.converter.schemas.enable"] = "false";
+  }
+  return implied;
+}
