@@ -6,8 +6,17 @@ import type { Command } from "./command.ts";
 import { UsageError } from "./args.ts";
 import { versionCommand } from "./version.ts";
 import { validateCommand } from "./validate.ts";
+import { runCommand } from "./run.ts";
+import { SIMULATE_USAGE, simulateCommand } from "./simulate.ts";
 
-const COMMANDS: Command[] = [validateCommand, versionCommand];
+const simulate: Command = {
+  name: "simulate",
+  summary: "run the instance simulator (a table REST API server for demos and tests)",
+  usage: SIMULATE_USAGE,
+  run: simulateCommand,
+};
+
+const COMMANDS: Command[] = [runCommand, validateCommand, simulate, versionCommand];
 
 function mainUsage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

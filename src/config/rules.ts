@@ -8,7 +8,7 @@ import { aliasesOf } from "./catalog.ts";
 import { splitList } from "./coerce.ts";
 import { TABLE_PREFIX } from "./defs/table.ts";
 import { sinkTopicTableKey } from "./defs/sink.ts";
-import { JSON_CONVERTER } from "./worker.ts";
+import { impliedWorkerSettings, JSON_CONVERTER } from "./worker.ts";
 
 /** Connect's schema-registry converters: each needs a schema on the value. */
 export const REGISTRY_CONVERTERS = [
@@ -139,10 +139,14 @@ export function effectiveValueConverter(
   ctx: ConverterContext,
 ): { cls: string; schemasEnable: boolean } {
   const own = str(a, "value.converter");
-  const cls = own && own !== "" ? own : ctx.worker["value.converter"] ?? JSON_CONVERTER;
+  // The worker's own defaults apply when its section does not set them (see impliedWorkerSettings).
+  const worker = { ...impliedWorkerSettings(ctx.worker), ...ctx.worker };
+  const cls = own && own !== "" ? own : worker["value.converter"] ?? JSON_CONVERTER;
+  // As in Kafka Connect, prefixed settings come from the level that names the class: a connector's
+  // value.converter.schemas.enable is ignored unless the connector also sets value.converter.
   const flag = own && own !== ""
     ? str(a, "value.converter.schemas.enable")
-    : str(a, "value.converter.schemas.enable") ?? ctx.worker["value.converter.schemas.enable"] ?? null;
+    : worker["value.converter.schemas.enable"] ?? null;
   // JsonConverter's own default is schemas.enable=true.
   return { cls, schemasEnable: (flag ?? "true").trim().toLowerCase() !== "false" };
 }

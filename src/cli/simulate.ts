@@ -1,0 +1,149 @@
+/**
+ * `tablesync simulate`: runs the instance simulator until SIGINT/SIGTERM.
+ * Prints `listening on <url>` on stdout once it accepts requests (scripts wait for that line).
+ */
+import { type SimulatorOptions, startSimulator } from "../sim/mod.ts";
+
+export const SIMULATE_USAGE = `Usage: tablesync simulate [options]
+
+Runs a simulated instance table REST API (for tests, demos and benchmarks).
+
+Options:
+  --port N                 TCP port (default 8089; 0 picks a free port)
+  --host H                 interface to bind (default 127.0.0.1)
+  --seed T=N[,T=N...]      rows to generate per table, e.g. incident=100000,problem=500
+  --user U:P               basic-auth user (repeatable; default admin:admin)
+  --oauth-client ID:SECRET OAuth client for /oauth_token.do (repeatable)
+  --latency-ms N           latency added to every request (default 0)
+  --writer-rate N          background writer: N inserts/updates of incident per second (default off)
+  --random-seed N          seed of generated data and faults (default 1)
+  --tls-cert F --tls-key F serve HTTPS with this PEM certificate and key
+  --tls-client-ca F        require client certificates signed by this PEM CA (mTLS)
+  --help                   show this help
+`;
+
+class UsageError extends Error {}
+
+function parsePositiveInt(flag: string, value: string | undefined, allowZero = true): number {
+  if (value === undefined || !/^\d+$/.test(value)) throw new UsageError(`${flag} needs a number`);
+  const n = Number(value);
+  if (!allowZero && n === 0) throw new UsageError(`${flag} must be positive`);
+  return n;
+}
+
+function parseSeed(value: string | undefined): Record<string, number> {
+  if (!value) throw new UsageError("--seed needs T=N[,T=N...]");
+  const out: Record<string, number> = {};
+  for (const part of value.split(",")) {
+    const m = /^([a-z0-9_]+)=(\d+)$/.exec(part.trim());
+    if (!m) throw new UsageError(`--seed: bad entry "${part}" (expected table=count)`);
+    out[m[1]] = Number(m[2]);
+  }
+  return out;
+}
+
+/** Parses the flags into simulator options (exported for tests). */
+export async function parseSimulateArgs(args: string[]): Promise<SimulatorOptions | "help"> {
+  const options: SimulatorOptions = { port: 8089 };
+  const users: string[] = [];
+  const clients: string[] = [];
+  let cert: string | undefined, key: string | undefined, clientCa: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    let flag = args[i];
+    let value: string | undefined;
+    const eq = flag.indexOf("=");
+    if (flag.startsWith("--") && eq > 0) {
+      value = flag.slice(eq + 1);
+      flag = flag.slice(0, eq);
+    }
+    const take = () => value ?? args[++i];
+    switch (flag) {
+      case "--help":
+      case "-h":
+        return "help";
+      case "--port":
+        options.port = parsePositiveInt(flag, take());
+        break;
+      case "--host":
+        options.host = take();
+        if (!options.host) throw new UsageError("--host needs a value");
+        break;
+      case "--seed":
+        options.seed = { ...options.seed, ...parseSeed(take()) };
+        break;
+      case "--user": {
+        const v = take();
+        if (!v || !v.includes(":")) throw new UsageError("--user needs U:P");
+        users.push(v);
+        break;
+      }
+      case "--oauth-client": {
+        const v = take();
+        if (!v || !v.includes(":")) throw new UsageError("--oauth-client needs ID:SECRET");
+        clients.push(v);
+        break;
+      }
+      case "--latency-ms":
+        options.latencyMs = parsePositiveInt(flag, take());
+        break;
+      case "--writer-rate":
+        options.writer = { rowsPerSecond: parsePositiveInt(flag, take(), false) };
+        break;
+      case "--random-seed":
+        options.randomSeed = parsePositiveInt(flag, take());
+        break;
+      case "--tls-cert":
+        cert = take();
+        break;
+      case "--tls-key":
+        key = take();
+        break;
+      case "--tls-client-ca":
+        clientCa = take();
+        break;
+      default:
+        throw new UsageError(`unknown option ${args[i]}`);
+    }
+  }
+  if (users.length) options.users = users;
+  if (clients.length) options.oauthClients = clients;
+  if ((cert === undefined) !== (key === undefined)) {
+    throw new UsageError("--tls-cert and --tls-key go together");
+  }
+  if (clientCa && !cert) throw new UsageError("--tls-client-ca needs --tls-cert and --tls-key");
+  if (cert && key) {
+    options.tls = {
+      cert: await Deno.readTextFile(cert),
+      key: await Deno.readTextFile(key),
+      ...(clientCa ? { caForClientCerts: await Deno.readTextFile(clientCa), requireClientCert: true } : {}),
+    };
+  }
+  return options;
+}
+
+export async function simulateCommand(args: string[]): Promise<number> {
+  let options: SimulatorOptions | "help";
+  try {
+    options = await parseSimulateArgs(args);
+  } catch (e) {
+    if (!(e instanceof UsageError) && !(e instanceof Deno.errors.NotFound)) throw e;
+    console.error(`tablesync simulate: ${(e as Error).message}\n\n${SIMULATE_USAGE}`);
+    return 2;
+  }
+  if (options === "help") {
+    console.log(SIMULATE_USAGE);
+    return 0;
+  }
+  const sim = await startSimulator(options);
+  const stopped = Promise.withResolvers<void>();
+  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+  const onSignal = () => stopped.resolve();
+  for (const s of signals) Deno.addSignalListener(s, onSignal);
+  console.log(`listening on ${sim.url}`);
+  await stopped.promise;
+  for (const s of signals) Deno.removeSignalListener(s, onSignal);
+  await sim.stop();
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await simulateCommand(Deno.args));

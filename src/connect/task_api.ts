@@ -1,0 +1,121 @@
+/**
+ * The small Connector/Task interface between the runtime and the connectors (Kafka Connect's
+ * `SourceConnector`/`SourceTask` and `SinkConnector`/`SinkTask`, cut down to what tablesync needs).
+ *
+ * Dependencies point one way: `src/source` and `src/sink` implement these interfaces; `src/runtime` drives them
+ * and is never imported by a connector.
+ *
+ * - The connector half (`ConnectorPlugin`) runs in the main thread: it splits a connector's config into task
+ *   configs for `tasks.max`.
+ * - The task half runs inside its own Web Worker. The runtime's driver around it does everything else:
+ *   transforms, converters, producing/consuming, offset commits, error tolerance and the dead letter queue.
+ */
+import type { SinkRecord, SourceOffset, SourcePartition, SourceRecord } from "./record.ts";
+import type { RawConfig, TypedProps } from "../config/types.ts";
+import type { Logger } from "../observability/log.ts";
+
+export type ConnectorKind = "source" | "sink";
+
+/**
+ * Kafka Connect's `RetriableException`: a failure that may succeed if the same operation is tried again later
+ * (the instance is overloaded, a broker is away). The driver retries `poll`/`put` with backoff instead of failing
+ * the task; any other error fails the task with its trace.
+ */
+export class RetriableException extends Error {
+  readonly javaClassName: string = "org.apache.kafka.connect.errors.RetriableException";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "RetriableException";
+  }
+}
+
+/** The connector half: runs in the main thread. */
+export interface ConnectorPlugin {
+  readonly kind: ConnectorKind;
+  /** The fully qualified class name (`io.tablesync.TableSourceConnector`). */
+  readonly className: string;
+  /**
+   * Splits a validated connector config into at most `maxTasks` task configs. Each task config is a raw string
+   * map (placeholders still unresolved) handed to one task. Returning fewer configs than `maxTasks` is normal
+   * (for example fewer tables than tasks): empty tasks are not started.
+   */
+  taskConfigs(config: RawConfig, props: TypedProps, maxTasks: number): RawConfig[];
+}
+
+/** Counters and gauges a task reports; the runtime exposes them on `GET /metrics`. */
+export interface TaskMetrics {
+  /** Adds `by` (default 1) to a counter. `labels` become Prometheus labels (the task's own are added). */
+  increment(name: string, labels?: Record<string, string>, by?: number): void;
+  /** Sets a gauge. */
+  set(name: string, labels: Record<string, string>, value: number): void;
+}
+
+/** What every task gets from the runtime. */
+export interface TaskContext {
+  readonly connectorName: string;
+  readonly taskId: number;
+  readonly logger: Logger;
+  readonly metrics: TaskMetrics;
+  /** Aborted when the task is asked to stop: long waits (poll intervals, backoffs) must end promptly on it. */
+  readonly signal: AbortSignal;
+}
+
+export interface SourceTaskContext extends TaskContext {
+  /** The last committed offset of a source partition, as read when the task started (OffsetStorageReader). */
+  offset(partition: SourcePartition): SourceOffset | null;
+  /**
+   * Reports a row the task cannot turn into a record (Connect's ErrantRecordReporter). With
+   * `errors.tolerance=all` it is logged, counted and sent to the dead letter queue when one is set, and the
+   * promise resolves; otherwise it rejects with an error that fails the task.
+   */
+  reportBadRow(error: Error, details: { topic: string; key?: string | null; value?: unknown }): Promise<void>;
+}
+
+export interface SourceTask {
+  /** `config` is the task config with placeholders resolved; `props` its typed values with defaults applied. */
+  start(config: RawConfig, props: TypedProps, context: SourceTaskContext): Promise<void>;
+  /**
+   * Returns the next records. When none are ready it waits (ending early when `context.signal` aborts) and may
+   * return an empty list; the driver calls again at once. Throwing `RetriableException` makes the driver retry
+   * after a backoff; any other error fails the task.
+   */
+  poll(): Promise<SourceRecord[]>;
+  /** Called once per record after Kafka acknowledged it (per partition in order). Optional. */
+  commitRecord?(record: SourceRecord): void;
+  /** Releases resources. Called once, after the last `poll` has returned. */
+  stop(): Promise<void>;
+}
+
+export interface TopicPartitionOffset {
+  topic: string;
+  partition: number;
+  /** Next offset to read (last handled + 1), as Kafka commits it. */
+  offset: number;
+}
+
+export interface SinkTaskContext extends TaskContext {
+  /**
+   * Reports a record that failed permanently in the task (Connect's ErrantRecordReporter). With
+   * `errors.tolerance=all` it goes to the dead letter queue (when one is set) and the promise resolves;
+   * otherwise it rejects with an error that fails the task.
+   */
+  reportRecordError(record: SinkRecord, error: Error): Promise<void>;
+}
+
+export interface SinkTask {
+  start(config: RawConfig, props: TypedProps, context: SinkTaskContext): Promise<void>;
+  /**
+   * Takes records (converted and transformed) for writing. It may write them before returning or keep writing
+   * in the background; `preCommit` tells the driver how far it got. Throwing `RetriableException` makes the
+   * driver redeliver the same records after a backoff; any other error fails the task.
+   */
+  put(records: SinkRecord[]): Promise<void>;
+  /**
+   * Given the offsets consumed so far (next offset per partition), returns the offsets that are safe to commit:
+   * every record before them is fully handled (written, reported or skipped). The driver commits exactly these.
+   */
+  preCommit(consumed: TopicPartitionOffset[]): Promise<TopicPartitionOffset[]>;
+  /** Partitions are about to be revoked: finish or abandon work on them before the driver's final commit. */
+  close?(partitions: { topic: string; partition: number }[]): Promise<void>;
+  stop(): Promise<void>;
+}

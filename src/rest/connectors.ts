@@ -1,0 +1,118 @@
+/** `/connectors` and `/connectors/<name>/...`: Kafka Connect's connector resource, paths, codes and bodies. */
+import type { Herder } from "../runtime/herder.ts";
+import { ConnectRestError } from "../runtime/connect_rest_error.ts";
+import type { TargetState } from "../runtime/connector_state_store.ts";
+import type { Router } from "./router.ts";
+import { json, noContent, readJson, stringMap } from "./responses.ts";
+
+const INITIAL_STATES: Record<string, TargetState> = { RUNNING: "RUNNING", PAUSED: "PAUSED", STOPPED: "STOPPED" };
+
+function taskId(raw: string): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n)) throw new ConnectRestError(404, `Task ${raw} not found`);
+  return n;
+}
+
+export function connectorRoutes(router: Router, herder: Herder): void {
+  router.add("GET", "/connectors", (_req, _p, url) => {
+    const expand = url.searchParams.getAll("expand");
+    const names = herder.names();
+    if (expand.length === 0) return json(names);
+    const out: Record<string, Record<string, unknown>> = {};
+    for (const name of names) {
+      const entry: Record<string, unknown> = {};
+      if (expand.includes("status")) entry.status = herder.status(name);
+      if (expand.includes("info")) entry.info = herder.info(name);
+      out[name] = entry;
+    }
+    return json(out);
+  });
+
+  router.add("POST", "/connectors", async (req) => {
+    const body = await readJson(req) as Record<string, unknown>;
+    if (typeof body !== "object" || body === null) throw new ConnectRestError(400, "Request body must be a JSON object");
+    const name = typeof body.name === "string" ? body.name.trim() : "";
+    if (name === "") throw new ConnectRestError(400, "Connector name must be a non-empty string");
+    const config = stringMap(body.config ?? {}, "config");
+    if (config.name !== undefined && config.name !== name) {
+      throw new ConnectRestError(400, `Connector name configuration (${config.name}) doesn't match connector name in the URL (${name})`);
+    }
+    let initial: TargetState = "RUNNING";
+    if (body.initial_state !== undefined && body.initial_state !== null) {
+      const state = INITIAL_STATES[String(body.initial_state).toUpperCase()];
+      if (!state) throw new ConnectRestError(400, `Invalid initial state ${body.initial_state}: must be RUNNING, PAUSED or STOPPED`);
+      initial = state;
+    }
+    await herder.create(name, config, initial);
+    return json(herder.info(name), 201, { location: `/connectors/${encodeURIComponent(name)}` });
+  });
+
+  router.add("GET", "/connectors/:name", (_r, p) => json(herder.info(p.name)));
+  router.add("GET", "/connectors/:name/config", (_r, p) => json(herder.config(p.name)));
+
+  router.add("PUT", "/connectors/:name/config", async (req, p) => {
+    const config = stringMap(await readJson(req), "config");
+    if (config.name !== undefined && config.name !== p.name) {
+      throw new ConnectRestError(400, `Connector name configuration (${config.name}) doesn't match connector name in the URL (${p.name})`);
+    }
+    const created = await herder.putConfig(p.name, config);
+    return created
+      ? json(herder.info(p.name), 201, { location: `/connectors/${encodeURIComponent(p.name)}` })
+      : json(herder.info(p.name));
+  });
+
+  router.add("PATCH", "/connectors/:name/config", async (req, p) => {
+    const patch = stringMap(await readJson(req), "config", true);
+    if (patch.name !== undefined && patch.name !== p.name) {
+      throw new ConnectRestError(400, `Connector name configuration (${patch.name}) doesn't match connector name in the URL (${p.name})`);
+    }
+    await herder.patchConfig(p.name, patch);
+    return json(herder.info(p.name));
+  });
+
+  router.add("GET", "/connectors/:name/status", (_r, p) => json(herder.status(p.name)));
+  router.add("GET", "/connectors/:name/tasks", (_r, p) => json(herder.taskConfigs(p.name)));
+  router.add("GET", "/connectors/:name/tasks-config", (_r, p) => {
+    const out: Record<string, Record<string, string>> = {};
+    for (const t of herder.taskConfigs(p.name)) out[`${p.name}-${t.id.task}`] = t.config;
+    return json(out);
+  });
+  router.add("GET", "/connectors/:name/tasks/:task/status", (_r, p) => json(herder.taskStatus(p.name, taskId(p.task))));
+
+  router.add("POST", "/connectors/:name/tasks/:task/restart", async (_r, p) => {
+    await herder.restartTask(p.name, taskId(p.task));
+    return noContent();
+  });
+
+  router.add("POST", "/connectors/:name/restart", async (_r, p, url) => {
+    const includeTasks = url.searchParams.get("includeTasks") === "true";
+    const onlyFailed = url.searchParams.get("onlyFailed") === "true";
+    herder.status(p.name);
+    if (!includeTasks && !onlyFailed) {
+      await herder.restart(p.name, false, false);
+      return noContent();
+    }
+    const restarting = herder.restart(p.name, includeTasks, onlyFailed);
+    // Connect answers 202 at once with the instances being restarted shown as RESTARTING.
+    const status = herder.status(p.name);
+    await restarting;
+    return json(status, 202);
+  });
+
+  router.add("PUT", "/connectors/:name/pause", async (_r, p) => {
+    await herder.pause(p.name);
+    return noContent(202);
+  });
+  router.add("PUT", "/connectors/:name/resume", async (_r, p) => {
+    await herder.resume(p.name);
+    return noContent(202);
+  });
+  router.add("PUT", "/connectors/:name/stop", async (_r, p) => {
+    await herder.stop(p.name);
+    return noContent(204);
+  });
+  router.add("DELETE", "/connectors/:name", async (_r, p) => {
+    await herder.delete(p.name);
+    return noContent(204);
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * Keeps what operators change over the REST API across daemon restarts (`config.storage.file.filename`):
+ * connectors created, reconfigured, paused, stopped or deleted over REST.
+ *
+ * The config file stays the source of truth for what it declares: a stored change applies only while the
+ * file's entry for that connector is unchanged since the change was made (its hash is kept with it). Editing
+ * the file and restarting therefore wins over an older REST change, and REST changes survive restarts when
+ * the file is untouched.
+ */
+import { dirname } from "node:path";
+import { writeFileAtomically } from "./offsets/atomic_file.ts";
+import type { RawConfig } from "../config/types.ts";
+
+export type TargetState = "RUNNING" | "PAUSED" | "STOPPED";
+
+export interface StoredConnector {
+  config: RawConfig;
+  target: TargetState;
+  deleted?: boolean;
+  /** Hash of the config file's entry when this change was made; absent for connectors created over REST. */
+  fileHash?: string;
+}
+
+interface StateFile {
+  format: "tablesync.connectors";
+  version: 1;
+  connectors: Record<string, StoredConnector>;
+}
+
+export class ConnectorStateStore {
+  #path: string;
+  #connectors: Record<string, StoredConnector> = {};
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(path: string) {
+    this.#path = path;
+  }
+
+  async load(): Promise<void> {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(this.#path);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return;
+      throw new Error(`cannot read connector state file ${this.#path}: ${(e as Error).message}`);
+    }
+    let doc: StateFile;
+    try {
+      doc = JSON.parse(text);
+    } catch (e) {
+      throw new Error(`connector state file ${this.#path} is not valid JSON (${(e as Error).message}); move it away to start from the config file alone`);
+    }
+    if (doc?.format !== "tablesync.connectors" || doc.version !== 1 || typeof doc.connectors !== "object") {
+      throw new Error(`connector state file ${this.#path} has an unknown format; move it away to start from the config file alone`);
+    }
+    this.#connectors = doc.connectors;
+  }
+
+  get(name: string): StoredConnector | undefined {
+    return this.#connectors[name];
+  }
+
+  names(): string[] {
+    return Object.keys(this.#connectors);
+  }
+
+  /** Records a change and writes the file (atomically); resolves once durable. */
+  put(name: string, entry: StoredConnector): Promise<void> {
+    this.#connectors[name] = entry;
+    return this.#save();
+  }
+
+  remove(name: string): Promise<void> {
+    delete this.#connectors[name];
+    return this.#save();
+  }
+
+  #save(): Promise<void> {
+    const doc: StateFile = { format: "tablesync.connectors", version: 1, connectors: this.#connectors };
+    const bytes = new TextEncoder().encode(JSON.stringify(doc, null, 2) + "\n");
+    this.#writing = this.#writing.catch(() => {}).then(async () => {
+      await Deno.mkdir(dirname(this.#path), { recursive: true });
+      await writeFileAtomically(this.#path, bytes);
+    });
+    return this.#writing;
+  }
+}
+
+/** A stable hash of a config map, independent of key order. */
+export async function configHash(config: RawConfig): Promise<string> {
+  const canonical = JSON.stringify(Object.keys(config).sort().map((k) => [k, config[k]]));
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical));
+  return [...new Uint8Array(digest)].slice(0, 12).map((b) => b.toString(16).padStart(2, "0")).join("");
+}

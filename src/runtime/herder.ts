@@ -1,0 +1,522 @@
+/**
+ * The herder (Kafka Connect's word): owns every connector of this daemon, turns connector configs into task
+ * configs, runs each task in its own Web Worker through a TaskRunner, and answers the REST API's questions and
+ * commands with Kafka Connect's shapes and status codes (via ConnectRestError).
+ *
+ * Connectors come from the config file at start, merged with what operators changed over REST
+ * (ConnectorStateStore). A connector whose config is invalid at start is FAILED with the errors as its trace;
+ * one created over REST with an invalid config is refused with 400.
+ */
+import type { ConnectorPlugin } from "../connect/task_api.ts";
+import type { RawConfig } from "../config/types.ts";
+import { analyzeConnector, type ConnectorAnalysis } from "../config/connector_config.ts";
+import { errorCount, errorLines } from "../config/analyze.ts";
+import { configInfos, type ConfigInfos } from "../config/config_infos.ts";
+import { connectorTypeOf } from "../config/connector_class.ts";
+import { logger, type LogLevel } from "../observability/log.ts";
+import { redact } from "../observability/redact.ts";
+import { exportPermitPools, permitPoolFor } from "../instance/permit_registry.ts";
+import { parseInstanceUrl } from "../instance/instance_url.ts";
+import type { KafkaClient } from "../kafka/mod.ts";
+import type { OffsetStore } from "./offsets/types.ts";
+import { ConnectRestError } from "./connect_rest_error.ts";
+import { configHash, type ConnectorStateStore, type TargetState } from "./connector_state_store.ts";
+import { TaskRunner } from "./task_runner.ts";
+import type { OffsetEntry } from "./worker_protocol.ts";
+
+const log = logger("herder");
+
+export type ConnectorState = "RUNNING" | "PAUSED" | "STOPPED" | "FAILED" | "UNASSIGNED" | "RESTARTING";
+
+export interface HerderOptions {
+  /** The worker section as written (placeholders unresolved), implied defaults included. */
+  workerRaw: RawConfig;
+  /** The worker's settings as strings after analysis (defaults applied), for config rules. */
+  workerStrings: Record<string, string>;
+  /** `host:port` of the REST listener, reported as worker_id. */
+  workerId: string;
+  logLevel: LogLevel;
+  offsets: OffsetStore;
+  stateStore: ConnectorStateStore;
+  plugins: readonly ConnectorPlugin[];
+  /** The worker's Kafka client (sink offsets over REST). */
+  kafka: () => Promise<KafkaClient>;
+  /** `task.shutdown.graceful.timeout.ms`. */
+  gracefulTimeoutMs: number;
+}
+
+interface Managed {
+  name: string;
+  config: RawConfig;
+  plugin: ConnectorPlugin;
+  target: TargetState;
+  state: ConnectorState;
+  trace?: string;
+  tasks: TaskRunner[];
+  taskConfigs: RawConfig[];
+  /** Hash of the config file's entry, when the connector comes from the file. */
+  fileHash?: string;
+}
+
+export class Herder {
+  #o: HerderOptions;
+  #connectors = new Map<string, Managed>();
+  #fileHashes = new Map<string, string>();
+
+  constructor(options: HerderOptions) {
+    this.#o = options;
+  }
+
+  get workerId(): string {
+    return this.#o.workerId;
+  }
+
+  get plugins(): readonly ConnectorPlugin[] {
+    return this.#o.plugins;
+  }
+
+  /** Starts the connectors of the config file, merged with changes operators made over REST. */
+  async start(fileConnectors: { name: string; config: RawConfig }[]): Promise<void> {
+    const store = this.#o.stateStore;
+    for (const entry of fileConnectors) {
+      const hash = await configHash(entry.config);
+      this.#fileHashes.set(entry.name, hash);
+      const stored = store.get(entry.name);
+      if (stored && stored.fileHash === hash) {
+        if (stored.deleted) continue;
+        this.#add(entry.name, stored.config, stored.target, hash);
+      } else {
+        if (stored) await store.remove(entry.name);
+        this.#add(entry.name, entry.config, "RUNNING", hash);
+      }
+    }
+    for (const name of store.names()) {
+      const stored = store.get(name)!;
+      if (this.#fileHashes.has(name) || stored.deleted || stored.fileHash !== undefined) continue;
+      this.#add(name, stored.config, stored.target);
+    }
+    for (const m of this.#connectors.values()) this.#startConnector(m);
+  }
+
+  #add(name: string, config: RawConfig, target: TargetState, fileHash?: string): Managed {
+    const kind = connectorTypeOf(config["connector.class"]);
+    const plugin = this.#o.plugins.find((p) => p.kind === kind)!;
+    const m: Managed = { name, config, plugin, target, state: "UNASSIGNED", tasks: [], taskConfigs: [], fileHash };
+    this.#connectors.set(name, m);
+    return m;
+  }
+
+  #analyze(config: RawConfig): ConnectorAnalysis {
+    return analyzeConnector(config, { worker: this.#o.workerStrings });
+  }
+
+  #startConnector(m: Managed): void {
+    if (m.target === "STOPPED") {
+      m.state = "STOPPED";
+      return;
+    }
+    const analysis = this.#analyze(m.config);
+    if (errorCount(analysis) > 0 || !m.plugin) {
+      m.state = "FAILED";
+      m.trace = `Connector configuration is invalid:\n${errorLines(analysis).join("\n")}`;
+      log.error({ connector: m.name, errors: errorLines(analysis) }, `connector ${m.name} has an invalid config`);
+      return;
+    }
+    try {
+      const props = analysis.values;
+      const url = props["svc.url"];
+      if (typeof url === "string") {
+        permitPoolFor(parseInstanceUrl(url).host, props["svc.http.max.concurrent.requests"] as number);
+      }
+      m.taskConfigs = m.plugin.taskConfigs(m.config, props, props["tasks.max"] as number);
+      m.state = m.target === "PAUSED" ? "PAUSED" : "RUNNING";
+      m.trace = undefined;
+      m.tasks = m.taskConfigs.map((tc, id) => this.#startTask(m, id, tc));
+      log.info({ connector: m.name, tasks: m.tasks.length }, `connector ${m.name} started with ${m.tasks.length} task(s)`);
+    } catch (e) {
+      m.state = "FAILED";
+      m.trace = redact((e as Error).stack ?? String(e));
+      log.error({ connector: m.name, err: e }, `connector ${m.name} failed to start`);
+    }
+  }
+
+  #startTask(m: Managed, id: number, taskConfig: RawConfig): TaskRunner {
+    const offsets: OffsetEntry[] = m.plugin.kind === "source"
+      ? this.#o.offsets.getAll(m.name).map((e) => ({ partition: { ...e.partition }, offset: { ...e.offset } }))
+      : [];
+    return new TaskRunner({
+      type: "start",
+      kind: m.plugin.kind,
+      connectorName: m.name,
+      taskId: id,
+      taskConfig,
+      workerConfig: this.#o.workerRaw,
+      offsets,
+      permitPools: exportPermitPools(),
+      logLevel: this.#o.logLevel,
+      paused: m.target === "PAUSED",
+    }, {
+      onOffsets: (entries) => {
+        try {
+          this.#o.offsets.set(m.name, entries as never);
+        } catch (e) {
+          log.error({ connector: m.name, err: e }, "invalid offsets from a task were not stored");
+        }
+      },
+      onStateChange: () => {},
+    });
+  }
+
+  async #stopTasks(m: Managed): Promise<void> {
+    const tasks = m.tasks;
+    m.tasks = [];
+    await Promise.all(tasks.map((t) => t.stop(this.#o.gracefulTimeoutMs)));
+    await this.#o.offsets.flush();
+  }
+
+  #get(name: string): Managed {
+    const m = this.#connectors.get(name);
+    if (!m) throw ConnectRestError.notFound(name);
+    return m;
+  }
+
+  // ---- queries ----------------------------------------------------------------------------------------------
+
+  names(): string[] {
+    return [...this.#connectors.keys()];
+  }
+
+  has(name: string): boolean {
+    return this.#connectors.has(name);
+  }
+
+  config(name: string): RawConfig {
+    return { ...this.#get(name).config };
+  }
+
+  info(name: string) {
+    const m = this.#get(name);
+    return {
+      name,
+      config: { ...m.config },
+      tasks: m.taskConfigs.map((_, task) => ({ connector: name, task })),
+      type: m.plugin.kind,
+    };
+  }
+
+  taskConfigs(name: string) {
+    const m = this.#get(name);
+    return m.taskConfigs.map((config, task) => ({ id: { connector: name, task }, config: { ...config } }));
+  }
+
+  status(name: string) {
+    const m = this.#get(name);
+    const connector: Record<string, string> = { state: m.state, worker_id: this.#o.workerId };
+    if (m.trace) connector.trace = m.trace;
+    return {
+      name,
+      connector,
+      tasks: m.tasks.map((t) => this.#taskState(t)),
+      type: m.plugin.kind,
+    };
+  }
+
+  taskStatus(name: string, id: number) {
+    const task = this.#task(name, id);
+    return this.#taskState(task);
+  }
+
+  #taskState(t: TaskRunner) {
+    const out: Record<string, string | number> = { id: t.taskId, state: t.state, worker_id: this.#o.workerId };
+    if (t.trace) out.trace = t.trace;
+    return out;
+  }
+
+  #task(name: string, id: number): TaskRunner {
+    const m = this.#get(name);
+    const task = m.tasks.find((t) => t.taskId === id);
+    if (!task) throw new ConnectRestError(404, `Task ${name}-${id} not found`);
+    return task;
+  }
+
+  /** Every task's runner, for metrics. */
+  allTasks(): { connector: string; kind: string; task: TaskRunner }[] {
+    return [...this.#connectors.values()].flatMap((m) =>
+      m.tasks.map((task) => ({ connector: m.name, kind: m.plugin.kind, task }))
+    );
+  }
+
+  connectorStates(): { connector: string; kind: string; state: ConnectorState }[] {
+    return [...this.#connectors.values()].map((m) => ({ connector: m.name, kind: m.plugin.kind, state: m.state }));
+  }
+
+  // ---- validation ---------------------------------------------------------------------------------------------
+
+  /** Kafka Connect's validate: the plugin in the path must match connector.class (trailing "Connector" ignored). */
+  validate(pluginClass: string, config: RawConfig): ConfigInfos {
+    const plugin = this.#pluginByName(pluginClass);
+    if (!plugin) throw new ConnectRestError(404, `Failed to find any class that implements Connector and which name matches ${pluginClass}`);
+    const given = config["connector.class"];
+    if (given !== undefined && !sameConnectorClass(given, plugin.className)) {
+      throw new ConnectRestError(400, `Included connector type ${given} does not match request type ${pluginClass}`);
+    }
+    const analysis = this.#analyze({ ...config, "connector.class": given ?? plugin.className });
+    return configInfos(plugin.className, analysis);
+  }
+
+  #pluginByName(name: string): ConnectorPlugin | undefined {
+    return this.#o.plugins.find((p) => sameConnectorClass(name, p.className));
+  }
+
+  #checkValid(config: RawConfig): void {
+    const analysis = this.#analyze(config);
+    const lines = errorLines(analysis);
+    if (lines.length > 0) {
+      const type = connectorTypeOf(config["connector.class"]) ?? "connector";
+      throw new ConnectRestError(
+        400,
+        `Connector configuration is invalid and contains the following ${lines.length} error(s):\n${lines.join("\n")}\n` +
+          `You can also find the above list of errors at the endpoint \`/connector-plugins/{connectorType}/config/validate\`` +
+          (type === "connector" ? "" : ""),
+      );
+    }
+  }
+
+  // ---- commands -----------------------------------------------------------------------------------------------
+
+  async create(name: string, config: RawConfig, initialState: TargetState = "RUNNING"): Promise<void> {
+    if (this.#connectors.has(name)) throw new ConnectRestError(409, `Connector ${name} already exists`);
+    const full: RawConfig = { ...config, name };
+    this.#checkValid(full);
+    const m = this.#add(name, full, initialState);
+    await this.#persist(m);
+    this.#startConnector(m);
+  }
+
+  /** PUT config: creates (true) or reconfigures (false). */
+  async putConfig(name: string, config: RawConfig): Promise<boolean> {
+    if (!this.#connectors.has(name)) {
+      await this.create(name, config);
+      return true;
+    }
+    const full: RawConfig = { ...config, name };
+    this.#checkValid(full);
+    const m = this.#get(name);
+    await this.#stopTasks(m);
+    const kind = connectorTypeOf(full["connector.class"]);
+    m.plugin = this.#o.plugins.find((p) => p.kind === kind)!;
+    m.config = full;
+    await this.#persist(m);
+    this.#startConnector(m);
+    return false;
+  }
+
+  async patchConfig(name: string, patch: Record<string, string | null>): Promise<void> {
+    const m = this.#get(name);
+    const next: RawConfig = { ...m.config };
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === null) delete next[k];
+      else next[k] = v;
+    }
+    await this.putConfig(name, next);
+  }
+
+  async pause(name: string): Promise<void> {
+    const m = this.#get(name);
+    if (m.target === "STOPPED") return;
+    m.target = "PAUSED";
+    if (m.state === "RUNNING") m.state = "PAUSED";
+    for (const t of m.tasks) t.pause();
+    await this.#persist(m);
+  }
+
+  async resume(name: string): Promise<void> {
+    const m = this.#get(name);
+    const wasStopped = m.target === "STOPPED";
+    m.target = "RUNNING";
+    await this.#persist(m);
+    if (wasStopped) {
+      this.#startConnector(m);
+      return;
+    }
+    if (m.state === "PAUSED") m.state = "RUNNING";
+    for (const t of m.tasks) t.resume();
+  }
+
+  async stop(name: string): Promise<void> {
+    const m = this.#get(name);
+    m.target = "STOPPED";
+    await this.#stopTasks(m);
+    m.taskConfigs = [];
+    m.state = "STOPPED";
+    m.trace = undefined;
+    await this.#persist(m);
+  }
+
+  /** POST /connectors/<name>/restart. Returns the status to answer with when tasks were included. */
+  async restart(name: string, includeTasks: boolean, onlyFailed: boolean): Promise<void> {
+    const m = this.#get(name);
+    if (m.target === "STOPPED") return;
+    const connectorFailed = m.state === "FAILED";
+    if (!includeTasks) {
+      if (onlyFailed && !connectorFailed) return;
+      if (connectorFailed || m.tasks.length === 0) {
+        await this.#stopTasks(m);
+        this.#startConnector(m);
+      }
+      return;
+    }
+    if (!onlyFailed || connectorFailed) {
+      m.state = "RESTARTING";
+      await this.#stopTasks(m);
+      this.#startConnector(m);
+      return;
+    }
+    const failed = m.tasks.filter((t) => t.state === "FAILED").map((t) => t.taskId);
+    for (const id of failed) await this.restartTask(name, id);
+  }
+
+  async restartTask(name: string, id: number): Promise<void> {
+    const m = this.#get(name);
+    const index = m.tasks.findIndex((t) => t.taskId === id);
+    if (index < 0) throw new ConnectRestError(404, `Task ${name}-${id} not found`);
+    await m.tasks[index].stop(this.#o.gracefulTimeoutMs);
+    await this.#o.offsets.flush();
+    m.tasks[index] = this.#startTask(m, id, m.taskConfigs[id]);
+  }
+
+  async delete(name: string): Promise<void> {
+    const m = this.#get(name);
+    await this.#stopTasks(m);
+    this.#connectors.delete(name);
+    if (m.fileHash) await this.#o.stateStore.put(name, { config: m.config, target: m.target, deleted: true, fileHash: m.fileHash });
+    else await this.#o.stateStore.remove(name);
+  }
+
+  async #persist(m: Managed): Promise<void> {
+    await this.#o.stateStore.put(m.name, { config: m.config, target: m.target, fileHash: m.fileHash });
+  }
+
+  // ---- offsets (KIP-875) -------------------------------------------------------------------------------------
+
+  async offsets(name: string): Promise<{ offsets: { partition: Record<string, unknown>; offset: Record<string, unknown> }[] }> {
+    const m = this.#get(name);
+    if (m.plugin.kind === "source") {
+      return { offsets: this.#o.offsets.getAll(name).map((e) => ({ partition: { ...e.partition }, offset: { ...e.offset } })) };
+    }
+    const admin = await (await this.#o.kafka()).admin();
+    try {
+      const committed = await admin.fetchCommittedOffsets(sinkGroup(name));
+      return {
+        offsets: committed.map((c) => ({
+          partition: { kafka_topic: c.topic, kafka_partition: c.partition },
+          offset: { kafka_offset: c.offset },
+        })),
+      };
+    } finally {
+      await admin.close();
+    }
+  }
+
+  #requireStopped(m: Managed): void {
+    if (m.target !== "STOPPED" || m.tasks.length > 0) {
+      throw new ConnectRestError(
+        400,
+        `Connectors must be in the STOPPED state before their offsets can be modified. This can be done for the specified connector by issuing a 'PUT' request to the '/connectors/${m.name}/stop' endpoint`,
+      );
+    }
+  }
+
+  async alterOffsets(name: string, entries: { partition: unknown; offset: unknown }[]): Promise<void> {
+    const m = this.#get(name);
+    this.#requireStopped(m);
+    if (!Array.isArray(entries) || entries.length === 0) {
+      throw new ConnectRestError(400, "Partitions / offsets need to be provided for an alter offsets request");
+    }
+    if (m.plugin.kind === "source") {
+      for (const e of entries) {
+        if (!isObject(e.partition)) throw new ConnectRestError(400, "Source partitions may not be null");
+        if (e.offset !== null && !isObject(e.offset)) throw new ConnectRestError(400, "Source offsets must be objects or null");
+      }
+      try {
+        this.#o.offsets.set(name, entries as never);
+      } catch (e) {
+        throw new ConnectRestError(400, (e as Error).message);
+      }
+      await this.#o.offsets.flush();
+      return;
+    }
+    const changes = entries.map((e) => sinkOffsetChange(e));
+    const admin = await (await this.#o.kafka()).admin();
+    try {
+      await admin.setCommittedOffsets(sinkGroup(name), changes);
+    } finally {
+      await admin.close();
+    }
+  }
+
+  async resetOffsets(name: string): Promise<void> {
+    const m = this.#get(name);
+    this.#requireStopped(m);
+    if (m.plugin.kind === "source") {
+      this.#o.offsets.set(name, this.#o.offsets.getAll(name).map((e) => ({ partition: e.partition, offset: null })));
+      await this.#o.offsets.flush();
+      return;
+    }
+    const admin = await (await this.#o.kafka()).admin();
+    try {
+      const committed = await admin.fetchCommittedOffsets(sinkGroup(name));
+      if (committed.length > 0) {
+        await admin.setCommittedOffsets(sinkGroup(name), committed.map((c) => ({ topic: c.topic, partition: c.partition, offset: -1 })));
+      }
+    } finally {
+      await admin.close();
+    }
+  }
+
+  /** Stops every task gracefully (they flush and commit), then writes offsets. A second call kills at once. */
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.#connectors.values()].map((m) => this.#stopTasks(m).catch(() => {})));
+  }
+
+  kill(): void {
+    for (const m of this.#connectors.values()) for (const t of m.tasks) t.kill();
+  }
+}
+
+export function sinkGroup(name: string): string {
+  return `connect-${name}`;
+}
+
+/** Kafka Connect's alias matching: compare without a trailing "Connector", by suffix. */
+export function sameConnectorClass(a: string, b: string): boolean {
+  const strip = (s: string) => s.replace(/Connector$/, "");
+  const x = strip(a);
+  const y = strip(b);
+  return x === y || x.endsWith(`.${y}`) || y.endsWith(`.${x}`);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function sinkOffsetChange(e: { partition: unknown; offset: unknown }): { topic: string; partition: number; offset: number } {
+  const p = e.partition as Record<string, unknown> | null;
+  if (!isObject(p) || typeof p.kafka_topic !== "string" || p.kafka_partition === undefined) {
+    throw new ConnectRestError(400, "The partition for a sink connector offset must contain the keys 'kafka_topic' and 'kafka_partition'");
+  }
+  const partition = Number(p.kafka_partition);
+  if (!Number.isInteger(partition) || partition < 0) {
+    throw new ConnectRestError(400, "Failed to parse the following Kafka partition value in the provided offsets: '" + String(p.kafka_partition) + "'. Partition values for sink connectors need to be integers.");
+  }
+  if (e.offset === null) return { topic: p.kafka_topic, partition, offset: -1 };
+  const o = e.offset as Record<string, unknown>;
+  if (!isObject(o) || o.kafka_offset === undefined) {
+    throw new ConnectRestError(400, "The offset for a sink connector should either be null or contain the key 'kafka_offset'");
+  }
+  const offset = Number(o.kafka_offset);
+  if (!Number.isInteger(offset) || offset < 0) {
+    throw new ConnectRestError(400, "Failed to parse the following Kafka offset value in the provided offsets: '" + String(o.kafka_offset) + "'. Offset values for sink connectors need to be integers.");
+  }
+  return { topic: p.kafka_topic, partition, offset };
+}

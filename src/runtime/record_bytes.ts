@@ -1,0 +1,80 @@
+/**
+ * Converts Connect records to Kafka record bytes and back, through the connector's key, value and header
+ * converters. Each conversion is one error-handling stage (KEY_CONVERTER, VALUE_CONVERTER, HEADER_CONVERTER).
+ */
+import type { Converter, HeaderConverter, RawHeader } from "../connect/converters/converter.ts";
+import { ConnectHeaders } from "../connect/headers.ts";
+import type { ConnectRecord } from "../connect/record.ts";
+import type { Stage } from "./errors/stage.ts";
+
+export interface RecordConverters {
+  key: Converter;
+  value: Converter;
+  header: HeaderConverter;
+  /** Class names for error logs and the DLQ header. */
+  classes: { key: string; value: string; header: string };
+}
+
+/** The serialised parts of a record. */
+export interface RecordBytes {
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+  headers: Record<string, Uint8Array>;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Thrown with the stage that failed, so the caller's error handler can attribute it. */
+export class ConversionError extends Error {
+  constructor(readonly stage: Stage, readonly executingClass: string, readonly original: Error) {
+    super(original.message, { cause: original });
+    this.name = original.name;
+  }
+}
+
+function attempt<T>(stage: Stage, cls: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw new ConversionError(stage, cls, e instanceof Error ? e : new Error(String(e)));
+  }
+}
+
+/** Connect record → bytes. Throws ConversionError naming the failing stage. */
+export function toBytes(c: RecordConverters, record: ConnectRecord<any>): RecordBytes {
+  const headers: Record<string, Uint8Array> = {};
+  const raw: RawHeader[] = [];
+  for (const h of record.headers) {
+    const bytes = attempt(
+      "HEADER_CONVERTER",
+      c.classes.header,
+      () => c.header.fromConnectHeader(record.topic, h.key, h.schema, h.value),
+    );
+    headers[h.key] = bytes ?? EMPTY;
+    raw.push({ key: h.key, value: bytes });
+  }
+  const key = attempt("KEY_CONVERTER", c.classes.key, () => c.key.fromConnectData(record.topic, record.keySchema, record.key, raw));
+  const value = attempt(
+    "VALUE_CONVERTER",
+    c.classes.value,
+    () => c.value.fromConnectData(record.topic, record.valueSchema, record.value, raw),
+  );
+  return { key, value, headers };
+}
+
+/** Consumed bytes → the parts of a Connect record. Throws ConversionError naming the failing stage. */
+export function fromBytes(
+  c: RecordConverters,
+  topic: string,
+  bytes: { key: Uint8Array | null; value: Uint8Array | null; headers: Record<string, Uint8Array> },
+) {
+  const raw: RawHeader[] = Object.entries(bytes.headers).map(([key, value]) => ({ key, value }));
+  const key = attempt("KEY_CONVERTER", c.classes.key, () => c.key.toConnectData(topic, bytes.key, raw));
+  const value = attempt("VALUE_CONVERTER", c.classes.value, () => c.value.toConnectData(topic, bytes.value, raw));
+  const headers = new ConnectHeaders();
+  for (const [k, v] of Object.entries(bytes.headers)) {
+    const sv = attempt("HEADER_CONVERTER", c.classes.header, () => c.header.toConnectHeader(topic, k, v));
+    headers.addSchemaAndValue(k, sv);
+  }
+  return { key, value, headers };
+}

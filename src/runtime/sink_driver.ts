@@ -1,0 +1,218 @@
+/**
+ * Drives a sink task inside its worker (Kafka Connect's WorkerSinkTask):
+ *   consumer (group connect-<name>) → converters → transforms → put → preCommit → commit.
+ *
+ * Offsets committed are exactly what the task's `preCommit` says is fully handled, so another implementation
+ * with the same connector name carries on from them. Commits happen every `offset.flush.interval.ms`, before
+ * partitions are revoked, and on stop.
+ */
+import type { SinkTask, TopicPartitionOffset } from "../connect/task_api.ts";
+import { RetriableException } from "../connect/task_api.ts";
+import { SinkRecord } from "../connect/record.ts";
+import type { ConsumedBatch, ConsumedRecord, Consumer, KafkaClient, Subscription } from "../kafka/mod.ts";
+import type { Logger } from "../observability/log.ts";
+import type { MetricsRegistry } from "../observability/metrics.ts";
+import type { ErrorHandler } from "./errors/error_handler.ts";
+import { ConversionError, fromBytes, type RecordConverters } from "./record_bytes.ts";
+import { PauseGate, retryBackoffMs, sleep } from "./pause_gate.ts";
+import type { RecordTransformer } from "./source_driver.ts";
+
+export interface SinkDriverOptions {
+  task: SinkTask;
+  kafka: KafkaClient;
+  subscription: Subscription;
+  groupId: string;
+  /** Consumer settings from the worker and `consumer.override.*`. */
+  consumerOptions: Record<string, unknown>;
+  converters: RecordConverters;
+  transforms: RecordTransformer<SinkRecord>;
+  errors: ErrorHandler;
+  logger: Logger;
+  metrics: MetricsRegistry;
+  /** `offset.flush.interval.ms`. */
+  commitIntervalMs: number;
+  maxRetryBackoffMs?: number;
+}
+
+const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+
+export class SinkDriver {
+  #o: SinkDriverOptions;
+  #consumer: Consumer | null = null;
+  #gate = new PauseGate();
+  #stop = new AbortController();
+  /** Next offset to read per partition: everything before it has been given to the task. */
+  #consumed = new Map<string, TopicPartitionOffset>();
+  /** What was last committed per partition, to skip redundant commits. */
+  #committed = new Map<string, number>();
+  #lastCommit = Date.now();
+  #done!: Promise<void>;
+  #finish!: (error?: Error) => void;
+  #committing: Promise<void> = Promise.resolve();
+  /** Consumed records not yet committed past, per partition: the dead letter queue gets their original bytes. */
+  #raw = new Map<string, ConsumedRecord[]>();
+
+  constructor(options: SinkDriverOptions) {
+    this.#o = options;
+    this.#done = new Promise<void>((resolve, reject) => {
+      this.#finish = (error?: Error) => error ? reject(error) : resolve();
+    });
+  }
+
+  pause(): void {
+    this.#gate.pause();
+    this.#consumer?.pause(this.#consumer.assignment());
+  }
+
+  resume(): void {
+    this.#gate.resume();
+    this.#consumer?.resume(this.#consumer.assignment());
+  }
+
+  stop(): void {
+    this.#stop.abort();
+    this.#gate.resume();
+  }
+
+  get signal(): AbortSignal {
+    return this.#stop.signal;
+  }
+
+  /** The record as consumed (original bytes), while it is not yet committed past. */
+  rawRecord(topic: string, partition: number, offset: number): ConsumedRecord | undefined {
+    const list = this.#raw.get(tpKey(topic, partition));
+    if (!list || list.length === 0) return undefined;
+    const index = offset - list[0].offset;
+    const candidate = list[index];
+    return candidate?.offset === offset ? candidate : list.find((r) => r.offset === offset);
+  }
+
+  /** Runs until stopped (resolves after the final commit) or failed (rejects). */
+  async run(): Promise<void> {
+    const o = this.#o;
+    this.#consumer = await o.kafka.consumer(o.subscription, { ...o.consumerOptions, groupId: o.groupId }, {
+      onPartitionsRevoked: async (partitions) => {
+        await o.task.close?.(partitions);
+        await this.#commit();
+        for (const p of partitions) this.#consumed.delete(tpKey(p.topic, p.partition));
+      },
+    });
+    const onStop = async () => {
+      try {
+        await this.#consumer?.close();
+        this.#finish();
+      } catch (e) {
+        this.#finish(e as Error);
+      }
+    };
+    this.#stop.signal.addEventListener("abort", onStop, { once: true });
+    await this.#consumer.run(async (batch, ctx) => {
+      try {
+        await this.#handle(batch, ctx.isRunning);
+      } catch (e) {
+        // A non-retriable failure fails the task; nothing past the failed record is committed.
+        if (!this.#stop.signal.aborted) {
+          this.#stop.signal.removeEventListener("abort", onStop);
+          this.#stop.abort();
+          this.#consumer?.close().catch(() => {});
+          this.#finish(e as Error);
+        }
+        throw e;
+      }
+    });
+    if (this.#gate.paused) this.#consumer.pause(this.#consumer.assignment());
+    return this.#done;
+  }
+
+  async #handle(batch: ConsumedBatch, isRunning: () => boolean): Promise<void> {
+    await this.#gate.wait();
+    const key = tpKey(batch.topic, batch.partition);
+    const kept = this.#raw.get(key) ?? [];
+    kept.push(...batch.records);
+    this.#raw.set(key, kept);
+    const records: SinkRecord[] = [];
+    for (const consumed of batch.records) {
+      const record = await this.#toSinkRecord(consumed);
+      if (record) records.push(record);
+    }
+    this.#o.metrics.increment("tablesync_sink_records_consumed_total", { topic: batch.topic }, batch.records.length);
+    for (let attempt = 1; records.length > 0; attempt++) {
+      try {
+        await this.#o.task.put(records);
+        break;
+      } catch (e) {
+        if (!(e instanceof RetriableException) || this.#stop.signal.aborted || !isRunning()) throw e;
+        const wait = retryBackoffMs(attempt, this.#o.maxRetryBackoffMs ?? 30000);
+        this.#o.logger.warn({ err: e, attempt, waitMs: Math.round(wait) }, "put failed retriably; redelivering");
+        await sleep(wait, this.#stop.signal);
+      }
+    }
+    const last = batch.records[batch.records.length - 1];
+    this.#consumed.set(tpKey(batch.topic, batch.partition), {
+      topic: batch.topic,
+      partition: batch.partition,
+      offset: last.offset + 1,
+    });
+    if (Date.now() - this.#lastCommit >= this.#o.commitIntervalMs) await this.#commit();
+  }
+
+  async #toSinkRecord(consumed: ConsumedRecord): Promise<SinkRecord | null> {
+    const o = this.#o;
+    let parts;
+    try {
+      parts = fromBytes(o.converters, consumed.topic, consumed);
+    } catch (e) {
+      if (!(e instanceof ConversionError)) throw e;
+      await o.errors.handleFailure(e.stage, e.original, {
+        executingClass: e.executingClass,
+        describe: () => `consumed record is {topic='${consumed.topic}', partition=${consumed.partition}, offset=${consumed.offset}}`,
+        failedRecord: () => ({ ...consumed }),
+      });
+      return null;
+    }
+    const record = new SinkRecord({
+      topic: consumed.topic,
+      kafkaPartition: consumed.partition,
+      kafkaOffset: consumed.offset,
+      keySchema: parts.key.schema,
+      key: parts.key.value,
+      valueSchema: parts.value.schema,
+      value: parts.value.value,
+      timestamp: consumed.timestamp,
+      timestampType: "CreateTime",
+      headers: parts.headers,
+    });
+    try {
+      return o.transforms.apply(record);
+    } catch (e) {
+      const result = await o.errors.execute("TRANSFORMATION", () => o.transforms.apply(record), {
+        executingClass: (e as { transformClass?: string }).transformClass ?? "transforms",
+        describe: () => `consumed record is {topic='${consumed.topic}', partition=${consumed.partition}, offset=${consumed.offset}}`,
+        failedRecord: () => ({ ...consumed }),
+      });
+      return result.ok ? result.value : null;
+    }
+  }
+
+  /** Commits what the task says is safe. Serialised, so commits never overtake each other. */
+  #commit(): Promise<void> {
+    this.#committing = this.#committing.then(async () => {
+      this.#lastCommit = Date.now();
+      if (this.#consumed.size === 0 || !this.#consumer) return;
+      const safe = await this.#o.task.preCommit([...this.#consumed.values()]);
+      const changed = safe.filter((s) => this.#committed.get(tpKey(s.topic, s.partition)) !== s.offset);
+      if (changed.length === 0) return;
+      const started = performance.now();
+      await this.#consumer.commit(changed);
+      this.#o.metrics.increment("tablesync_offset_commit_latency_seconds_sum", {}, (performance.now() - started) / 1000);
+      this.#o.metrics.increment("tablesync_offset_commit_latency_seconds_count");
+      for (const s of changed) {
+        const key = tpKey(s.topic, s.partition);
+        this.#committed.set(key, s.offset);
+        const kept = this.#raw.get(key);
+        if (kept) this.#raw.set(key, kept.filter((r) => r.offset >= s.offset));
+      }
+    });
+    return this.#committing;
+  }
+}

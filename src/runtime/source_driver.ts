@@ -1,0 +1,227 @@
+/**
+ * Drives a source task inside its worker (Kafka Connect's WorkerSourceTask):
+ *   poll → transforms → converters → producer → ack → commitRecord → committable offsets to the main thread.
+ *
+ * Offsets advance only past records Kafka acknowledged (SubmittedRecords keeps per-partition order), so a crash
+ * at any instant re-delivers rather than loses. Sends are pipelined: the next poll runs while earlier batches
+ * are in flight, bounded by `maxInFlightRecords`.
+ */
+import type { SourceTask } from "../connect/task_api.ts";
+import { RetriableException } from "../connect/task_api.ts";
+import type { SourceRecord } from "../connect/record.ts";
+import type { ProducedRecord, Producer } from "../kafka/mod.ts";
+import type { Logger } from "../observability/log.ts";
+import type { MetricsRegistry } from "../observability/metrics.ts";
+import { redact } from "../observability/redact.ts";
+import { SubmittedRecords, type SubmittedRecord } from "./offsets/submitted_records.ts";
+import type { ErrorHandler } from "./errors/error_handler.ts";
+import { ConversionError, type RecordConverters, toBytes } from "./record_bytes.ts";
+import { PauseGate, retryBackoffMs, sleep } from "./pause_gate.ts";
+import type { OffsetEntry } from "./worker_protocol.ts";
+
+export interface RecordTransformer<R> {
+  apply(record: R): R | null;
+}
+
+export interface SourceDriverOptions {
+  task: SourceTask;
+  producer: Producer;
+  converters: RecordConverters;
+  transforms: RecordTransformer<SourceRecord>;
+  errors: ErrorHandler;
+  logger: Logger;
+  metrics: MetricsRegistry;
+  /** Called with committable offsets whenever acknowledged records let them advance. */
+  commitOffsets: (entries: OffsetEntry[]) => void;
+  /** Makes sure a topic exists before its first record is sent (topic.creation.* or a clear error). */
+  ensureTopic: (topic: string) => Promise<void>;
+  /** Records sent but not yet acknowledged before polling waits. Default 20000. */
+  maxInFlightRecords?: number;
+  /** Largest wait between retries of a retriable poll or send failure. Default 30000. */
+  maxRetryBackoffMs?: number;
+}
+
+export class SourceDriver {
+  #o: SourceDriverOptions;
+  #gate = new PauseGate();
+  #stop = new AbortController();
+  #submitted = new SubmittedRecords();
+  #sends = new Set<Promise<void>>();
+  #knownTopics = new Set<string>();
+  #fatal: Error | null = null;
+
+  constructor(options: SourceDriverOptions) {
+    this.#o = options;
+  }
+
+  pause(): void {
+    this.#gate.pause();
+  }
+
+  resume(): void {
+    this.#gate.resume();
+  }
+
+  /** Asks the loop to finish: no new polls; in-flight sends complete and their offsets are committed. */
+  stop(): void {
+    this.#stop.abort();
+    this.#gate.resume();
+  }
+
+  get signal(): AbortSignal {
+    return this.#stop.signal;
+  }
+
+  /** Runs until stopped (resolves) or failed (rejects with the task's error). */
+  async run(): Promise<void> {
+    let pollFailures = 0;
+    try {
+      while (!this.#stop.signal.aborted && !this.#fatal) {
+        await this.#gate.wait();
+        if (this.#stop.signal.aborted) break;
+        let records: SourceRecord[];
+        try {
+          records = await this.#o.task.poll();
+          pollFailures = 0;
+        } catch (e) {
+          if (!(e instanceof RetriableException) || this.#stop.signal.aborted) throw e;
+          pollFailures++;
+          const wait = retryBackoffMs(pollFailures, this.#o.maxRetryBackoffMs ?? 30000);
+          this.#o.logger.warn({ err: e, attempt: pollFailures, waitMs: Math.round(wait) }, "poll failed retriably; retrying");
+          await sleep(wait, this.#stop.signal);
+          continue;
+        }
+        if (records.length > 0) await this.#dispatch(records);
+      }
+    } finally {
+      // Whatever ended the loop, let sent records settle so their offsets are committed.
+      await this.#drain();
+    }
+    if (this.#fatal) throw this.#fatal;
+  }
+
+  async #dispatch(records: SourceRecord[]): Promise<void> {
+    const out: ProducedRecord[] = [];
+    const tracked: { record: SourceRecord; handle: SubmittedRecord | null }[] = [];
+    for (const original of records) {
+      const handle = original.sourcePartition && original.sourceOffset
+        ? this.#submitted.submit(original.sourcePartition as never, original.sourceOffset as never)
+        : null;
+      const prepared = await this.#prepare(original);
+      if (prepared === null) {
+        if (handle) this.#submitted.drop(handle);
+        continue;
+      }
+      if (!this.#knownTopics.has(prepared.topic)) {
+        await this.#o.ensureTopic(prepared.topic);
+        this.#knownTopics.add(prepared.topic);
+      }
+      out.push(prepared);
+      tracked.push({ record: original, handle });
+    }
+    this.#publishOffsets();
+    if (out.length === 0) return;
+    await this.#submitted.awaitInFlightAtMost(this.#o.maxInFlightRecords ?? 20000, this.#stop.signal);
+    const send = this.#send(out, tracked);
+    this.#sends.add(send);
+    send.finally(() => this.#sends.delete(send));
+  }
+
+  /** Transforms and converts one record; null when it is dropped (filtered, or a tolerated failure). */
+  async #prepare(record: SourceRecord): Promise<ProducedRecord | null> {
+    const errors = this.#o.errors;
+    let transformed: SourceRecord | null;
+    try {
+      transformed = this.#o.transforms.apply(record);
+    } catch (e) {
+      const result = await errors.execute("TRANSFORMATION", () => this.#o.transforms.apply(record), {
+        executingClass: (e as { transformClass?: string }).transformClass ?? "transforms",
+        describe: () => String(record),
+        failedRecord: () => this.#failedSourceRecord(record),
+      });
+      if (!result.ok) return null;
+      transformed = result.value;
+    }
+    if (transformed === null) return null;
+    let bytes;
+    try {
+      bytes = toBytes(this.#o.converters, transformed);
+    } catch (e) {
+      if (!(e instanceof ConversionError)) throw e;
+      const rec = transformed;
+      // Either throws (the task fails) or tolerates: the record is skipped.
+      await errors.handleFailure(e.stage, e.original, {
+        executingClass: e.executingClass,
+        describe: () => String(rec),
+        failedRecord: () => this.#failedSourceRecord(rec),
+      });
+      return null;
+    }
+    return {
+      topic: transformed.topic,
+      partition: transformed.kafkaPartition ?? undefined,
+      key: bytes.key,
+      value: bytes.value,
+      headers: bytes.headers,
+      timestamp: transformed.timestamp ?? undefined,
+    };
+  }
+
+  /** A source record that could not be converted has no bytes: the DLQ gets its key and value as JSON text. */
+  #failedSourceRecord(record: SourceRecord) {
+    const text = (v: unknown) => {
+      try {
+        return new TextEncoder().encode(JSON.stringify(v, (_k, x) => typeof x === "bigint" ? x.toString() : x));
+      } catch {
+        return new TextEncoder().encode(String(v));
+      }
+    };
+    return {
+      key: record.key === null ? null : text(record.key),
+      value: record.value === null ? null : text(record.value),
+      timestamp: record.timestamp,
+    };
+  }
+
+  async #send(out: ProducedRecord[], tracked: { record: SourceRecord; handle: SubmittedRecord | null }[]): Promise<void> {
+    for (let attempt = 1;; attempt++) {
+      const started = performance.now();
+      try {
+        await this.#o.producer.send(out);
+        const seconds = (performance.now() - started) / 1000;
+        this.#o.metrics.increment("tablesync_kafka_produce_latency_seconds_sum", {}, seconds);
+        this.#o.metrics.increment("tablesync_kafka_produce_latency_seconds_count");
+        break;
+      } catch (e) {
+        const error = e as Error & { retriable?: boolean };
+        // A failed send may have written some records: resending is at-least-once, never loss.
+        if (error.retriable === false || this.#fatal) {
+          this.#fatal ??= new Error(`producing to Kafka failed: ${redact(error.message)}`, { cause: error });
+          this.#stop.abort();
+          return;
+        }
+        const wait = retryBackoffMs(attempt, this.#o.maxRetryBackoffMs ?? 30000);
+        this.#o.logger.warn({ err: error, attempt, records: out.length }, "send to Kafka failed; retrying");
+        await sleep(wait);
+      }
+    }
+    for (const { record, handle } of tracked) {
+      if (handle) this.#submitted.ack(handle);
+      this.#o.task.commitRecord?.(record);
+      this.#o.metrics.increment("tablesync_source_records_produced_total", { topic: record.topic });
+    }
+    this.#publishOffsets();
+  }
+
+  #publishOffsets(): void {
+    const { offsets } = this.#submitted.committableOffsets();
+    if (offsets.length > 0) {
+      this.#o.commitOffsets(offsets.map((e) => ({ partition: { ...e.partition }, offset: { ...e.offset } })));
+    }
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#sends.size > 0) await Promise.allSettled([...this.#sends]);
+    this.#publishOffsets();
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * The main thread's handle on one task's Web Worker: starts it, relays pause/resume/stop, records its state
+ * and trace, hands committable offsets to the offset store and keeps its latest metrics.
+ *
+ * A worker that throws uncaught, or stops answering, makes the task FAILED with a trace; the daemon and every
+ * other task keep running. `restart` is a new TaskRunner.
+ */
+import type { MetricsSnapshot } from "../observability/metrics.ts";
+import { logger } from "../observability/log.ts";
+import { redact } from "../observability/redact.ts";
+import type { MainToWorker, OffsetEntry, StartMessage, WorkerToMain } from "./worker_protocol.ts";
+
+export type TaskState = "UNASSIGNED" | "RUNNING" | "PAUSED" | "FAILED" | "RESTARTING";
+
+export interface TaskRunnerHooks {
+  onOffsets(entries: OffsetEntry[]): void;
+  onStateChange(): void;
+}
+
+/** A worker that sends nothing for this long while it should be running is considered dead. */
+const SILENCE_LIMIT_MS = 30_000;
+
+const log = logger("runtime");
+
+export class TaskRunner {
+  readonly connectorName: string;
+  readonly taskId: number;
+  state: TaskState = "UNASSIGNED";
+  trace: string | undefined;
+  metrics: MetricsSnapshot = { counters: [], gauges: [] };
+
+  #worker: Worker | null = null;
+  #hooks: TaskRunnerHooks;
+  #stopped: Promise<void>;
+  #resolveStopped!: () => void;
+  #lastHeard = Date.now();
+  #watchdog: ReturnType<typeof setInterval> | undefined;
+
+  constructor(start: StartMessage, hooks: TaskRunnerHooks) {
+    this.connectorName = start.connectorName;
+    this.taskId = start.taskId;
+    this.#hooks = hooks;
+    this.#stopped = new Promise((resolve) => this.#resolveStopped = resolve);
+    this.#launch(start);
+  }
+
+  get label(): string {
+    return `${this.connectorName}-${this.taskId}`;
+  }
+
+  #launch(start: StartMessage): void {
+    const worker = new Worker(new URL("./task_worker.ts", import.meta.url), {
+      type: "module",
+      name: `task ${this.label}`,
+    });
+    this.#worker = worker;
+    worker.onmessage = (event: MessageEvent<WorkerToMain>) => this.#onMessage(event.data);
+    worker.onerror = (event: ErrorEvent) => {
+      // Keep an uncaught error in a task from reaching the main thread's own error handling.
+      event.preventDefault();
+      const error = event.error as Error | undefined;
+      this.#fail(error?.stack ?? `${event.message} (${event.filename}:${event.lineno})`);
+    };
+    worker.onmessageerror = () => this.#fail("task worker sent a message that could not be read");
+    this.#watchdog = setInterval(() => {
+      if ((this.state === "RUNNING" || this.state === "PAUSED") && Date.now() - this.#lastHeard > SILENCE_LIMIT_MS) {
+        this.#fail(`task worker stopped responding (nothing heard for ${SILENCE_LIMIT_MS / 1000} s)`);
+      }
+    }, 5000);
+    this.#post(start);
+  }
+
+  #onMessage(message: WorkerToMain): void {
+    this.#lastHeard = Date.now();
+    switch (message.type) {
+      case "state":
+        if (message.state === "FAILED") this.#fail(message.trace ?? "task failed");
+        else {
+          this.state = message.state;
+          this.#hooks.onStateChange();
+        }
+        break;
+      case "offsets":
+        this.#hooks.onOffsets(message.entries);
+        break;
+      case "metrics":
+        this.metrics = message.snapshot;
+        break;
+      case "stopped":
+        if (message.trace) this.#fail(message.trace);
+        this.#terminate();
+        break;
+    }
+  }
+
+  #fail(trace: string): void {
+    if (this.state === "FAILED") return;
+    this.state = "FAILED";
+    this.trace = redact(trace);
+    log.error({ task: this.label, trace: this.trace }, `task ${this.label} failed`);
+    this.#hooks.onStateChange();
+    this.#terminate();
+  }
+
+  #terminate(): void {
+    clearInterval(this.#watchdog);
+    this.#worker?.terminate();
+    this.#worker = null;
+    this.#resolveStopped();
+  }
+
+  #post(message: MainToWorker): void {
+    try {
+      this.#worker?.postMessage(message);
+    } catch (e) {
+      this.#fail(`cannot reach task worker: ${(e as Error).message}`);
+    }
+  }
+
+  pause(): void {
+    if (this.state === "RUNNING") this.#post({ type: "pause" });
+  }
+
+  resume(): void {
+    if (this.state === "PAUSED") this.#post({ type: "resume" });
+  }
+
+  /** Asks the task to finish in-flight work and commit; terminates it when `timeoutMs` passes first. */
+  async stop(timeoutMs: number): Promise<void> {
+    if (!this.#worker) return;
+    this.#post({ type: "stop", timeoutMs });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<"timeout">((resolve) => timer = setTimeout(() => resolve("timeout"), timeoutMs + 1000));
+    const outcome = await Promise.race([this.#stopped.then(() => "stopped" as const), timedOut]);
+    clearTimeout(timer);
+    if (outcome === "timeout") {
+      log.warn({ task: this.label, timeoutMs }, `task ${this.label} did not stop in time; terminating it`);
+      this.#terminate();
+    }
+    if (this.state !== "FAILED") this.state = "UNASSIGNED";
+  }
+
+  /** Ends the worker at once (second signal, or daemon exit). */
+  kill(): void {
+    this.#terminate();
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Messages between the main thread (herder) and a task's Web Worker. Everything is structured-cloneable.
+ *
+ * main → worker: start, pause, resume, stop.
+ * worker → main: state changes (with a trace on failure), committable source offsets, metrics snapshots,
+ * and `stopped` once the task has flushed and committed.
+ */
+import type { MetricsSnapshot } from "../observability/metrics.ts";
+import type { ConnectorKind } from "../connect/task_api.ts";
+import type { LogLevel } from "../observability/log.ts";
+
+export interface OffsetEntry {
+  partition: Record<string, unknown>;
+  /** null deletes the partition's offset (KIP-875 reset). */
+  offset: Record<string, unknown> | null;
+}
+
+export interface StartMessage {
+  type: "start";
+  kind: ConnectorKind;
+  connectorName: string;
+  taskId: number;
+  /** The task config with placeholders unresolved: the worker resolves them, so secrets never cross threads twice. */
+  taskConfig: Record<string, string>;
+  /** The worker section, placeholders unresolved, implied defaults included. */
+  workerConfig: Record<string, string>;
+  /** Committed source offsets of this connector (empty for sinks). */
+  offsets: OffsetEntry[];
+  /** Shared permit pools per instance host (from src/instance), so every worker respects one limit. */
+  permitPools: unknown;
+  logLevel: LogLevel;
+  /** Start paused (target state PAUSED). */
+  paused: boolean;
+}
+
+export type MainToWorker =
+  | StartMessage
+  | { type: "pause" }
+  | { type: "resume" }
+  | { type: "stop"; timeoutMs: number };
+
+export type TaskRunState = "RUNNING" | "PAUSED" | "FAILED";
+
+export type WorkerToMain =
+  | { type: "state"; state: TaskRunState; trace?: string }
+  | { type: "offsets"; entries: OffsetEntry[] }
+  | { type: "metrics"; snapshot: MetricsSnapshot }
+  | { type: "stopped"; trace?: string };
