@@ -1,0 +1,90 @@
+/**
+ * Converter plugins by Java class name, so configs name converters exactly as in Kafka Connect
+ * (`value.converter=org.apache.kafka.connect.json.JsonConverter`). Like Connect, a plugin can also be named by
+ * its simple class name (`JsonConverter`) or that name without the `Converter` suffix (`Json`) when unique.
+ *
+ * The built-ins are registered in `defaultConverterRegistry`; other converters (the schema-registry Avro, JSON
+ * Schema and Protobuf converters) plug in with `defaultConverterRegistry.register({ className, newConverter })`.
+ */
+import { BYTE_ARRAY_CONVERTER_CLASS, ByteArrayConverter } from "./byte_array_converter.ts";
+import type { Converter, HeaderConverter } from "./converter.ts";
+import { JSON_CONVERTER_CLASS, JsonConverter } from "./json/json_converter.ts";
+import { SIMPLE_HEADER_CONVERTER_CLASS, SimpleHeaderConverter } from "./simple_header_converter.ts";
+import { STRING_CONVERTER_CLASS, StringConverter } from "./string_converter.ts";
+
+/** What a plugin can be used as: `key.converter`/`value.converter`, or `header.converter`. */
+export type ConverterPluginKind = "converter" | "header_converter";
+
+export interface ConverterPlugin {
+  /** The fully qualified Java class name users put in configs. */
+  readonly className: string;
+  /** Creates a new, unconfigured key/value converter; absent when the plugin is not a `Converter`. */
+  readonly newConverter?: () => Converter;
+  /** Creates a new, unconfigured header converter; absent when the plugin is not a `HeaderConverter`. */
+  readonly newHeaderConverter?: () => HeaderConverter;
+}
+
+function supports(plugin: ConverterPlugin, kind: ConverterPluginKind): boolean {
+  return kind === "converter" ? plugin.newConverter !== undefined : plugin.newHeaderConverter !== undefined;
+}
+
+function aliasesOf(className: string): string[] {
+  const simple = className.slice(className.lastIndexOf(".") + 1);
+  const pruned = simple.endsWith("Converter") && simple !== "Converter"
+    ? simple.slice(0, -"Converter".length)
+    : null;
+  return pruned === null ? [simple] : [simple, pruned];
+}
+
+export class ConverterRegistry {
+  readonly #plugins = new Map<string, ConverterPlugin>();
+
+  /** Adds a plugin; throws if its class name is already registered. */
+  register(plugin: ConverterPlugin): this {
+    if (this.#plugins.has(plugin.className)) {
+      throw new Error(`Converter class ${plugin.className} is already registered`);
+    }
+    this.#plugins.set(plugin.className, plugin);
+    return this;
+  }
+
+  /** Every registered class name usable as `kind`, sorted. */
+  classNames(kind: ConverterPluginKind): string[] {
+    return [...this.#plugins.values()].filter((p) => supports(p, kind)).map((p) => p.className).sort();
+  }
+
+  /** The plugin for a class name or unique alias, or null when none matches. */
+  resolve(name: string): ConverterPlugin | null {
+    const exact = this.#plugins.get(name);
+    if (exact !== undefined) return exact;
+    const matches = [...this.#plugins.values()].filter((p) => aliasesOf(p.className).includes(name));
+    return matches.length === 1 ? matches[0] : null;
+  }
+}
+
+/** A registry holding only the built-in converters (useful for tests that must not see later registrations). */
+export function builtinConverterRegistry(): ConverterRegistry {
+  return new ConverterRegistry()
+    .register({
+      className: JSON_CONVERTER_CLASS,
+      newConverter: () => new JsonConverter(),
+      newHeaderConverter: () => new JsonConverter(),
+    })
+    .register({
+      className: STRING_CONVERTER_CLASS,
+      newConverter: () => new StringConverter(),
+      newHeaderConverter: () => new StringConverter(),
+    })
+    .register({
+      className: BYTE_ARRAY_CONVERTER_CLASS,
+      newConverter: () => new ByteArrayConverter(),
+      newHeaderConverter: () => new ByteArrayConverter(),
+    })
+    .register({
+      className: SIMPLE_HEADER_CONVERTER_CLASS,
+      newHeaderConverter: () => new SimpleHeaderConverter(),
+    });
+}
+
+/** The process-wide registry the factory uses by default. */
+export const defaultConverterRegistry: ConverterRegistry = builtinConverterRegistry();

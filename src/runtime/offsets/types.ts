@@ -1,0 +1,54 @@
+/**
+ * Source offsets: the shapes and the store contract shared by every backend.
+ *
+ * A source partition and a source offset are Kafka Connect's `Map<String, ?>` of primitive values, e.g.
+ * `{"table":"incident"}` → `{"sys_updated_on":"2024-10-01 12:00:00","sys_id":"46d4…"}`. They are stored under
+ * Connect's own key, `["<connector>",{partition}]`, so the data can move between our file, our topic and a Java
+ * Connect cluster's `offset.storage.topic` as they are (see docs/offsets.md).
+ */
+
+/** A value allowed inside a partition or an offset (Connect's OffsetUtils.validateFormat: primitives only). */
+export type OffsetPrimitive = string | number | boolean | null;
+
+/** A source partition, e.g. `{"table":"incident"}`. */
+export type SourcePartition = Readonly<Record<string, OffsetPrimitive>>;
+
+/** A source offset, e.g. `{"sys_updated_on":"2024-10-01 12:00:00"}`. */
+export type SourceOffset = Readonly<Record<string, OffsetPrimitive>>;
+
+/** One stored offset, as `GET /connectors/<name>/offsets` lists it. */
+export interface OffsetEntry {
+  readonly partition: SourcePartition;
+  readonly offset: SourceOffset;
+}
+
+/** One change: a new offset, or `null` to delete the partition's offset (a tombstone; KIP-875 reset/alter). */
+export interface OffsetUpdate {
+  readonly partition: SourcePartition;
+  readonly offset: SourceOffset | null;
+}
+
+/**
+ * Where source offsets live. Every backend loads everything in `start()` and answers reads from memory.
+ *
+ * Reads see every `set()` at once (read-your-writes); durability comes with `flush()`. Backends also write
+ * on their own shortly after a `set()` (coalesced), so a caller that never flushes still loses at most a
+ * short window on a crash; a caller that needs a guarantee (shutdown, KIP-875 alter/reset) awaits `flush()`.
+ */
+export interface OffsetStore {
+  /** Loads every stored offset. Must resolve before any other call. Rejects when the stored data is unusable. */
+  start(): Promise<void>;
+  /** The offset stored for the connector's partition; `undefined` when there is none. */
+  get(connector: string, partition: SourcePartition): SourceOffset | undefined;
+  /** Every offset stored for the connector, in no particular order. */
+  getAll(connector: string): OffsetEntry[];
+  /**
+   * Records changes for the connector. Validates every entry first and applies none when one is invalid
+   * (throws `InvalidOffsetError`, naming the bad field).
+   */
+  set(connector: string, entries: readonly OffsetUpdate[]): void;
+  /** Resolves once every change `set()` before this call is durable; rejects when writing failed. */
+  flush(): Promise<void>;
+  /** Flushes, then releases resources. The store cannot be used afterwards. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,115 @@
+/**
+ * The instance simulator: a table REST API server that behaves like the instance described in
+ * shared/reference/table-api.md, for tests, the demo and benchmarks.
+ *
+ * ```ts
+ * const sim = await startSimulator({ seed: { incident: 1000 }, users: ["admin:secret"] });
+ * const res = await fetch(`${sim.url}/api/now/table/incident?sysparm_limit=5`, {
+ *   headers: { authorization: "Basic " + btoa("admin:secret") },
+ * });
+ * sim.clock.freeze("2024-01-01 00:00:00");
+ * sim.faults.add({ route: "GET /api/now/table/incident", fault: { kind: "busy" }, times: 1 });
+ * await sim.stop();
+ * ```
+ *
+ * It shares no code with the client in src/instance/ on purpose: an independent implementation is what
+ * lets it catch the client's bugs.
+ */
+import { SimulatorImpl } from "./simulator.ts";
+import type { SimulatorOptions } from "./options.ts";
+import type { InstanceClock } from "./clock.ts";
+import type { FaultRegistry } from "./faults.ts";
+import type { Journal } from "./journal.ts";
+import type { Counters } from "./counters.ts";
+import type { WriterSettings } from "./writer.ts";
+import type { SimOAuthClientSpec, SimUserSpec } from "./options.ts";
+
+export type { ClockMode, ClockSetting, InstanceClock } from "./clock.ts";
+export type { ActiveFaults, Fault, FaultRegistry, FaultRule } from "./faults.ts";
+export type { Journal, JournalEntry } from "./journal.ts";
+export type { Counters } from "./counters.ts";
+export type { WriterSettings } from "./writer.ts";
+export type { SimOAuthClientSpec, SimTlsOptions, SimulatorOptions, SimUserSpec } from "./options.ts";
+
+/** A row as stored: every field's raw (database) value as a string; "" for empty. */
+export type SimRow = Record<string, string>;
+
+/** Options of direct writes (they bypass HTTP, auth and faults). */
+export interface DirectWriteOptions {
+  /** user_name written to sys_created_by / sys_updated_by. Default "system". */
+  user?: string;
+  /**
+   * Keep the sys_* values given in `values` instead of stamping them (sys_created_on, sys_updated_on,
+   * sys_mod_count, …), like `sysparm_suppress_auto_sys_field=true`. Default false.
+   */
+  suppressAutoSysFields?: boolean;
+}
+
+/** Direct access to one stored table. */
+export interface SimTable {
+  readonly name: string;
+  /** Live rows. */
+  readonly count: number;
+  /** Field names of the table, inherited ones included. */
+  readonly fields: readonly string[];
+  /** Inserts a row; unknown fields are ignored; returns the stored row. */
+  insert(values: Record<string, string>, options?: DirectWriteOptions): SimRow;
+  /** Updates a row; "" clears a field; returns the stored row, or undefined when the sys_id is unknown. */
+  update(sysId: string, values: Record<string, string>, options?: DirectWriteOptions): SimRow | undefined;
+  /** Deletes a row; false when the sys_id is unknown. */
+  delete(sysId: string): boolean;
+  get(sysId: string): SimRow | undefined;
+  /** sys_ids of live rows, ordered by (sys_updated_on, sys_id). */
+  sysIds(): string[];
+  /** sys_updated_on seconds shared by at least `minSize` rows, largest bucket first. */
+  sameSecondBuckets(minSize?: number): Array<{ timestamp: string; count: number }>;
+}
+
+/** The background writer (inserts and updates rows of a table at a rate). */
+export interface SimWriter {
+  readonly running: boolean;
+  /** Starts (or restarts) writing with these settings. */
+  start(settings: WriterSettings): void;
+  stop(): void;
+  /** Performs `n` writes now (deterministic; for tests that do not want timers). Returns the sys_ids written. */
+  step(n: number, table?: string): string[];
+}
+
+export interface Simulator {
+  /** Base URL, e.g. "http://127.0.0.1:43817" (no trailing slash). */
+  readonly url: string;
+  readonly port: number;
+  /** Stops listening, the writer and timers; resolves once the server is closed. */
+  stop(): Promise<void>;
+  /** Generates `n` more rows into a table (deterministic for a given random seed and history). */
+  seed(table: string, n: number): void;
+  /** Direct access to a stored table; throws for unknown tables and database views. */
+  table(name: string): SimTable;
+  /** Names of tables and views the API serves. */
+  tableNames(): string[];
+  readonly clock: InstanceClock;
+  readonly faults: FaultRegistry;
+  readonly journal: Journal;
+  readonly counters: Counters;
+  readonly users: {
+    add(user: SimUserSpec | string): void;
+    remove(userName: string): boolean;
+    list(): string[];
+  };
+  readonly oauthClients: {
+    add(client: SimOAuthClientSpec | string): void;
+    remove(clientId: string): boolean;
+    /** Invalidates every issued access and refresh token. */
+    revokeAllTokens(): void;
+  };
+  readonly writer: SimWriter;
+  /** Switch for PUT semantics (see SimulatorOptions.putClearsOmittedFields). */
+  putClearsOmittedFields: boolean;
+  /** Switch for glide.invalid_query.returns_no_rows (see SimulatorOptions.invalidQueryReturnsNoRows). */
+  invalidQueryReturnsNoRows: boolean;
+}
+
+/** Starts a simulator and resolves once it accepts requests. */
+export function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  return SimulatorImpl.start(options);
+}

@@ -1,0 +1,300 @@
+/** Composition of the simulator: database, auth, clock, faults, journal, writer and the listener. */
+import { InstanceClock } from "./clock.ts";
+import { Counters } from "./counters.ts";
+import { FaultRegistry } from "./faults.ts";
+import { formatGlideDateTime } from "./glide_time.ts";
+import { Journal } from "./journal.ts";
+import type { DirectWriteOptions, SimRow, SimTable, Simulator, SimWriter } from "./mod.ts";
+import {
+  type ResolvedOptions,
+  resolveOAuthClient,
+  resolveOptions,
+  resolveUser,
+  type SimOAuthClientSpec,
+  type SimulatorOptions,
+  type SimUserSpec,
+} from "./options.ts";
+import { Random } from "./random.ts";
+import { handleRequest } from "./router.ts";
+import { listen, type Listener } from "./server.ts";
+import { describeTables } from "./seed/dictionary.ts";
+import {
+  seedConfigurationItems,
+  type SeedContext,
+  seedGroups,
+  seedLoginUsers,
+  seedUsers,
+} from "./seed/reference_data.ts";
+import { seedTaskRows } from "./seed/task_rows.ts";
+import type { SimState } from "./state.ts";
+import { Database } from "./store/database.ts";
+import type { TableStore, WriteContext } from "./store/table_store.ts";
+import { UserDirectory } from "./auth/users.ts";
+import { OAuthServer } from "./auth/oauth.ts";
+import { BackgroundWriter } from "./writer.ts";
+import { logger } from "../observability/log.ts";
+
+const log = logger("sim");
+
+/** Reference rows generated at start so task rows have users, groups and CIs to point at. */
+const BASE_ROWS = { sys_user: 200, sys_user_group: 24, cmdb_ci: 300 };
+
+export class SimulatorImpl implements Simulator {
+  readonly clock: InstanceClock;
+  readonly faults: FaultRegistry;
+  readonly journal: Journal;
+  readonly counters = new Counters();
+  readonly writer: SimWriter;
+  readonly users: Simulator["users"];
+  readonly oauthClients: Simulator["oauthClients"];
+  #state: SimState;
+  #db = new Database();
+  #options: ResolvedOptions;
+  #seedRandom: Random;
+  #backgroundWriter: BackgroundWriter;
+  #listener?: Listener;
+
+  private constructor(options: ResolvedOptions) {
+    this.#options = options;
+    this.clock = new InstanceClock(options.clock);
+    this.faults = new FaultRegistry(options.randomSeed);
+    this.journal = new Journal(options.journalLimit);
+    this.#seedRandom = new Random(options.randomSeed);
+    const userTable = this.#db.store("sys_user")!;
+    const directory = new UserDirectory(userTable);
+    const oauth = new OAuthServer(directory, () => this.clock.nowMs());
+    this.#state = {
+      db: this.#db,
+      clock: this.clock,
+      counters: this.counters,
+      faults: this.faults,
+      journal: this.journal,
+      users: directory,
+      oauth,
+      ids: new Random(options.randomSeed ^ 0x5eed),
+      settings: {
+        putClearsOmittedFields: options.putClearsOmittedFields,
+        invalidQueryReturnsNoRows: options.invalidQueryReturnsNoRows,
+        defaultLimit: options.defaultLimit,
+        latencyMs: options.latencyMs,
+        publicOrigin: options.publicOrigin?.replace(/\/+$/, ""),
+      },
+    };
+    for (const u of options.users) directory.add(u);
+    for (const c of options.oauthClients) oauth.addClient(c);
+    this.users = {
+      add: (user: SimUserSpec | string) => {
+        const resolved = resolveUser(user);
+        directory.add(resolved);
+        seedLoginUsers(userTable, [resolved], this.#seedContext());
+      },
+      remove: (userName: string) => directory.remove(userName),
+      list: () => directory.names(),
+    };
+    this.oauthClients = {
+      add: (client: SimOAuthClientSpec | string) =>
+        oauth.addClient(resolveOAuthClient(client, directory.names()[0] ?? null)),
+      remove: (clientId: string) => oauth.removeClient(clientId),
+      revokeAllTokens: () => oauth.revokeAll(),
+    };
+    this.#backgroundWriter = new BackgroundWriter(
+      new Random(options.randomSeed ^ 0x3a17),
+      this.clock,
+      (n) => this.#db.store(n),
+    );
+    const bw = this.#backgroundWriter;
+    this.writer = {
+      get running() {
+        return bw.running;
+      },
+      start: (s) => bw.start(s),
+      stop: () => bw.stop(),
+      step: (n, table) => bw.step(n, table),
+    };
+    for (const f of options.faults) this.faults.add(f);
+  }
+
+  static async start(input: SimulatorOptions): Promise<SimulatorImpl> {
+    const options = resolveOptions(input);
+    const sim = new SimulatorImpl(options);
+    const started = performance.now();
+    sim.#seedBase();
+    for (const [table, n] of Object.entries(options.seed)) sim.seed(table, n);
+    log.debug({ ms: Math.round(performance.now() - started), seed: options.seed }, "simulator seeded");
+    sim.#listener = await listen(
+      options.host,
+      options.port,
+      options.tls,
+      (req) => handleRequest(sim.#state, req),
+    );
+    if (options.writer) sim.writer.start(options.writer);
+    return sim;
+  }
+
+  get url(): string {
+    return this.#listener!.url;
+  }
+  get port(): number {
+    return this.#listener!.port;
+  }
+  get putClearsOmittedFields(): boolean {
+    return this.#state.settings.putClearsOmittedFields;
+  }
+  set putClearsOmittedFields(on: boolean) {
+    this.#state.settings.putClearsOmittedFields = on;
+  }
+  get invalidQueryReturnsNoRows(): boolean {
+    return this.#state.settings.invalidQueryReturnsNoRows;
+  }
+  set invalidQueryReturnsNoRows(on: boolean) {
+    this.#state.settings.invalidQueryReturnsNoRows = on;
+  }
+
+  async stop(): Promise<void> {
+    this.#backgroundWriter.stop();
+    await this.#listener?.close();
+  }
+
+  #seedContext(): SeedContext {
+    return { random: this.#seedRandom, endSeconds: this.clock.nowSeconds() };
+  }
+
+  #seedBase(): void {
+    const ctx = this.#seedContext();
+    describeTables(
+      this.#db.catalog,
+      this.#db.store("sys_db_object")!,
+      this.#db.store("sys_dictionary")!,
+      this.#seedRandom,
+      ctx.endSeconds - 86400 * 400,
+    );
+    seedLoginUsers(this.#db.store("sys_user")!, this.#options.users, ctx);
+    for (const [table, n] of Object.entries(BASE_ROWS)) this.seed(table, n);
+  }
+
+  #ids(table: string): string[] {
+    const store = this.#db.store(table)!;
+    const reader = store.reader("sys_id")!;
+    return [...store.liveRows()].map((r) => reader.get(r));
+  }
+
+  seed(table: string, n: number): void {
+    const store = this.#db.store(table);
+    if (!store) throw new RangeError(`cannot seed ${table}: not a stored table`);
+    if (!Number.isInteger(n) || n < 0) {
+      throw new RangeError(`row count must be a non-negative integer, got ${n}`);
+    }
+    const ctx = this.#seedContext();
+    switch (table) {
+      case "sys_user":
+        return seedUsers(store, n, ctx);
+      case "sys_user_group":
+        return seedGroups(store, n, ctx, this.#ids("sys_user"));
+      case "cmdb_ci":
+        return seedConfigurationItems(store, n, ctx, this.#ids("sys_user_group"));
+      case "incident":
+      case "problem":
+      case "task": {
+        const users = this.#db.store("sys_user")!;
+        const names = users.reader("user_name")!;
+        const refs = {
+          userIds: this.#ids("sys_user"),
+          userNames: [...users.liveRows()].map((r) => names.get(r)),
+          groupIds: this.#ids("sys_user_group"),
+          ciIds: this.#ids("cmdb_ci"),
+          problemIds: table === "incident" ? this.#ids("problem") : [],
+        };
+        return seedTaskRows(store, n, ctx, refs, this.#options.seedBucketSize);
+      }
+      default:
+        throw new RangeError(`cannot seed ${table}: its rows describe the schema`);
+    }
+  }
+
+  table(name: string): SimTable {
+    const store = this.#db.store(name);
+    if (!store) throw new RangeError(`no stored table ${name}`);
+    return new DirectTable(store, this.clock, this.#state.ids);
+  }
+
+  tableNames(): string[] {
+    return this.#db.names();
+  }
+}
+
+/** SimTable over a store: direct writes that still stamp system fields from the instance clock. */
+class DirectTable implements SimTable {
+  #store: TableStore;
+  #clock: InstanceClock;
+  #ids: Random;
+
+  constructor(store: TableStore, clock: InstanceClock, ids: Random) {
+    this.#store = store;
+    this.#clock = clock;
+    this.#ids = ids;
+  }
+
+  get name(): string {
+    return this.#store.name;
+  }
+  get count(): number {
+    return this.#store.liveCount;
+  }
+  get fields(): readonly string[] {
+    return this.#store.fieldNames;
+  }
+
+  #ctx(options: DirectWriteOptions = {}): WriteContext {
+    return {
+      nowSeconds: this.#clock.nowSeconds(),
+      user: options.user ?? "system",
+      suppressAutoSysFields: options.suppressAutoSysFields ?? false,
+      newSysId: () => this.#ids.hex32(),
+    };
+  }
+
+  insert(values: Record<string, string>, options?: DirectWriteOptions): SimRow {
+    return this.#store.record(this.#store.insert(values, this.#ctx(options)));
+  }
+
+  update(sysId: string, values: Record<string, string>, options?: DirectWriteOptions): SimRow | undefined {
+    const row = this.#store.rowBySysId(sysId);
+    if (row < 0) return undefined;
+    this.#store.update(row, values, this.#ctx(options));
+    return this.#store.record(row);
+  }
+
+  delete(sysId: string): boolean {
+    const row = this.#store.rowBySysId(sysId);
+    if (row < 0) return false;
+    this.#store.delete(row);
+    return true;
+  }
+
+  get(sysId: string): SimRow | undefined {
+    const row = this.#store.rowBySysId(sysId);
+    return row < 0 ? undefined : this.#store.record(row);
+  }
+
+  sysIds(): string[] {
+    const index = this.#store.updatedIndex;
+    const ids = this.#store.reader("sys_id")!;
+    const out: string[] = new Array(index.length);
+    for (let p = 0; p < index.length; p++) out[p] = ids.get(index.at(p));
+    return out;
+  }
+
+  sameSecondBuckets(minSize = 2): Array<{ timestamp: string; count: number }> {
+    const index = this.#store.updatedIndex;
+    const secs = this.#store.reader("sys_updated_on")!.seconds!;
+    const out: Array<{ timestamp: string; count: number }> = [];
+    let p = 0;
+    while (p < index.length) {
+      const s = secs(index.at(p));
+      const end = index.upperBound(s);
+      if (end - p >= minSize) out.push({ timestamp: formatGlideDateTime(s), count: end - p });
+      p = Math.max(end, p + 1);
+    }
+    return out.sort((a, b) => b.count - a.count);
+  }
+}

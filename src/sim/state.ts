@@ -1,0 +1,28 @@
+/** Everything a request handler needs from the running simulator. */
+import type { InstanceClock } from "./clock.ts";
+import type { Counters } from "./counters.ts";
+import type { FaultRegistry } from "./faults.ts";
+import type { Journal } from "./journal.ts";
+import type { Database } from "./store/database.ts";
+import type { UserDirectory } from "./auth/users.ts";
+import type { OAuthServer } from "./auth/oauth.ts";
+import type { Random } from "./random.ts";
+
+export interface SimState {
+  db: Database;
+  clock: InstanceClock;
+  counters: Counters;
+  faults: FaultRegistry;
+  journal: Journal;
+  users: UserDirectory;
+  oauth: OAuthServer;
+  /** Generator of sys_ids for rows created through the API. */
+  ids: Random;
+  settings: {
+    putClearsOmittedFields: boolean;
+    invalidQueryReturnsNoRows: boolean;
+    defaultLimit: number;
+    latencyMs: number;
+    publicOrigin?: string;
+  };
+}

@@ -1,0 +1,27 @@
+/** Small helpers shared by the Connect tests. */
+import assert from "node:assert/strict";
+import type { Schema, SchemaAndValue } from "../../src/connect/schema.ts";
+import { schemaEquals } from "../../src/connect/schema.ts";
+import { valuesEqual } from "../../src/connect/equality.ts";
+
+export const TOPIC = "topic";
+
+export function bytes(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+export function text(data: Uint8Array | null): string | null {
+  return data === null ? null : new TextDecoder().decode(data);
+}
+
+/** Asserts schema equality (Kafka's Schema.equals) and deep value equality (Connect semantics). */
+export function assertSchemaAndValue(actual: SchemaAndValue, schema: Schema | null, value: unknown): void {
+  assert.ok(
+    schemaEquals(schema, actual.schema) || (schema === null && actual.schema === null),
+    `schema: expected ${schema}, got ${actual.schema}`,
+  );
+  assert.ok(
+    valuesEqual(actual.value, value),
+    `value: expected ${String(value)}, got ${String(actual.value)}`,
+  );
+}

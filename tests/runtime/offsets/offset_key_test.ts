@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import {
+  canonicalJson,
+  canonicalOffsetKey,
+  parseOffsetKey,
+  serializeOffsetKey,
+} from "../../../src/runtime/offsets/offset_key.ts";
+
+Deno.test("offset key: serialised as Connect's JsonConverter writes it, compact", () => {
+  assert.equal(
+    serializeOffsetKey("jira", { table: "incident", shard: 2 }),
+    `["jira",{"table":"incident","shard":2}]`,
+  );
+  assert.equal(
+    serializeOffsetKey("file-src", { filename: "test.txt" }),
+    `["file-src",{"filename":"test.txt"}]`,
+  );
+  assert.equal(serializeOffsetKey("c", {}), `["c",{}]`);
+});
+
+Deno.test("offset key: the canonical form ignores field order, whitespace and number spelling", () => {
+  const ours = canonicalOffsetKey("jira", { table: "incident", shard: 2 });
+  const parsedJava = parseOffsetKey(JSON.parse(`[ "jira" , { "shard" : 2.0 , "table" : "incident" } ]`));
+  assert.ok(parsedJava.ok);
+  assert.equal(canonicalOffsetKey(parsedJava.connector, parsedJava.partition as never), ours);
+  assert.notEqual(canonicalOffsetKey("jira", { table: "incident", shard: "2" }), ours, "types still matter");
+  assert.notEqual(canonicalOffsetKey("jira2", { table: "incident", shard: 2 }), ours);
+});
+
+Deno.test("offset key: canonical JSON sorts nested objects and keeps a __proto__ field as data", () => {
+  assert.equal(canonicalJson({ b: [{ d: 1, c: 2 }], a: null }), `{"a":null,"b":[{"c":2,"d":1}]}`);
+  const withProto = JSON.parse(`{"__proto__":"x","a":1}`);
+  assert.equal(canonicalJson(withProto), `{"__proto__":"x","a":1}`);
+});
+
+Deno.test("offset key: keys that are not [string, object] are refused with the reason", () => {
+  const cases: Array<[unknown, RegExp]> = [
+    [{ connector: "a" }, /expected a JSON list, got an object/],
+    [["a"], /expected 2 elements, got 1/],
+    [["a", {}, {}], /expected 2 elements, got 3/],
+    [[null, {}], /first element, got null/],
+    [["a", null], /second element, got null/],
+    [["a", "t"], /second element, got a string/],
+    [["a", [1]], /second element, got a list/],
+  ];
+  for (const [key, problem] of cases) {
+    const parsed = parseOffsetKey(key);
+    assert.equal(parsed.ok, false);
+    if (!parsed.ok) assert.match(parsed.problem, problem);
+  }
+});

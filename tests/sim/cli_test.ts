@@ -1,0 +1,79 @@
+/** `tablesync simulate` flags, usage errors, and a real process that prints its URL and serves curl-like calls. */
+import { assert, assertEquals } from "./assert.ts";
+import { parseSimulateArgs, simulateCommand } from "../../src/cli/simulate.ts";
+
+Deno.test("flags parse into simulator options", async () => {
+  assertEquals(
+    await parseSimulateArgs([
+      "--port",
+      "0",
+      "--host=0.0.0.0",
+      "--seed",
+      "incident=10,problem=2",
+      "--user",
+      "a:b:c",
+      "--user",
+      "x:y",
+      "--oauth-client",
+      "id:sec",
+      "--latency-ms",
+      "5",
+      "--writer-rate",
+      "3",
+    ]),
+    {
+      port: 0,
+      host: "0.0.0.0",
+      seed: { incident: 10, problem: 2 },
+      users: ["a:b:c", "x:y"],
+      oauthClients: ["id:sec"],
+      latencyMs: 5,
+      writer: { rowsPerSecond: 3 },
+    },
+  );
+  assertEquals(await parseSimulateArgs(["--help"]), "help");
+});
+
+Deno.test("an unknown flag or a bad value prints usage and returns 2", async () => {
+  const errors: string[] = [];
+  const original = console.error;
+  console.error = (...a: unknown[]) => errors.push(a.join(" "));
+  try {
+    assertEquals(await simulateCommand(["--bogus"]), 2);
+    assertEquals(await simulateCommand(["--seed", "incident"]), 2);
+    assertEquals(await simulateCommand(["--tls-cert", "x.pem"]), 2);
+  } finally {
+    console.error = original;
+  }
+  assert(
+    errors[0].includes("unknown option --bogus") && errors[0].includes("Usage: tablesync simulate"),
+    errors[0],
+  );
+});
+
+Deno.test("the command prints its URL once it accepts requests and exits 0 on SIGTERM", async () => {
+  const script = new URL("../../src/cli/simulate.ts", import.meta.url).pathname;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", script, "--port", "0", "--seed", "incident=50", "--user", "admin:secret"],
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  while (!out.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += value;
+  }
+  const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
+  assert(m, out);
+  const res = await fetch(`${m![1]}/api/now/table/incident?sysparm_limit=1`, {
+    headers: { authorization: "Basic " + btoa("admin:secret") },
+  });
+  assertEquals([res.status, res.headers.get("x-total-count")], [200, "50"]);
+  await res.body?.cancel();
+  child.kill("SIGTERM");
+  assertEquals((await child.status).code, 0);
+  reader.releaseLock();
+  await child.stdout.cancel().catch(() => {});
+});
