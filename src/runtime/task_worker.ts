@@ -19,6 +19,7 @@ import type { Producer } from "../kafka/mod.ts";
 import { createTaskConverters } from "../connect/converters/factory.ts";
 import { buildTransformChain } from "../connect/transforms/chain.ts";
 import type { SinkTaskContext, SourceTaskContext, TaskMetrics } from "../connect/task_api.ts";
+import type { SinkRecord, SourceRecord } from "../connect/record.ts";
 import { ErrorHandler, errorHandlingConfig } from "./errors/error_handler.ts";
 import { DeadLetterQueue } from "./errors/dead_letter_queue.ts";
 import type { RecordConverters } from "./record_bytes.ts";
@@ -109,7 +110,8 @@ async function start(msg: StartMessage): Promise<void> {
     header: built.headerConverter,
     classes: { key: built.choices.key.className, value: built.choices.value.className, header: built.choices.header.className },
   };
-  const transforms = buildTransformChain(config);
+  const sourceTransforms = () => buildTransformChain<SourceRecord>(config);
+  const sinkTransforms = () => buildTransformChain<SinkRecord>(config);
   const dlqTopic = props["errors.deadletterqueue.topic.name"] as string;
   const dlq = dlqTopic
     ? new DeadLetterQueue({
@@ -155,7 +157,7 @@ async function start(msg: StartMessage): Promise<void> {
       task,
       producer,
       converters,
-      transforms,
+      transforms: sourceTransforms(),
       errors,
       logger: log,
       metrics,
@@ -222,7 +224,7 @@ async function start(msg: StartMessage): Promise<void> {
       groupId: config["consumer.override.group.id"] ?? sinkGroup(msg.connectorName),
       consumerOptions: kafkaOptions.consumer,
       converters,
-      transforms,
+      transforms: sinkTransforms(),
       errors,
       logger: log,
       metrics,
