@@ -11,7 +11,8 @@ const target = targetIndex >= 0 ? args[targetIndex + 1] : undefined;
 
 let commit = "dev";
 try {
-  const out = await new Deno.Command("git", { args: ["rev-parse", "--short", "HEAD"], stderr: "null" }).output();
+  const out = await new Deno.Command("git", { args: ["rev-parse", "--short", "HEAD"], stderr: "null" })
+    .output();
   if (out.success) commit = new TextDecoder().decode(out.stdout).trim();
 } catch {
   // Not a git checkout: keep "dev".
@@ -36,14 +37,18 @@ await Deno.writeTextFile(stampFile, original.replace(/= "[^"]*";/, `= ${JSON.str
 console.error(`deno ${compileArgs.join(" ")}`);
 let result: Deno.CommandOutput;
 try {
-  result = await new Deno.Command(Deno.execPath(), { args: compileArgs, stdout: "inherit", stderr: "piped" }).output();
+  result = await new Deno.Command(Deno.execPath(), { args: compileArgs, stdout: "inherit", stderr: "piped" })
+    .output();
 } finally {
   await Deno.writeTextFile(stampFile, original);
 }
 const stderr = new TextDecoder().decode(result.stderr);
 await Deno.stderr.write(result.stderr);
 if (!result.success) {
-  if (/dl\.deno\.land|error sending request|dns error|failed to lookup|Network is unreachable|Connection refused|download/i.test(stderr)) {
+  if (
+    /dl\.deno\.land|error sending request|dns error|failed to lookup|Network is unreachable|Connection refused|download/i
+      .test(stderr)
+  ) {
     console.error(
       "\ncompile failed: `deno compile` needs to download the Deno runtime for the target (dl.deno.land) the first\n" +
         "time, and this machine cannot reach it. Run `deno task compile` on a machine with internet access, or\n" +

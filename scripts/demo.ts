@@ -25,7 +25,9 @@ const root = new URL("..", import.meta.url).pathname;
 const dataDir = await Deno.makeTempDir({ prefix: "tablesync-demo-" });
 const password = crypto.randomUUID();
 
-console.log(`starting the instance simulator with ${rows} incidents and a writer at ${writerRate} changes/s ...`);
+console.log(
+  `starting the instance simulator with ${rows} incidents and a writer at ${writerRate} changes/s ...`,
+);
 const sim = await startSimulator({
   port: 0,
   seed: { incident: rows },
@@ -35,7 +37,17 @@ const sim = await startSimulator({
 
 console.log("starting a Kafka broker (librdkafka mock cluster) ...");
 const broker = new Deno.Command(Deno.execPath(), {
-  args: ["run", "--allow-ffi", "--allow-env", "--allow-read", `${root}tests/support/kafka_mock_child.ts`, "--brokers", "1", "--topics", "demo.incident:4"],
+  args: [
+    "run",
+    "--allow-ffi",
+    "--allow-env",
+    "--allow-read",
+    `${root}tests/support/kafka_mock_child.ts`,
+    "--brokers",
+    "1",
+    "--topics",
+    "demo.incident:4",
+  ],
   stdin: "piped",
   stdout: "piped",
   stderr: "inherit",
@@ -105,7 +117,9 @@ while (!stopping) {
     const cursor = offsets.offsets?.[0]?.offset ?? {};
     const elapsed = Math.round((Date.now() - started) / 1000);
     console.log(
-      `[${String(elapsed).padStart(4)}s] incident: ${status.tasks?.[0]?.state ?? status.connector?.state} · ` +
+      `[${String(elapsed).padStart(4)}s] incident: ${
+        status.tasks?.[0]?.state ?? status.connector?.state
+      } · ` +
         `${emitted} rows emitted · cursor ${Object.values(cursor).join(" / ") || "(none yet)"} · lag ${lag}s`,
     );
   } catch (e) {

@@ -25,10 +25,15 @@ function defaultOf(def: PropertyDef): string {
 }
 
 function table(defs: readonly PropertyDef[]): string[] {
-  const lines = ["| Property | Type | Default | Valid values | Importance | Description |", "|---|---|---|---|---|---|"];
+  const lines = [
+    "| Property | Type | Default | Valid values | Importance | Description |",
+    "|---|---|---|---|---|---|",
+  ];
   for (const d of defs) {
     lines.push(
-      `| \`${d.name}\` | ${d.type} | ${defaultOf(d)} | ${cell(describeValid(d))} | ${d.importance} | ${cell(d.documentation)} |`,
+      `| \`${d.name}\` | ${d.type} | ${defaultOf(d)} | ${cell(describeValid(d))} | ${d.importance} | ${
+        cell(d.documentation)
+      } |`,
     );
   }
   return lines;
@@ -62,7 +67,14 @@ export function renderConfigurationDoc(): string {
     "",
   );
   for (const kind of ["source", "sink"] as const) {
-    out.push(`## ${kind === "source" ? "Source connector (`TableSourceConnector`)" : "Sink connector (`TableSinkConnector`)"}`, "");
+    out.push(
+      `## ${
+        kind === "source"
+          ? "Source connector (`TableSourceConnector`)"
+          : "Sink connector (`TableSinkConnector`)"
+      }`,
+      "",
+    );
     for (const [group, defs] of byGroup(staticDefs(kind))) out.push(`### ${group}`, "", ...table(defs), "");
     if (kind === "source") {
       out.push(

@@ -3,6 +3,9 @@
  * the user has to change, and names every property involved.
  */
 import { addError, type Analysis } from "./analyze.ts";
+import type { PropertyDef } from "./def.ts";
+import { validateTransforms } from "../connect/transforms/validate.ts";
+import { defaultConverterRegistry } from "../connect/converters/registry.ts";
 import type { ConnectorType } from "./connector_class.ts";
 import { aliasesOf } from "./catalog.ts";
 import { splitList } from "./coerce.ts";
@@ -106,31 +109,42 @@ export function applyCommonRules(a: Analysis): void {
     );
   }
   applyTransformRules(a);
+  applyConverterRules(a);
 }
 
-function applyTransformRules(a: Analysis): void {
-  const predicates = new Set(list(a, "predicates"));
-  for (const alias of new Set(list(a, "transforms"))) {
-    const typeKey = `transforms.${alias}.type`;
-    if (!isSet(a, typeKey)) {
-      addError(a, typeKey, `Missing required configuration "${typeKey}" which has no default value.`);
-    }
-    const predicateKey = `transforms.${alias}.predicate`;
-    const predicate = str(a, predicateKey);
-    if (predicate && !predicates.has(predicate)) {
+/** A converter class must be one this build has (the worker's are checked the same way at start). */
+function applyConverterRules(a: Analysis): void {
+  for (
+    const [key, kind] of [["key.converter", "converter"], ["value.converter", "converter"], [
+      "header.converter",
+      "header_converter",
+    ]] as const
+  ) {
+    const cls = str(a, key);
+    if (!cls) continue;
+    if (defaultConverterRegistry.resolve(cls) === null) {
       addError(
         a,
-        predicateKey,
-        `Invalid value ${predicate} for configuration ${predicateKey}: predicate '${predicate}' is not listed in predicates`,
+        key,
+        `Invalid value ${cls} for configuration ${key}: Class ${cls} could not be found. Supported classes: ${
+          defaultConverterRegistry.classNames(kind).join(", ")
+        }`,
       );
     }
   }
-  for (const alias of predicates) {
-    const typeKey = `predicates.${alias}.type`;
-    if (!isSet(a, typeKey)) {
-      addError(a, typeKey, `Missing required configuration "${typeKey}" which has no default value.`);
-    }
+}
+
+/**
+ * Transforms and predicates are validated by their own registry (src/connect/transforms), which knows every
+ * class's keys; its definitions join the analysis so ConfigInfos shows them in "Transforms: <alias>" groups.
+ */
+function applyTransformRules(a: Analysis): void {
+  const { errors, defs } = validateTransforms(a.raw);
+  for (const def of defs) {
+    if (a.defs.some((d) => d.name === def.name)) continue;
+    a.defs.push({ ...def, type: def.type as PropertyDef["type"] });
   }
+  for (const [key, messages] of errors) for (const m of messages) addError(a, key, m);
 }
 
 /** The effective value converter class and JsonConverter schemas.enable of a connector. */

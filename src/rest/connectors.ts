@@ -5,11 +5,17 @@ import type { TargetState } from "../runtime/connector_state_store.ts";
 import type { Router } from "./router.ts";
 import { json, noContent, readJson, stringMap } from "./responses.ts";
 
-const INITIAL_STATES: Record<string, TargetState> = { RUNNING: "RUNNING", PAUSED: "PAUSED", STOPPED: "STOPPED" };
+const INITIAL_STATES: Record<string, TargetState> = {
+  RUNNING: "RUNNING",
+  PAUSED: "PAUSED",
+  STOPPED: "STOPPED",
+};
 
 function taskId(raw: string): number {
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n)) throw new ConnectRestError(404, `Task ${raw} not found`);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n)) {
+    throw new ConnectRestError(404, `Task ${raw} not found`);
+  }
   return n;
 }
 
@@ -30,17 +36,27 @@ export function connectorRoutes(router: Router, herder: Herder): void {
 
   router.add("POST", "/connectors", async (req) => {
     const body = await readJson(req) as Record<string, unknown>;
-    if (typeof body !== "object" || body === null) throw new ConnectRestError(400, "Request body must be a JSON object");
+    if (typeof body !== "object" || body === null) {
+      throw new ConnectRestError(400, "Request body must be a JSON object");
+    }
     const name = typeof body.name === "string" ? body.name.trim() : "";
     if (name === "") throw new ConnectRestError(400, "Connector name must be a non-empty string");
     const config = stringMap(body.config ?? {}, "config");
     if (config.name !== undefined && config.name !== name) {
-      throw new ConnectRestError(400, `Connector name configuration (${config.name}) doesn't match connector name in the URL (${name})`);
+      throw new ConnectRestError(
+        400,
+        `Connector name configuration (${config.name}) doesn't match connector name in the URL (${name})`,
+      );
     }
     let initial: TargetState = "RUNNING";
     if (body.initial_state !== undefined && body.initial_state !== null) {
       const state = INITIAL_STATES[String(body.initial_state).toUpperCase()];
-      if (!state) throw new ConnectRestError(400, `Invalid initial state ${body.initial_state}: must be RUNNING, PAUSED or STOPPED`);
+      if (!state) {
+        throw new ConnectRestError(
+          400,
+          `Invalid initial state ${body.initial_state}: must be RUNNING, PAUSED or STOPPED`,
+        );
+      }
       initial = state;
     }
     await herder.create(name, config, initial);
@@ -53,7 +69,10 @@ export function connectorRoutes(router: Router, herder: Herder): void {
   router.add("PUT", "/connectors/:name/config", async (req, p) => {
     const config = stringMap(await readJson(req), "config");
     if (config.name !== undefined && config.name !== p.name) {
-      throw new ConnectRestError(400, `Connector name configuration (${config.name}) doesn't match connector name in the URL (${p.name})`);
+      throw new ConnectRestError(
+        400,
+        `Connector name configuration (${config.name}) doesn't match connector name in the URL (${p.name})`,
+      );
     }
     const created = await herder.putConfig(p.name, config);
     return created
@@ -64,7 +83,10 @@ export function connectorRoutes(router: Router, herder: Herder): void {
   router.add("PATCH", "/connectors/:name/config", async (req, p) => {
     const patch = stringMap(await readJson(req), "config", true);
     if (patch.name !== undefined && patch.name !== p.name) {
-      throw new ConnectRestError(400, `Connector name configuration (${patch.name}) doesn't match connector name in the URL (${p.name})`);
+      throw new ConnectRestError(
+        400,
+        `Connector name configuration (${patch.name}) doesn't match connector name in the URL (${p.name})`,
+      );
     }
     await herder.patchConfig(p.name, patch);
     return json(herder.info(p.name));
@@ -77,7 +99,11 @@ export function connectorRoutes(router: Router, herder: Herder): void {
     for (const t of herder.taskConfigs(p.name)) out[`${p.name}-${t.id.task}`] = t.config;
     return json(out);
   });
-  router.add("GET", "/connectors/:name/tasks/:task/status", (_r, p) => json(herder.taskStatus(p.name, taskId(p.task))));
+  router.add(
+    "GET",
+    "/connectors/:name/tasks/:task/status",
+    (_r, p) => json(herder.taskStatus(p.name, taskId(p.task))),
+  );
 
   router.add("POST", "/connectors/:name/tasks/:task/restart", async (_r, p) => {
     await herder.restartTask(p.name, taskId(p.task));

@@ -10,8 +10,13 @@ export function offsetRoutes(router: Router, herder: Herder): void {
   router.add("PATCH", "/connectors/:name/offsets", async (req, p) => {
     herder.status(p.name);
     const body = await readJson(req) as { offsets?: unknown };
-    if (typeof body !== "object" || body === null || !Array.isArray(body.offsets) || body.offsets.length === 0) {
-      throw new ConnectRestError(400, "Partitions / offsets need to be provided for an alter offsets request");
+    if (
+      typeof body !== "object" || body === null || !Array.isArray(body.offsets) || body.offsets.length === 0
+    ) {
+      throw new ConnectRestError(
+        400,
+        "Partitions / offsets need to be provided for an alter offsets request",
+      );
     }
     await herder.alterOffsets(p.name, body.offsets as { partition: unknown; offset: unknown }[]);
     return json({ message: "The offsets for this connector have been altered successfully" });

@@ -37,9 +37,19 @@ export interface RestServer {
 
 export function buildRouter(options: RestServerOptions): Router {
   const router = new Router();
-  router.add("GET", "/", () => json({ version: VERSION, commit: COMMIT, kafka_cluster_id: options.kafkaClusterId }));
-  router.add("GET", "/metrics", () =>
-    new Response(options.metrics(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }));
+  router.add(
+    "GET",
+    "/",
+    () => json({ version: VERSION, commit: COMMIT, kafka_cluster_id: options.kafkaClusterId }),
+  );
+  router.add(
+    "GET",
+    "/metrics",
+    () =>
+      new Response(options.metrics(), {
+        headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
+      }),
+  );
   connectorRoutes(router, options.herder);
   offsetRoutes(router, options.herder);
   pluginRoutes(router, options.herder);
@@ -61,7 +71,9 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
   const router = buildRouter(options);
   const https = url.protocol === "https:";
   if (https && !options.tls) {
-    throw new Error(`listener ${options.listener} is https:// but listeners.https.ssl.certificate.location and listeners.https.ssl.key.location are not set`);
+    throw new Error(
+      `listener ${options.listener} is https:// but listeners.https.ssl.certificate.location and listeners.https.ssl.key.location are not set`,
+    );
   }
   const handler = async (request: Request): Promise<Response> => {
     const reqUrl = new URL(request.url);

@@ -48,10 +48,16 @@ export class ConnectorStateStore {
     try {
       doc = JSON.parse(text);
     } catch (e) {
-      throw new Error(`connector state file ${this.#path} is not valid JSON (${(e as Error).message}); move it away to start from the config file alone`);
+      throw new Error(
+        `connector state file ${this.#path} is not valid JSON (${
+          (e as Error).message
+        }); move it away to start from the config file alone`,
+      );
     }
     if (doc?.format !== "tablesync.connectors" || doc.version !== 1 || typeof doc.connectors !== "object") {
-      throw new Error(`connector state file ${this.#path} has an unknown format; move it away to start from the config file alone`);
+      throw new Error(
+        `connector state file ${this.#path} has an unknown format; move it away to start from the config file alone`,
+      );
     }
     this.#connectors = doc.connectors;
   }

@@ -39,7 +39,9 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
   const config = await loadConfigFile(configPath);
   const worker = analyzeWorker(config.worker);
   const problems = errorLines(worker);
-  if (problems.length > 0) throw new DaemonStartError(`invalid worker config in ${configPath}:\n${problems.join("\n")}`);
+  if (problems.length > 0) {
+    throw new DaemonStartError(`invalid worker config in ${configPath}:\n${problems.join("\n")}`);
+  }
   setLogLevel(worker.values["log.level"] as LogLevel);
   const strings = workerStrings(worker);
 
@@ -47,8 +49,14 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
   const admin = await kafka.admin();
   let clusterId: string;
   try {
-    clusterId = await withTimeout(admin.clusterId(), KAFKA_START_TIMEOUT_MS, () =>
-      new DaemonStartError(`cannot reach Kafka at ${strings["bootstrap.servers"]} within ${KAFKA_START_TIMEOUT_MS / 1000} s`));
+    clusterId = await withTimeout(
+      admin.clusterId(),
+      KAFKA_START_TIMEOUT_MS,
+      () =>
+        new DaemonStartError(
+          `cannot reach Kafka at ${strings["bootstrap.servers"]} within ${KAFKA_START_TIMEOUT_MS / 1000} s`,
+        ),
+    );
   } finally {
     await admin.close().catch(() => {});
   }
@@ -91,7 +99,10 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
   }
   workerId = new URL(rest[0].url).host;
   await herder.start(config.connectors);
-  log.info({ version: VERSION, connectors: herder.names().length, rest: rest.map((r) => r.url) }, "tablesync started");
+  log.info(
+    { version: VERSION, connectors: herder.names().length, rest: rest.map((r) => r.url) },
+    "tablesync started",
+  );
 
   const { promise: done, resolve: resolveDone } = Promise.withResolvers<void>();
   let shuttingDown: Promise<void> | null = null;
@@ -109,7 +120,9 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
   return { herder, rest, shutdown, done };
 }
 
-async function listenerTls(values: Record<string, unknown>): Promise<{ cert: string; key: string } | undefined> {
+async function listenerTls(
+  values: Record<string, unknown>,
+): Promise<{ cert: string; key: string } | undefined> {
   const certPath = values["listeners.https.ssl.certificate.location"] as string | null;
   const keyPath = values["listeners.https.ssl.key.location"] as string | null;
   if (!certPath || !keyPath) return undefined;

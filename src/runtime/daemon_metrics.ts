@@ -10,14 +10,20 @@ export function renderDaemonMetrics(herder: Herder, process: MetricsRegistry): s
   const states = new MetricsRegistry();
   for (const c of herder.connectorStates()) {
     for (const s of CONNECTOR_STATES) {
-      states.set("tablesync_connector_state", { connector: c.connector, type: c.kind, state: s }, c.state === s ? 1 : 0);
+      states.set(
+        "tablesync_connector_state",
+        { connector: c.connector, type: c.kind, state: s },
+        c.state === s ? 1 : 0,
+      );
     }
   }
   const snapshots = [{ snapshot: process.snapshot() }, { snapshot: states.snapshot() }];
   for (const { connector, task } of herder.allTasks()) {
     const labels = { connector, task: String(task.taskId) };
     const taskStates = new MetricsRegistry();
-    for (const s of TASK_STATES) taskStates.set("tablesync_task_state", { state: s }, task.state === s ? 1 : 0);
+    for (const s of TASK_STATES) {
+      taskStates.set("tablesync_task_state", { state: s }, task.state === s ? 1 : 0);
+    }
     snapshots.push({ snapshot: taskStates.snapshot(), extraLabels: labels } as never);
     snapshots.push({ snapshot: task.metrics, extraLabels: labels } as never);
   }
@@ -27,7 +33,9 @@ export function renderDaemonMetrics(herder: Herder, process: MetricsRegistry): s
     for (const [status, n] of Object.entries(m.requestsByStatus)) {
       instance.increment("tablesync_instance_requests_total", { ...host, status }, n);
     }
-    if (m.ioErrors > 0) instance.increment("tablesync_instance_requests_total", { ...host, status: "io_error" }, m.ioErrors);
+    if (m.ioErrors > 0) {
+      instance.increment("tablesync_instance_requests_total", { ...host, status: "io_error" }, m.ioErrors);
+    }
     instance.increment("tablesync_instance_retries_total", host, m.retries);
     instance.increment("tablesync_instance_permits_waited_total", host, m.permitsWaited);
     instance.set("tablesync_instance_throttle_limit", host, m.limit);

@@ -11,7 +11,10 @@ import type { ConnectorPlugin } from "../connect/task_api.ts";
 import type { RawConfig } from "../config/types.ts";
 import { analyzeConnector, type ConnectorAnalysis } from "../config/connector_config.ts";
 import { errorCount, errorLines } from "../config/analyze.ts";
-import { configInfos, type ConfigInfos } from "../config/config_infos.ts";
+import { type ConfigInfos, configInfos, isSecretProperty } from "../config/config_infos.ts";
+import { HIDDEN } from "../observability/redact.ts";
+import { hasPlaceholder } from "../config/placeholders.ts";
+import { staticDefs } from "../config/catalog.ts";
 import { connectorTypeOf } from "../config/connector_class.ts";
 import { logger, type LogLevel } from "../observability/log.ts";
 import { redact } from "../observability/redact.ts";
@@ -25,6 +28,9 @@ import { TaskRunner } from "./task_runner.ts";
 import type { OffsetEntry } from "./worker_protocol.ts";
 
 const log = logger("herder");
+
+/** Every statically defined property of either connector kind, for deciding which values are secret. */
+const PASSWORD_DEFS = new Map([...staticDefs("source"), ...staticDefs("sink")].map((d) => [d.name, d]));
 
 export type ConnectorState = "RUNNING" | "PAUSED" | "STOPPED" | "FAILED" | "UNASSIGNED" | "RESTARTING";
 
@@ -101,7 +107,16 @@ export class Herder {
   #add(name: string, config: RawConfig, target: TargetState, fileHash?: string): Managed {
     const kind = connectorTypeOf(config["connector.class"]);
     const plugin = this.#o.plugins.find((p) => p.kind === kind)!;
-    const m: Managed = { name, config, plugin, target, state: "UNASSIGNED", tasks: [], taskConfigs: [], fileHash };
+    const m: Managed = {
+      name,
+      config,
+      plugin,
+      target,
+      state: "UNASSIGNED",
+      tasks: [],
+      taskConfigs: [],
+      fileHash,
+    };
     this.#connectors.set(name, m);
     return m;
   }
@@ -119,7 +134,10 @@ export class Herder {
     if (errorCount(analysis) > 0 || !m.plugin) {
       m.state = "FAILED";
       m.trace = `Connector configuration is invalid:\n${errorLines(analysis).join("\n")}`;
-      log.error({ connector: m.name, errors: errorLines(analysis) }, `connector ${m.name} has an invalid config`);
+      log.error(
+        { connector: m.name, errors: errorLines(analysis) },
+        `connector ${m.name} has an invalid config`,
+      );
       return;
     }
     try {
@@ -132,7 +150,10 @@ export class Herder {
       m.state = m.target === "PAUSED" ? "PAUSED" : "RUNNING";
       m.trace = undefined;
       m.tasks = m.taskConfigs.map((tc, id) => this.#startTask(m, id, tc));
-      log.info({ connector: m.name, tasks: m.tasks.length }, `connector ${m.name} started with ${m.tasks.length} task(s)`);
+      log.info(
+        { connector: m.name, tasks: m.tasks.length },
+        `connector ${m.name} started with ${m.tasks.length} task(s)`,
+      );
     } catch (e) {
       m.state = "FAILED";
       m.trace = redact((e as Error).stack ?? String(e));
@@ -142,7 +163,10 @@ export class Herder {
 
   #startTask(m: Managed, id: number, taskConfig: RawConfig): TaskRunner {
     const offsets: OffsetEntry[] = m.plugin.kind === "source"
-      ? this.#o.offsets.getAll(m.name).map((e) => ({ partition: { ...e.partition }, offset: { ...e.offset } }))
+      ? this.#o.offsets.getAll(m.name).map((e) => ({
+        partition: { ...e.partition },
+        offset: { ...e.offset },
+      }))
       : [];
     return new TaskRunner({
       type: "start",
@@ -190,15 +214,16 @@ export class Herder {
     return this.#connectors.has(name);
   }
 
+  /** The config as shown over REST: placeholders unresolved, literal secrets as [hidden]. */
   config(name: string): RawConfig {
-    return { ...this.#get(name).config };
+    return shownConfig(this.#get(name).config);
   }
 
   info(name: string) {
     const m = this.#get(name);
     return {
       name,
-      config: { ...m.config },
+      config: shownConfig(m.config),
       tasks: m.taskConfigs.map((_, task) => ({ connector: name, task })),
       type: m.plugin.kind,
     };
@@ -206,7 +231,10 @@ export class Herder {
 
   taskConfigs(name: string) {
     const m = this.#get(name);
-    return m.taskConfigs.map((config, task) => ({ id: { connector: name, task }, config: { ...config } }));
+    return m.taskConfigs.map((config, task) => ({
+      id: { connector: name, task },
+      config: shownConfig(config),
+    }));
   }
 
   status(name: string) {
@@ -227,7 +255,11 @@ export class Herder {
   }
 
   #taskState(t: TaskRunner) {
-    const out: Record<string, string | number> = { id: t.taskId, state: t.state, worker_id: this.#o.workerId };
+    const out: Record<string, string | number> = {
+      id: t.taskId,
+      state: t.state,
+      worker_id: this.#o.workerId,
+    };
     if (t.trace) out.trace = t.trace;
     return out;
   }
@@ -247,7 +279,11 @@ export class Herder {
   }
 
   connectorStates(): { connector: string; kind: string; state: ConnectorState }[] {
-    return [...this.#connectors.values()].map((m) => ({ connector: m.name, kind: m.plugin.kind, state: m.state }));
+    return [...this.#connectors.values()].map((m) => ({
+      connector: m.name,
+      kind: m.plugin.kind,
+      state: m.state,
+    }));
   }
 
   // ---- validation ---------------------------------------------------------------------------------------------
@@ -255,10 +291,18 @@ export class Herder {
   /** Kafka Connect's validate: the plugin in the path must match connector.class (trailing "Connector" ignored). */
   validate(pluginClass: string, config: RawConfig): ConfigInfos {
     const plugin = this.#pluginByName(pluginClass);
-    if (!plugin) throw new ConnectRestError(404, `Failed to find any class that implements Connector and which name matches ${pluginClass}`);
+    if (!plugin) {
+      throw new ConnectRestError(
+        404,
+        `Failed to find any class that implements Connector and which name matches ${pluginClass}`,
+      );
+    }
     const given = config["connector.class"];
     if (given !== undefined && !sameConnectorClass(given, plugin.className)) {
-      throw new ConnectRestError(400, `Included connector type ${given} does not match request type ${pluginClass}`);
+      throw new ConnectRestError(
+        400,
+        `Included connector type ${given} does not match request type ${pluginClass}`,
+      );
     }
     const analysis = this.#analyze({ ...config, "connector.class": given ?? plugin.className });
     return configInfos(plugin.className, analysis);
@@ -275,7 +319,9 @@ export class Herder {
       const type = connectorTypeOf(config["connector.class"]) ?? "connector";
       throw new ConnectRestError(
         400,
-        `Connector configuration is invalid and contains the following ${lines.length} error(s):\n${lines.join("\n")}\n` +
+        `Connector configuration is invalid and contains the following ${lines.length} error(s):\n${
+          lines.join("\n")
+        }\n` +
           `You can also find the above list of errors at the endpoint \`/connector-plugins/{connectorType}/config/validate\`` +
           (type === "connector" ? "" : ""),
       );
@@ -299,9 +345,9 @@ export class Herder {
       await this.create(name, config);
       return true;
     }
-    const full: RawConfig = { ...config, name };
-    this.#checkValid(full);
     const m = this.#get(name);
+    const full: RawConfig = keepHiddenSecrets({ ...config, name }, m.config);
+    this.#checkValid(full);
     await this.#stopTasks(m);
     const kind = connectorTypeOf(full["connector.class"]);
     m.plugin = this.#o.plugins.find((p) => p.kind === kind)!;
@@ -389,8 +435,14 @@ export class Herder {
     const m = this.#get(name);
     await this.#stopTasks(m);
     this.#connectors.delete(name);
-    if (m.fileHash) await this.#o.stateStore.put(name, { config: m.config, target: m.target, deleted: true, fileHash: m.fileHash });
-    else await this.#o.stateStore.remove(name);
+    if (m.fileHash) {
+      await this.#o.stateStore.put(name, {
+        config: m.config,
+        target: m.target,
+        deleted: true,
+        fileHash: m.fileHash,
+      });
+    } else await this.#o.stateStore.remove(name);
   }
 
   async #persist(m: Managed): Promise<void> {
@@ -399,10 +451,17 @@ export class Herder {
 
   // ---- offsets (KIP-875) -------------------------------------------------------------------------------------
 
-  async offsets(name: string): Promise<{ offsets: { partition: Record<string, unknown>; offset: Record<string, unknown> }[] }> {
+  async offsets(
+    name: string,
+  ): Promise<{ offsets: { partition: Record<string, unknown>; offset: Record<string, unknown> }[] }> {
     const m = this.#get(name);
     if (m.plugin.kind === "source") {
-      return { offsets: this.#o.offsets.getAll(name).map((e) => ({ partition: { ...e.partition }, offset: { ...e.offset } })) };
+      return {
+        offsets: this.#o.offsets.getAll(name).map((e) => ({
+          partition: { ...e.partition },
+          offset: { ...e.offset },
+        })),
+      };
     }
     const admin = await (await this.#o.kafka()).admin();
     try {
@@ -431,12 +490,17 @@ export class Herder {
     const m = this.#get(name);
     this.#requireStopped(m);
     if (!Array.isArray(entries) || entries.length === 0) {
-      throw new ConnectRestError(400, "Partitions / offsets need to be provided for an alter offsets request");
+      throw new ConnectRestError(
+        400,
+        "Partitions / offsets need to be provided for an alter offsets request",
+      );
     }
     if (m.plugin.kind === "source") {
       for (const e of entries) {
         if (!isObject(e.partition)) throw new ConnectRestError(400, "Source partitions may not be null");
-        if (e.offset !== null && !isObject(e.offset)) throw new ConnectRestError(400, "Source offsets must be objects or null");
+        if (e.offset !== null && !isObject(e.offset)) {
+          throw new ConnectRestError(400, "Source offsets must be objects or null");
+        }
       }
       try {
         this.#o.offsets.set(name, entries as never);
@@ -459,7 +523,10 @@ export class Herder {
     const m = this.#get(name);
     this.#requireStopped(m);
     if (m.plugin.kind === "source") {
-      this.#o.offsets.set(name, this.#o.offsets.getAll(name).map((e) => ({ partition: e.partition, offset: null })));
+      this.#o.offsets.set(
+        name,
+        this.#o.offsets.getAll(name).map((e) => ({ partition: e.partition, offset: null })),
+      );
       await this.#o.offsets.flush();
       return;
     }
@@ -467,7 +534,10 @@ export class Herder {
     try {
       const committed = await admin.fetchCommittedOffsets(sinkGroup(name));
       if (committed.length > 0) {
-        await admin.setCommittedOffsets(sinkGroup(name), committed.map((c) => ({ topic: c.topic, partition: c.partition, offset: -1 })));
+        await admin.setCommittedOffsets(
+          sinkGroup(name),
+          committed.map((c) => ({ topic: c.topic, partition: c.partition, offset: -1 })),
+        );
       }
     } finally {
       await admin.close();
@@ -482,6 +552,26 @@ export class Herder {
   kill(): void {
     for (const m of this.#connectors.values()) for (const t of m.tasks) t.kill();
   }
+}
+
+/** Secret values are shown as [hidden] unless they are placeholders (which are not secrets themselves). */
+function shownConfig(config: RawConfig): RawConfig {
+  const out: RawConfig = {};
+  for (const [k, v] of Object.entries(config)) out[k] = isSecretKey(k) && !hasPlaceholder(v) ? HIDDEN : v;
+  return out;
+}
+
+/** A config sent back with [hidden] values (as GET returned it) keeps the stored secrets. */
+function keepHiddenSecrets(next: RawConfig, previous: RawConfig): RawConfig {
+  const out = { ...next };
+  for (const [k, v] of Object.entries(out)) {
+    if (v === HIDDEN && previous[k] !== undefined) out[k] = previous[k];
+  }
+  return out;
+}
+
+function isSecretKey(key: string): boolean {
+  return isSecretProperty(PASSWORD_DEFS.get(key), key);
 }
 
 export function sinkGroup(name: string): string {
@@ -500,23 +590,39 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function sinkOffsetChange(e: { partition: unknown; offset: unknown }): { topic: string; partition: number; offset: number } {
+function sinkOffsetChange(
+  e: { partition: unknown; offset: unknown },
+): { topic: string; partition: number; offset: number } {
   const p = e.partition as Record<string, unknown> | null;
   if (!isObject(p) || typeof p.kafka_topic !== "string" || p.kafka_partition === undefined) {
-    throw new ConnectRestError(400, "The partition for a sink connector offset must contain the keys 'kafka_topic' and 'kafka_partition'");
+    throw new ConnectRestError(
+      400,
+      "The partition for a sink connector offset must contain the keys 'kafka_topic' and 'kafka_partition'",
+    );
   }
   const partition = Number(p.kafka_partition);
   if (!Number.isInteger(partition) || partition < 0) {
-    throw new ConnectRestError(400, "Failed to parse the following Kafka partition value in the provided offsets: '" + String(p.kafka_partition) + "'. Partition values for sink connectors need to be integers.");
+    throw new ConnectRestError(
+      400,
+      "Failed to parse the following Kafka partition value in the provided offsets: '" +
+        String(p.kafka_partition) + "'. Partition values for sink connectors need to be integers.",
+    );
   }
   if (e.offset === null) return { topic: p.kafka_topic, partition, offset: -1 };
   const o = e.offset as Record<string, unknown>;
   if (!isObject(o) || o.kafka_offset === undefined) {
-    throw new ConnectRestError(400, "The offset for a sink connector should either be null or contain the key 'kafka_offset'");
+    throw new ConnectRestError(
+      400,
+      "The offset for a sink connector should either be null or contain the key 'kafka_offset'",
+    );
   }
   const offset = Number(o.kafka_offset);
   if (!Number.isInteger(offset) || offset < 0) {
-    throw new ConnectRestError(400, "Failed to parse the following Kafka offset value in the provided offsets: '" + String(o.kafka_offset) + "'. Offset values for sink connectors need to be integers.");
+    throw new ConnectRestError(
+      400,
+      "Failed to parse the following Kafka offset value in the provided offsets: '" + String(o.kafka_offset) +
+        "'. Offset values for sink connectors need to be integers.",
+    );
   }
   return { topic: p.kafka_topic, partition, offset };
 }

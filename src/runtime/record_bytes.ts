@@ -53,7 +53,11 @@ export function toBytes(c: RecordConverters, record: ConnectRecord<any>): Record
     headers[h.key] = bytes ?? EMPTY;
     raw.push({ key: h.key, value: bytes });
   }
-  const key = attempt("KEY_CONVERTER", c.classes.key, () => c.key.fromConnectData(record.topic, record.keySchema, record.key, raw));
+  const key = attempt(
+    "KEY_CONVERTER",
+    c.classes.key,
+    () => c.key.fromConnectData(record.topic, record.keySchema, record.key, raw),
+  );
   const value = attempt(
     "VALUE_CONVERTER",
     c.classes.value,
@@ -70,7 +74,11 @@ export function fromBytes(
 ) {
   const raw: RawHeader[] = Object.entries(bytes.headers).map(([key, value]) => ({ key, value }));
   const key = attempt("KEY_CONVERTER", c.classes.key, () => c.key.toConnectData(topic, bytes.key, raw));
-  const value = attempt("VALUE_CONVERTER", c.classes.value, () => c.value.toConnectData(topic, bytes.value, raw));
+  const value = attempt(
+    "VALUE_CONVERTER",
+    c.classes.value,
+    () => c.value.toConnectData(topic, bytes.value, raw),
+  );
   const headers = new ConnectHeaders();
   for (const [k, v] of Object.entries(bytes.headers)) {
     const sv = attempt("HEADER_CONVERTER", c.classes.header, () => c.header.toConnectHeader(topic, k, v));

@@ -135,7 +135,11 @@ export class SinkDriver {
       const record = await this.#toSinkRecord(consumed);
       if (record) records.push(record);
     }
-    this.#o.metrics.increment("tablesync_sink_records_consumed_total", { topic: batch.topic }, batch.records.length);
+    this.#o.metrics.increment(
+      "tablesync_sink_records_consumed_total",
+      { topic: batch.topic },
+      batch.records.length,
+    );
     for (let attempt = 1; records.length > 0; attempt++) {
       try {
         await this.#o.task.put(records);
@@ -143,7 +147,10 @@ export class SinkDriver {
       } catch (e) {
         if (!(e instanceof RetriableException) || this.#stop.signal.aborted || !isRunning()) throw e;
         const wait = retryBackoffMs(attempt, this.#o.maxRetryBackoffMs ?? 30000);
-        this.#o.logger.warn({ err: e, attempt, waitMs: Math.round(wait) }, "put failed retriably; redelivering");
+        this.#o.logger.warn(
+          { err: e, attempt, waitMs: Math.round(wait) },
+          "put failed retriably; redelivering",
+        );
         await sleep(wait, this.#stop.signal);
       }
     }
@@ -165,7 +172,8 @@ export class SinkDriver {
       if (!(e instanceof ConversionError)) throw e;
       await o.errors.handleFailure(e.stage, e.original, {
         executingClass: e.executingClass,
-        describe: () => `consumed record is {topic='${consumed.topic}', partition=${consumed.partition}, offset=${consumed.offset}}`,
+        describe: () =>
+          `consumed record is {topic='${consumed.topic}', partition=${consumed.partition}, offset=${consumed.offset}}`,
         failedRecord: () => ({ ...consumed }),
       });
       return null;
@@ -187,7 +195,8 @@ export class SinkDriver {
     } catch (e) {
       const result = await o.errors.execute("TRANSFORMATION", () => o.transforms.apply(record), {
         executingClass: (e as { transformClass?: string }).transformClass ?? "transforms",
-        describe: () => `consumed record is {topic='${consumed.topic}', partition=${consumed.partition}, offset=${consumed.offset}}`,
+        describe: () =>
+          `consumed record is {topic='${consumed.topic}', partition=${consumed.partition}, offset=${consumed.offset}}`,
         failedRecord: () => ({ ...consumed }),
       });
       return result.ok ? result.value : null;
@@ -204,7 +213,11 @@ export class SinkDriver {
       if (changed.length === 0) return;
       const started = performance.now();
       await this.#consumer.commit(changed);
-      this.#o.metrics.increment("tablesync_offset_commit_latency_seconds_sum", {}, (performance.now() - started) / 1000);
+      this.#o.metrics.increment(
+        "tablesync_offset_commit_latency_seconds_sum",
+        {},
+        (performance.now() - started) / 1000,
+      );
       this.#o.metrics.increment("tablesync_offset_commit_latency_seconds_count");
       for (const s of changed) {
         const key = tpKey(s.topic, s.partition);

@@ -13,7 +13,7 @@ import type { ProducedRecord, Producer } from "../kafka/mod.ts";
 import type { Logger } from "../observability/log.ts";
 import type { MetricsRegistry } from "../observability/metrics.ts";
 import { redact } from "../observability/redact.ts";
-import { SubmittedRecords, type SubmittedRecord } from "./offsets/submitted_records.ts";
+import { type SubmittedRecord, SubmittedRecords } from "./offsets/submitted_records.ts";
 import type { ErrorHandler } from "./errors/error_handler.ts";
 import { ConversionError, type RecordConverters, toBytes } from "./record_bytes.ts";
 import { PauseGate, retryBackoffMs, sleep } from "./pause_gate.ts";
@@ -87,7 +87,10 @@ export class SourceDriver {
           if (!(e instanceof RetriableException) || this.#stop.signal.aborted) throw e;
           pollFailures++;
           const wait = retryBackoffMs(pollFailures, this.#o.maxRetryBackoffMs ?? 30000);
-          this.#o.logger.warn({ err: e, attempt: pollFailures, waitMs: Math.round(wait) }, "poll failed retriably; retrying");
+          this.#o.logger.warn(
+            { err: e, attempt: pollFailures, waitMs: Math.round(wait) },
+            "poll failed retriably; retrying",
+          );
           await sleep(wait, this.#stop.signal);
           continue;
         }
@@ -171,7 +174,9 @@ export class SourceDriver {
   #failedSourceRecord(record: SourceRecord) {
     const text = (v: unknown) => {
       try {
-        return new TextEncoder().encode(JSON.stringify(v, (_k, x) => typeof x === "bigint" ? x.toString() : x));
+        return new TextEncoder().encode(
+          JSON.stringify(v, (_k, x) => typeof x === "bigint" ? x.toString() : x),
+        );
       } catch {
         return new TextEncoder().encode(String(v));
       }
@@ -183,7 +188,10 @@ export class SourceDriver {
     };
   }
 
-  async #send(out: ProducedRecord[], tracked: { record: SourceRecord; handle: SubmittedRecord | null }[]): Promise<void> {
+  async #send(
+    out: ProducedRecord[],
+    tracked: { record: SourceRecord; handle: SubmittedRecord | null }[],
+  ): Promise<void> {
     for (let attempt = 1;; attempt++) {
       const started = performance.now();
       try {

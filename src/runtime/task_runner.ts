@@ -63,7 +63,10 @@ export class TaskRunner {
     };
     worker.onmessageerror = () => this.#fail("task worker sent a message that could not be read");
     this.#watchdog = setInterval(() => {
-      if ((this.state === "RUNNING" || this.state === "PAUSED") && Date.now() - this.#lastHeard > SILENCE_LIMIT_MS) {
+      if (
+        (this.state === "RUNNING" || this.state === "PAUSED") &&
+        Date.now() - this.#lastHeard > SILENCE_LIMIT_MS
+      ) {
         this.#fail(`task worker stopped responding (nothing heard for ${SILENCE_LIMIT_MS / 1000} s)`);
       }
     }, 5000);
@@ -130,7 +133,9 @@ export class TaskRunner {
     if (!this.#worker) return;
     this.#post({ type: "stop", timeoutMs });
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<"timeout">((resolve) => timer = setTimeout(() => resolve("timeout"), timeoutMs + 1000));
+    const timedOut = new Promise<"timeout">((resolve) =>
+      timer = setTimeout(() => resolve("timeout"), timeoutMs + 1000)
+    );
     const outcome = await Promise.race([this.#stopped.then(() => "stopped" as const), timedOut]);
     clearTimeout(timer);
     if (outcome === "timeout") {

@@ -14,7 +14,13 @@ import { analyzeWorker, workerStrings } from "../config/worker_config.ts";
 import { analyzeConnector } from "../config/connector_config.ts";
 import { errorLines } from "../config/analyze.ts";
 import { importPermitPools, type PermitPoolTransfer } from "../instance/permit_registry.ts";
-import { createKafka, type KafkaClient, kafkaOptionsFromProperties, stripPrefix, TopicCreationUnsupportedError } from "../kafka/mod.ts";
+import {
+  createKafka,
+  type KafkaClient,
+  kafkaOptionsFromProperties,
+  stripPrefix,
+  TopicCreationUnsupportedError,
+} from "../kafka/mod.ts";
 import type { Producer } from "../kafka/mod.ts";
 import { createTaskConverters } from "../connect/converters/factory.ts";
 import { buildTransformChain } from "../connect/transforms/chain.ts";
@@ -43,7 +49,9 @@ export function traceOf(error: unknown): string {
   let e: unknown = error;
   for (let depth = 0; e && depth < 5; depth++) {
     const err = e as Error;
-    parts.push(depth === 0 ? (err.stack ?? `${err.name}: ${err.message}`) : `Caused by: ${err.stack ?? err.message}`);
+    parts.push(
+      depth === 0 ? (err.stack ?? `${err.name}: ${err.message}`) : `Caused by: ${err.stack ?? err.message}`,
+    );
     e = err.cause;
   }
   return redact(parts.join("\n"));
@@ -87,7 +95,10 @@ async function start(msg: StartMessage): Promise<void> {
   importPermitPools(msg.permitPools as PermitPoolTransfer);
   const log = logger("task", { connector: msg.connectorName, task: msg.taskId });
   metrics = new MetricsRegistry();
-  metricsTimer = setInterval(() => post({ type: "metrics", snapshot: metrics.snapshot() }), METRICS_INTERVAL_MS);
+  metricsTimer = setInterval(
+    () => post({ type: "metrics", snapshot: metrics.snapshot() }),
+    METRICS_INTERVAL_MS,
+  );
 
   const workerAnalysis = analyzeWorker(msg.workerConfig);
   const worker = workerStrings(workerAnalysis);
@@ -98,17 +109,25 @@ async function start(msg: StartMessage): Promise<void> {
   const props = analysis.values;
 
   const clientOverrides = msg.kind === "source" ? "producer.override." : "consumer.override.";
-  const kafkaOptions = await kafkaOptionsFromProperties({ ...worker, ...stripPrefix(config, clientOverrides) });
+  const kafkaOptions = await kafkaOptionsFromProperties({
+    ...worker,
+    ...stripPrefix(config, clientOverrides),
+  });
   const kafka: KafkaClient = createKafka(kafkaOptions.connection, {
     log,
-    onConsumerCrash: (error) => fail(new Error(`the Kafka consumer stopped: ${error.message}`, { cause: error })),
+    onConsumerCrash: (error) =>
+      fail(new Error(`the Kafka consumer stopped: ${error.message}`, { cause: error })),
   });
   const built = createTaskConverters(config, worker);
   const converters: RecordConverters = {
     key: built.keyConverter,
     value: built.valueConverter,
     header: built.headerConverter,
-    classes: { key: built.choices.key.className, value: built.choices.value.className, header: built.choices.header.className },
+    classes: {
+      key: built.choices.key.className,
+      value: built.choices.value.className,
+      header: built.choices.header.className,
+    },
   };
   const sourceTransforms = () => buildTransformChain<SourceRecord>(config);
   const sinkTransforms = () => buildTransformChain<SinkRecord>(config);
@@ -144,7 +163,10 @@ async function start(msg: StartMessage): Promise<void> {
       signal: stopSignal.signal,
       offset: (partition) => (offsets.get(canonicalJson(partition)) ?? null) as never,
       reportBadRow: async (error, details) => {
-        const encode = (v: unknown) => v === null || v === undefined ? null : new TextEncoder().encode(typeof v === "string" ? v : JSON.stringify(v));
+        const encode = (v: unknown) =>
+          v === null || v === undefined
+            ? null
+            : new TextEncoder().encode(typeof v === "string" ? v : JSON.stringify(v));
         await errors.handleFailure("TASK_POLL", error, {
           executingClass: "io.tablesync.TableSourceTask",
           describe: () => `row of topic ${details.topic} with key ${details.key ?? "(none)"}`,
@@ -165,7 +187,9 @@ async function start(msg: StartMessage): Promise<void> {
       ensureTopic: async (topic) => {
         if (await admin.topicExists(topic)) return;
         if (!creationWanted) {
-          throw new Error(`topic ${topic} does not exist: create it, or set topic.creation.default.partitions and topic.creation.default.replication.factor so the connector creates it`);
+          throw new Error(
+            `topic ${topic} does not exist: create it, or set topic.creation.default.partitions and topic.creation.default.replication.factor so the connector creates it`,
+          );
         }
         const settings = topicCreationFor(config, topic);
         try {
@@ -173,7 +197,10 @@ async function start(msg: StartMessage): Promise<void> {
           log.info({ topic, group: settings.group }, `created topic ${topic}`);
         } catch (e) {
           if (e instanceof TopicCreationUnsupportedError) {
-            throw new Error(`topic ${topic} does not exist and this cluster cannot create it through the API: create it yourself`, { cause: e });
+            throw new Error(
+              `topic ${topic} does not exist and this cluster cannot create it through the API: create it yourself`,
+              { cause: e },
+            );
           }
           throw e;
         }
@@ -200,9 +227,14 @@ async function start(msg: StartMessage): Promise<void> {
       reportRecordError: async (record, error) => {
         await errors.handleFailure("TASK_PUT", error, {
           executingClass: "io.tablesync.TableSinkTask",
-          describe: () => `consumed record is {topic='${record.topic}', partition=${record.kafkaPartition}, offset=${record.kafkaOffset}}`,
+          describe: () =>
+            `consumed record is {topic='${record.topic}', partition=${record.kafkaPartition}, offset=${record.kafkaOffset}}`,
           failedRecord: () => {
-            const raw = sinkDriver?.rawRecord(record.originalTopic, record.originalKafkaPartition, record.originalKafkaOffset);
+            const raw = sinkDriver?.rawRecord(
+              record.originalTopic,
+              record.originalKafkaPartition,
+              record.originalKafkaOffset,
+            );
             return {
               topic: record.originalTopic,
               partition: record.originalKafkaPartition,
@@ -220,7 +252,9 @@ async function start(msg: StartMessage): Promise<void> {
     const sink = new SinkDriver({
       task,
       kafka,
-      subscription: topics.length > 0 ? { topics } : { pattern: new RegExp(`^(?:${config["topics.regex"]})$`) },
+      subscription: topics.length > 0
+        ? { topics }
+        : { pattern: new RegExp(`^(?:${config["topics.regex"]})$`) },
       groupId: config["consumer.override.group.id"] ?? sinkGroup(msg.connectorName),
       consumerOptions: kafkaOptions.consumer,
       converters,

@@ -32,7 +32,10 @@ function groupSettings(config: Record<string, string>, group: string) {
 }
 
 /** The creation settings for `topic`. */
-export function topicCreationFor(config: Record<string, string>, topic: string): CreateTopicOptions & { group: string } {
+export function topicCreationFor(
+  config: Record<string, string>,
+  topic: string,
+): CreateTopicOptions & { group: string } {
   const defaults = groupSettings(config, "default");
   const groups = splitList(config["topic.creation.groups"] ?? "").filter((g) => g !== "default");
   for (const group of groups) {

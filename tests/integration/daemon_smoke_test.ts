@@ -9,7 +9,10 @@ import { VERSION } from "../../src/version.ts";
 
 Deno.test("daemon starts, answers GET / and exits cleanly on SIGTERM", async () => {
   await using kafka = startKafkaMock();
-  const daemon = await startDaemonProcess({ worker: { "bootstrap.servers": kafka.bootstrapServers }, connectors: [] });
+  const daemon = await startDaemonProcess({
+    worker: { "bootstrap.servers": kafka.bootstrapServers },
+    connectors: [],
+  });
   try {
     const root = await daemon.request("GET", "/");
     assertEquals(root.status, 200);

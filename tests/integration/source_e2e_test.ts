@@ -31,7 +31,10 @@ Deno.test("source backfill through the daemon delivers every row once and commit
     }],
   }, { env: { E2E_PASSWORD: password } });
   try {
-    const records = await consumeAll(kafka.bootstrapServers, "svc.incident", { expected: 3000, timeoutMs: 60_000 });
+    const records = await consumeAll(kafka.bootstrapServers, "svc.incident", {
+      expected: 3000,
+      timeoutMs: 60_000,
+    });
     const keys = new Set(records.map((r) => r.key));
     assertEquals(records.length, 3000, daemon.output().slice(-3000));
     assertEquals(keys.size, 3000);
@@ -39,10 +42,14 @@ Deno.test("source backfill through the daemon delivers every row once and commit
     const status = await daemon.request("GET", "/connectors/incidents/status");
     assertEquals(status.body.connector.state, "RUNNING");
     assertEquals(status.body.tasks[0].state, "RUNNING");
-    const offsets = await waitFor(async () => {
-      const res = await daemon.request("GET", "/connectors/incidents/offsets");
-      return res.body.offsets.length > 0 ? res.body.offsets : null;
-    }, 20_000, "committed offsets");
+    const offsets = await waitFor(
+      async () => {
+        const res = await daemon.request("GET", "/connectors/incidents/offsets");
+        return res.body.offsets.length > 0 ? res.body.offsets : null;
+      },
+      20_000,
+      "committed offsets",
+    );
     assertEquals(offsets.length, 1);
     const config = await daemon.request("GET", "/connectors/incidents/config");
     assertEquals(config.body["svc.auth.password"], "${env:E2E_PASSWORD}");

@@ -21,7 +21,11 @@ export interface DaemonProcess {
   /** Sends a signal and waits for exit; returns the exit code and how long it took. */
   stop(signal?: Deno.Signal): Promise<{ code: number; ms: number }>;
   /** GET/POST/PUT... against the REST API, returning status and parsed JSON (or text). */
-  request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
 export interface StartDaemonOptions {
@@ -33,7 +37,10 @@ export interface StartDaemonOptions {
 }
 
 /** Starts the daemon with `config`; the REST listener is always on a free port and files live in the temp dir. */
-export async function startDaemonProcess(config: DaemonConfig, options: StartDaemonOptions = {}): Promise<DaemonProcess> {
+export async function startDaemonProcess(
+  config: DaemonConfig,
+  options: StartDaemonOptions = {},
+): Promise<DaemonProcess> {
   const dir = options.dir ?? await Deno.makeTempDir({ prefix: "tablesync-it-" });
   const configPath = `${dir}/tablesync.json`;
   const worker = {
@@ -118,7 +125,11 @@ export async function startDaemonProcess(config: DaemonConfig, options: StartDae
 }
 
 /** Polls `check` until it returns a truthy value or `timeoutMs` passes (then throws with the last value). */
-export async function waitFor<T>(check: () => Promise<T> | T, timeoutMs = 20_000, what = "condition"): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T> | T,
+  timeoutMs = 20_000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   while (Date.now() < deadline) {

@@ -3,7 +3,7 @@
  * produced to `errors.deadletterqueue.topic.name` with their original key, value, headers and timestamp, and,
  * when `errors.deadletterqueue.context.headers.enable=true`, the `__connect.errors.*` context headers.
  */
-import type { Producer, ProducedRecord } from "../../kafka/mod.ts";
+import type { ProducedRecord, Producer } from "../../kafka/mod.ts";
 import { redact } from "../../observability/redact.ts";
 import { javaClassName, type Stage } from "./stage.ts";
 

@@ -56,7 +56,13 @@ export class ErrorHandler {
 
   constructor(
     config: ErrorHandlingConfig,
-    deps: { logger: Logger; dlq: DeadLetterQueue | null; metrics: MetricsRegistry; signal: AbortSignal; taskLabel: string },
+    deps: {
+      logger: Logger;
+      dlq: DeadLetterQueue | null;
+      metrics: MetricsRegistry;
+      signal: AbortSignal;
+      taskLabel: string;
+    },
   ) {
     this.#config = config;
     this.#log = deps.logger;
@@ -109,13 +115,19 @@ export class ErrorHandler {
     if (!tolerable || !this.#config.toleranceAll) {
       throw new ToleranceExceededError(
         tolerable
-          ? `Tolerance exceeded in error handler: ${stage} failed in ${context.executingClass}: ${redact(error.message)}`
-          : `Unhandled exception in error handler: ${stage} failed in ${context.executingClass}: ${redact(error.message)}`,
+          ? `Tolerance exceeded in error handler: ${stage} failed in ${context.executingClass}: ${
+            redact(error.message)
+          }`
+          : `Unhandled exception in error handler: ${stage} failed in ${context.executingClass}: ${
+            redact(error.message)
+          }`,
         { cause: error },
       );
     }
     if (this.#config.logEnable) {
-      const where = this.#config.logIncludeMessages && context.describe ? `, where ${context.describe()}` : "";
+      const where = this.#config.logIncludeMessages && context.describe
+        ? `, where ${context.describe()}`
+        : "";
       this.#log.error(
         { stage, class: context.executingClass, exception: javaClassName(error), err: error },
         `Error encountered in task ${this.#taskLabel}. Executing stage '${stage}' with class '${context.executingClass}'${where}.`,
