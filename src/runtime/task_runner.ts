@@ -8,6 +8,7 @@
 import type { MetricsSnapshot } from "../observability/metrics.ts";
 import { logger } from "../observability/log.ts";
 import { redact } from "../observability/redact.ts";
+import { type PermitPoolTransfer, reclaimPermits } from "../instance/permit_registry.ts";
 import type { MainToWorker, OffsetEntry, StartMessage, WorkerToMain } from "./worker_protocol.ts";
 
 export type TaskState = "UNASSIGNED" | "RUNNING" | "PAUSED" | "FAILED" | "RESTARTING";
@@ -19,6 +20,13 @@ export interface TaskRunnerHooks {
 
 /** A worker that sends nothing for this long while it should be running is considered dead. */
 const SILENCE_LIMIT_MS = 30_000;
+
+export interface TaskRunnerOptions {
+  /** The worker module; the task worker unless a test supervises another script. */
+  workerUrl?: URL;
+  /** Silence after which a running worker counts as dead. Default 30000 (workers report metrics every 2 s). */
+  silenceLimitMs?: number;
+}
 
 const log = logger("runtime");
 
@@ -36,11 +44,19 @@ export class TaskRunner {
   #lastHeard = Date.now();
   #watchdog: ReturnType<typeof setInterval> | undefined;
 
-  constructor(start: StartMessage, hooks: TaskRunnerHooks) {
+  #options: Required<TaskRunnerOptions>;
+  #realm: number | undefined;
+
+  constructor(start: StartMessage, hooks: TaskRunnerHooks, options: TaskRunnerOptions = {}) {
     this.connectorName = start.connectorName;
     this.taskId = start.taskId;
     this.#hooks = hooks;
+    this.#options = {
+      workerUrl: options.workerUrl ?? new URL("./task_worker.ts", import.meta.url),
+      silenceLimitMs: options.silenceLimitMs ?? SILENCE_LIMIT_MS,
+    };
     this.#stopped = new Promise((resolve) => this.#resolveStopped = resolve);
+    this.#realm = (start.permitPools as Partial<PermitPoolTransfer> | undefined)?.realm;
     this.#launch(start);
   }
 
@@ -49,7 +65,7 @@ export class TaskRunner {
   }
 
   #launch(start: StartMessage): void {
-    const worker = new Worker(new URL("./task_worker.ts", import.meta.url), {
+    const worker = new Worker(this.#options.workerUrl, {
       type: "module",
       name: `task ${this.label}`,
     });
@@ -62,14 +78,12 @@ export class TaskRunner {
       this.#fail(error?.stack ?? `${event.message} (${event.filename}:${event.lineno})`);
     };
     worker.onmessageerror = () => this.#fail("task worker sent a message that could not be read");
+    const silence = this.#options.silenceLimitMs;
     this.#watchdog = setInterval(() => {
-      if (
-        (this.state === "RUNNING" || this.state === "PAUSED") &&
-        Date.now() - this.#lastHeard > SILENCE_LIMIT_MS
-      ) {
-        this.#fail(`task worker stopped responding (nothing heard for ${SILENCE_LIMIT_MS / 1000} s)`);
+      if ((this.state === "RUNNING" || this.state === "PAUSED") && Date.now() - this.#lastHeard > silence) {
+        this.#fail(`task worker stopped responding (nothing heard for ${silence / 1000} s)`);
       }
-    }, 5000);
+    }, Math.min(5000, silence / 2));
     this.#post(start);
   }
 
@@ -107,7 +121,11 @@ export class TaskRunner {
 
   #terminate(): void {
     clearInterval(this.#watchdog);
-    this.#worker?.terminate();
+    if (this.#worker) {
+      this.#worker.terminate();
+      // Permits the worker held when it ended (crash, kill, timeout) go back to the shared pool.
+      if (this.#realm !== undefined) reclaimPermits(this.#realm);
+    }
     this.#worker = null;
     this.#resolveStopped();
   }

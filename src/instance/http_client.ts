@@ -1,0 +1,325 @@
+/**
+ * The one way requests reach an instance: per attempt, an Authorization header (basic, or an OAuth token
+ * fetched before taking a permit so a token request can never deadlock behind its own caller), a permit from
+ * the host's shared pool (waiting counts against the request timeout), the TCP connect check, fetch with the
+ * request timeout bounding the time to response headers, and a capped body read. Around the attempts, the
+ * spec's retry rules, the one-resend-after-401 rule for OAuth, and the ambiguous-create rule for POST.
+ *
+ * `request` returns the final response for any status outside the retryable set (2xx, 3xx, 4xx); deciding
+ * what a 404 means is the caller's business (see table_client.ts).
+ */
+import { logger } from "../observability/log.ts";
+import type { Authenticator } from "./auth/authenticator.ts";
+import { BasicAuthenticator } from "./auth/basic.ts";
+import { OAuthAuthenticator } from "./auth/oauth.ts";
+import { abandon, readCappedBody } from "./capped_body.ts";
+import {
+  AmbiguousRequestError,
+  InstanceConfigError,
+  InstanceError,
+  InstanceRetriableError,
+  type RequestLabel,
+} from "./errors.ts";
+import { InstanceClock } from "./instance_clock.ts";
+import { HostCounters } from "./instance_metrics.ts";
+import { type InstanceAddress, parseInstanceUrl } from "./instance_url.ts";
+import type { InstanceClientOptions } from "./options.ts";
+import type { PermitPool } from "./permit_pool.ts";
+import { permitPoolFor } from "./permit_registry.ts";
+import { parseRetryAfter } from "./retry_after.ts";
+import { isRetryableStatus, RetryPolicy } from "./retry_policy.ts";
+import { classifyTransportFailure, HeadersTimeoutError } from "./transport_errors.ts";
+import { InstanceTransport, type TcpConnector } from "./transport.ts";
+import { VERSION } from "../version.ts";
+
+const log = logger("instance");
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface InstanceRequest {
+  method: HttpMethod;
+  /** Path on the instance, e.g. "/api/now/table/incident"; an absolute URL is allowed for the token endpoint. */
+  path: string;
+  query?: URLSearchParams | Record<string, string>;
+  /** JSON request body. */
+  json?: unknown;
+  /** Form request body (application/x-www-form-urlencoded). */
+  form?: URLSearchParams;
+  /** Aborts waiting, sending and backoff; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /**
+   * Safe to repeat after an unknown outcome. Defaults to true for every method but POST, whose unknown
+   * outcome surfaces as `AmbiguousRequestError`.
+   */
+  idempotent?: boolean;
+  /** Send without the Authorization header (the token request). */
+  anonymous?: boolean;
+}
+
+export interface InstanceResponse {
+  status: number;
+  headers: Headers;
+  /** The body after decompression, at most `svc.http.max.response.bytes`. */
+  body: Uint8Array;
+  /** Attempts made, the last one included (a resend after a 401 is not counted). */
+  attempts: number;
+  /** The response's `Date` header: the instance clock. */
+  date: Date | null;
+}
+
+/** Hooks for tests: randomness of the jitter, sleeping between attempts, and the TCP connect check. */
+export interface HttpClientHooks {
+  random?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  connector?: TcpConnector;
+}
+
+type AttemptOutcome =
+  | { kind: "response"; response: InstanceResponse; authorization: string | null }
+  | { kind: "retryable_status"; status: number; retryAfterMs: number | null; excerpt: string }
+  | { kind: "io"; reason: string; maybeSent: boolean };
+
+export class InstanceHttpClient {
+  readonly clock = new InstanceClock();
+  private readonly auth: Authenticator;
+  private readonly retryPolicy: RetryPolicy;
+  private readonly counters: HostCounters;
+  private readonly userAgent: string;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+
+  private constructor(
+    readonly options: InstanceClientOptions,
+    readonly address: InstanceAddress,
+    readonly pool: PermitPool,
+    private readonly transport: InstanceTransport,
+    hooks: HttpClientHooks,
+  ) {
+    this.retryPolicy = new RetryPolicy(options.retry, hooks.random);
+    this.sleep = hooks.sleep ?? abortableSleep;
+    this.counters = new HostCounters(pool.buffer);
+    this.userAgent = options.http.userAgent.replaceAll("<version>", VERSION);
+    this.auth = options.auth.type === "basic"
+      ? new BasicAuthenticator(options.auth)
+      : new OAuthAuthenticator(options.auth, address.origin, async (url, form) => {
+        const response = await this.request({
+          method: "POST",
+          path: url,
+          form,
+          idempotent: true,
+          anonymous: true,
+        });
+        return { status: response.status, body: new TextDecoder().decode(response.body) };
+      });
+  }
+
+  /** Builds a client: loads trust and key stores, creates the HTTP client, joins the host's permit pool. */
+  static async create(
+    options: InstanceClientOptions,
+    hooks: HttpClientHooks = {},
+  ): Promise<InstanceHttpClient> {
+    const address = parseInstanceUrl(options.url);
+    const transport = await InstanceTransport.create(address, options, hooks.connector);
+    const pool = permitPoolFor(address.host, options.http.maxConcurrentRequests);
+    return new InstanceHttpClient(options, address, pool, transport, hooks);
+  }
+
+  /** Closes pooled connections. In-flight requests fail. */
+  close(): void {
+    this.transport.close();
+  }
+
+  async request(request: InstanceRequest): Promise<InstanceResponse> {
+    const url = this.urlOf(request);
+    const label: RequestLabel = { method: request.method, path: url.pathname };
+    const idempotent = request.idempotent ?? request.method !== "POST";
+    const started = Date.now();
+    let resentAfter401 = false;
+    for (let attempt = 1;; attempt++) {
+      const outcome = await this.attempt(request, url, label, attempt);
+      if (outcome.kind === "response") {
+        const { response, authorization } = outcome;
+        if (
+          response.status === 401 && authorization !== null && !resentAfter401 &&
+          this.auth.refreshAfter401(authorization)
+        ) {
+          resentAfter401 = true;
+          attempt--;
+          log.info(
+            { method: label.method, path: label.path },
+            "401 with a bearer token; resending once with a fresh token",
+          );
+          continue;
+        }
+        return response;
+      }
+      if (outcome.kind === "io" && outcome.maybeSent && !idempotent) {
+        throw new AmbiguousRequestError(label, attempt, outcome.reason);
+      }
+      const retryAfterMs = outcome.kind === "retryable_status" ? outcome.retryAfterMs : null;
+      const decision = this.retryPolicy.next(attempt, Date.now() - started, retryAfterMs);
+      const lastStatus = outcome.kind === "retryable_status" ? outcome.status : null;
+      const lastFailure = outcome.kind === "retryable_status"
+        ? `HTTP ${outcome.status}${outcome.excerpt ? ` ${outcome.excerpt}` : ""}`
+        : outcome.reason;
+      if (!decision.retry) {
+        throw new InstanceRetriableError(
+          label,
+          lastStatus,
+          attempt,
+          `${lastFailure}; not retried: ${decision.reason}`,
+        );
+      }
+      this.counters.retry();
+      log.debug(
+        { method: label.method, path: label.path, attempt, waitMs: decision.waitMs, status: lastStatus },
+        `retrying after ${lastFailure}`,
+      );
+      await this.sleep(decision.waitMs, request.signal);
+    }
+  }
+
+  private async attempt(
+    request: InstanceRequest,
+    url: URL,
+    label: RequestLabel,
+    attempt: number,
+  ): Promise<AttemptOutcome> {
+    const { signal } = request;
+    const { requestTimeoutMs, maxResponseBytes, adaptiveThrottling } = this.options.http;
+    const deadline = Date.now() + requestTimeoutMs;
+    let authorization: string | null = null;
+    let permit: { release(): void } | null = null;
+    const controller = new AbortController();
+    const onCallerAbort = () => controller.abort(signal!.reason);
+    signal?.addEventListener("abort", onCallerAbort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      // The token (if any) first: its own request needs a permit too.
+      if (!request.anonymous) authorization = await this.auth.authorization(signal);
+      permit = await this.pool.acquire(deadline, signal);
+      await this.transport.ensureConnectable(signal);
+      const headersTimeout = new HeadersTimeoutError(requestTimeoutMs);
+      timer = setTimeout(() => controller.abort(headersTimeout), Math.max(0, deadline - Date.now()));
+      const response = await fetch(url, {
+        method: request.method,
+        headers: this.headersFor(request, authorization),
+        body: request.json !== undefined ? JSON.stringify(request.json) : request.form?.toString(),
+        client: this.transport.client,
+        signal: controller.signal,
+        redirect: "manual",
+      });
+      clearTimeout(timer);
+      const receivedAt = Date.now();
+      this.transport.answered();
+      this.counters.status(response.status);
+      const date = this.clock.observe(response.headers.get("date"), receivedAt);
+
+      if (response.status === 407) {
+        if (response.body) abandon(response.body);
+        throw new InstanceConfigError(
+          `the proxy refused the request (HTTP 407); check svc.http.proxy.username and svc.http.proxy.password`,
+        );
+      }
+      if (isRetryableStatus(response.status)) {
+        if (response.status === 429 && adaptiveThrottling) this.onThrottled();
+        const excerpt = await this.excerptOf(response, label);
+        return {
+          kind: "retryable_status",
+          status: response.status,
+          retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), response.headers.get("date")),
+          excerpt,
+        };
+      }
+      const body = await readCappedBody(
+        response,
+        { maxBytes: maxResponseBytes, idleMs: requestTimeoutMs },
+        label,
+      );
+      if (adaptiveThrottling) this.pool.succeeded();
+      return {
+        kind: "response",
+        authorization: request.anonymous ? null : authorization,
+        response: { status: response.status, headers: response.headers, body, attempts: attempt, date },
+      };
+    } catch (error) {
+      clearTimeout(timer);
+      if (signal?.aborted) throw signal.reason;
+      // Already explained: too large, configuration, or a token request that failed for good.
+      if (error instanceof InstanceError) throw error;
+      const failure = classifyTransportFailure(error);
+      if (failure.kind === "tls") {
+        throw new InstanceConfigError(`${label.method} ${this.address.origin}: ${failure.reason}`);
+      }
+      if (/\b407\b|proxy/i.test(failure.reason) && this.options.proxy) {
+        throw new InstanceConfigError(
+          `the proxy refused the connection (${failure.reason}); check svc.http.proxy.*`,
+        );
+      }
+      this.counters.ioError();
+      return { kind: "io", reason: failure.reason, maybeSent: failure.kind === "maybe_sent" };
+    } finally {
+      signal?.removeEventListener("abort", onCallerAbort);
+      permit?.release();
+    }
+  }
+
+  private onThrottled(): void {
+    const before = this.pool.limit;
+    const after = this.pool.throttled();
+    if (after < before) {
+      log.warn(
+        { host: this.address.host, limit: after, max: this.pool.max },
+        "HTTP 429: in-flight limit halved",
+      );
+    }
+  }
+
+  /** A short, redacted excerpt of an error body; never fails the attempt. */
+  private async excerptOf(response: Response, label: RequestLabel): Promise<string> {
+    try {
+      const body = await readCappedBody(response, {
+        maxBytes: 4096,
+        idleMs: this.options.http.requestTimeoutMs,
+      }, label);
+      return new TextDecoder().decode(body).replace(/\s+/g, " ").trim().slice(0, 300);
+    } catch {
+      return "";
+    }
+  }
+
+  private urlOf(request: InstanceRequest): URL {
+    const url = /^https?:\/\//i.test(request.path)
+      ? new URL(request.path)
+      : new URL(request.path.startsWith("/") ? request.path : `/${request.path}`, this.address.origin);
+    if (request.query) {
+      const query = request.query instanceof URLSearchParams
+        ? request.query
+        : new URLSearchParams(request.query);
+      for (const [name, value] of query) url.searchParams.append(name, value);
+    }
+    return url;
+  }
+
+  private headersFor(request: InstanceRequest, authorization: string | null): Headers {
+    const headers = new Headers({ "accept": "application/json", "user-agent": this.userAgent });
+    if (authorization !== null) headers.set("authorization", authorization);
+    if (request.json !== undefined) headers.set("content-type", "application/json");
+    if (request.form) headers.set("content-type", "application/x-www-form-urlencoded");
+    return headers;
+  }
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,72 @@
+/**
+ * Request counters per instance host, kept in the shared host state so that the metrics endpoint on the main
+ * thread sees the requests made by every task worker.
+ */
+import { CONTROL, COUNTER, type SharedHostViews, STATUS_SLOTS, viewsOf } from "./shared_host_state.ts";
+
+/** What the metrics endpoint shows for one instance host. */
+export interface InstanceHostMetrics {
+  host: string;
+  /** Attempts by final HTTP status, e.g. `{ "200": 1200, "429": 3 }`; only statuses seen. */
+  requestsByStatus: Record<string, number>;
+  /** Attempts that ended in an I/O error (reset, refused, timeout) rather than a status. */
+  ioErrors: number;
+  retries: number;
+  /** Acquisitions that had to wait for a permit. */
+  permitsWaited: number;
+  inFlight: number;
+  /** Current adaptive in-flight limit. */
+  limit: number;
+  /** Configured `svc.http.max.concurrent.requests`. */
+  maxConcurrent: number;
+  /** Highest number of requests in flight seen so far. */
+  peakInFlight: number;
+  /** Lowest adaptive limit reached so far. */
+  lowestLimit: number;
+  limitDecreases: number;
+  limitIncreases: number;
+  waiting: number;
+}
+
+/** Writes to the counters of one host. */
+export class HostCounters {
+  private readonly views: SharedHostViews;
+  constructor(buffer: SharedArrayBuffer) {
+    this.views = viewsOf(buffer);
+  }
+  status(status: number): void {
+    if (Number.isInteger(status) && status >= 100 && status < STATUS_SLOTS) {
+      Atomics.add(this.views.counters, status, 1);
+    }
+  }
+  ioError(): void {
+    Atomics.add(this.views.counters, COUNTER.IO_ERRORS, 1);
+  }
+  retry(): void {
+    Atomics.add(this.views.counters, COUNTER.RETRIES, 1);
+  }
+}
+
+export function readHostMetrics(host: string, buffer: SharedArrayBuffer): InstanceHostMetrics {
+  const { control, counters } = viewsOf(buffer);
+  const requestsByStatus: Record<string, number> = {};
+  for (let status = 100; status < STATUS_SLOTS; status++) {
+    const count = Atomics.load(counters, status);
+    if (count > 0) requestsByStatus[String(status)] = count;
+  }
+  return {
+    host,
+    requestsByStatus,
+    ioErrors: Atomics.load(counters, COUNTER.IO_ERRORS),
+    retries: Atomics.load(counters, COUNTER.RETRIES),
+    permitsWaited: Atomics.load(counters, COUNTER.PERMITS_WAITED),
+    inFlight: Atomics.load(control, CONTROL.IN_FLIGHT),
+    limit: Atomics.load(control, CONTROL.LIMIT),
+    maxConcurrent: Atomics.load(control, CONTROL.MAX),
+    peakInFlight: Atomics.load(control, CONTROL.PEAK_IN_FLIGHT),
+    lowestLimit: Atomics.load(control, CONTROL.LOWEST_LIMIT),
+    limitDecreases: Atomics.load(counters, COUNTER.LIMIT_DECREASES),
+    limitIncreases: Atomics.load(counters, COUNTER.LIMIT_INCREASES),
+    waiting: Atomics.load(control, CONTROL.WAITING),
+  };
+}

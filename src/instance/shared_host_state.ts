@@ -1,0 +1,84 @@
+/**
+ * The per-instance-host state shared by every realm of the process (main thread and task workers): one
+ * SharedArrayBuffer holding the permit counters, the adaptive limit and the metrics counters, so that a
+ * worker's requests, throttling and counts are seen by all others and by the metrics endpoint on the main
+ * thread. Posting the buffer to a Worker shares it (structured clone keeps SharedArrayBuffers shared).
+ */
+
+/** Int32 slots used with Atomics (waitAsync needs an Int32Array). */
+export const CONTROL = {
+  /** Permits currently held. */
+  IN_FLIGHT: 0,
+  /** Current (adaptive) in-flight limit, 1..MAX. */
+  LIMIT: 1,
+  /** Configured `svc.http.max.concurrent.requests`. */
+  MAX: 2,
+  /** Successful responses since the limit last changed (recovery counter). */
+  SUCCESSES: 3,
+  /** Bumped on every release or limit change; waiters sleep on it. */
+  GENERATION: 4,
+  /** Acquirers currently asleep waiting for a permit. */
+  WAITING: 5,
+  /** Highest IN_FLIGHT ever reached. */
+  PEAK_IN_FLIGHT: 6,
+  /** Lowest LIMIT ever reached. */
+  LOWEST_LIMIT: 7,
+} as const;
+const CONTROL_SLOTS = 8;
+
+/** Uint32 counters, after the control slots. Statuses are counted at their own index (100..599). */
+export const COUNTER = {
+  /** Attempts that ended in an I/O error instead of an HTTP status (index 0 is never a status). */
+  IO_ERRORS: 0,
+  RETRIES: 1,
+  /** Acquisitions that had to sleep before getting a permit. */
+  PERMITS_WAITED: 2,
+  /** Times a 429 halved the limit. */
+  LIMIT_DECREASES: 3,
+  /** Times 50 successes gave a permit back. */
+  LIMIT_INCREASES: 4,
+} as const;
+export const STATUS_SLOTS = 600;
+
+/**
+ * Realms (main thread = 0, each task worker its own id) whose permits and queue places are tracked, so that
+ * the main thread can give back what a terminated worker held (see permit_registry.ts `reclaimPermits`).
+ */
+export const MAX_REALMS = 256;
+/** Per realm: permits held, then places in the queue. */
+const REALM_SLOTS = MAX_REALMS * 2;
+
+export const SHARED_HOST_STATE_BYTES = (CONTROL_SLOTS + STATUS_SLOTS + REALM_SLOTS) * 4;
+
+export interface SharedHostViews {
+  control: Int32Array;
+  counters: Uint32Array;
+  /** `[2 * realm]` permits held by the realm, `[2 * realm + 1]` its queued acquirers. */
+  realms: Int32Array;
+}
+
+export function createSharedHostState(max: number): SharedArrayBuffer {
+  const buffer = new SharedArrayBuffer(SHARED_HOST_STATE_BYTES);
+  const { control } = viewsOf(buffer);
+  control[CONTROL.LIMIT] = max;
+  control[CONTROL.MAX] = max;
+  control[CONTROL.LOWEST_LIMIT] = max;
+  return buffer;
+}
+
+export function viewsOf(buffer: SharedArrayBuffer): SharedHostViews {
+  if (buffer.byteLength !== SHARED_HOST_STATE_BYTES) {
+    throw new TypeError(`not a shared host state buffer (${buffer.byteLength} bytes)`);
+  }
+  return {
+    control: new Int32Array(buffer, 0, CONTROL_SLOTS),
+    counters: new Uint32Array(buffer, CONTROL_SLOTS * 4, STATUS_SLOTS),
+    realms: new Int32Array(buffer, (CONTROL_SLOTS + STATUS_SLOTS) * 4, REALM_SLOTS),
+  };
+}
+
+/** Wakes every realm's waiters so that they look at the counters again. */
+export function wakeWaiters(control: Int32Array): void {
+  Atomics.add(control, CONTROL.GENERATION, 1);
+  Atomics.notify(control, CONTROL.GENERATION);
+}

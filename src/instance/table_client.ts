@@ -1,0 +1,241 @@
+/**
+ * The table calls the connectors make, typed: list, get, create, update (PATCH or PUT), delete, the
+ * dictionary lookup and the instance clock. Every call goes through InstanceHttpClient (permits, retries,
+ * auth, limits).
+ *
+ * Statuses: 2xx is success; a 404 on get/delete is an answer (null / "not_found"); any other status outside
+ * the retryable set is an `InstanceHttpError`. A 2xx whose body is not the expected JSON envelope (a page cut
+ * off by the instance's 60 s quota, or a 202 from session overload) is retriable: the same request may work
+ * later, but repeating it at once rarely does, so it surfaces as `InstanceRetriableError` without in-process
+ * retries. For a POST it is an `AmbiguousRequestError` instead: the row may exist.
+ */
+import { DictionaryReader, type TableDictionary } from "./dictionary.ts";
+import {
+  AmbiguousRequestError,
+  InstanceHttpError,
+  InstanceRetriableError,
+  type RequestLabel,
+} from "./errors.ts";
+import {
+  type HttpClientHooks,
+  type HttpMethod,
+  InstanceHttpClient,
+  type InstanceResponse,
+} from "./http_client.ts";
+import type { InstanceAddress } from "./instance_url.ts";
+import type { InstanceClientOptions } from "./options.ts";
+import { errorEnvelopeText, type TableRow } from "./table_rows.ts";
+
+export type DisplayValue = "false" | "true" | "all";
+
+/** Parameters shared by the calls that return rows. */
+export interface RowParams {
+  /** sysparm_fields; absent or empty: every field. */
+  fields?: readonly string[];
+  /** sysparm_display_value (sent only when given). */
+  displayValue?: DisplayValue;
+  /** sysparm_exclude_reference_link (sent only when given). */
+  excludeReferenceLink?: boolean;
+  /** true sends sysparm_query_no_domain=true; false or absent sends nothing (the instance default). */
+  queryNoDomain?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ListParams extends RowParams {
+  /** sysparm_query, e.g. built with EncodedQuery; absent or empty: every row. */
+  query?: string;
+  /** sysparm_limit (batch size). */
+  limit: number;
+  /** sysparm_query_category (sent only when set). */
+  queryCategory?: string | null;
+}
+
+export interface ListPage {
+  rows: TableRow[];
+  /** The instance clock from the response's Date header. */
+  instanceTime: Date | null;
+}
+
+export type UpdateMethod = "PATCH" | "PUT";
+
+const TABLE_NAME = /^[A-Za-z0-9_$]+$/;
+
+export class TableClient {
+  private readonly dictionaries: DictionaryReader;
+
+  constructor(readonly http: InstanceHttpClient, dictionaryTtlMs?: number) {
+    this.dictionaries = new DictionaryReader((table, options) => this.list(table, options), dictionaryTtlMs);
+  }
+
+  static async create(options: InstanceClientOptions, hooks?: HttpClientHooks): Promise<TableClient> {
+    return new TableClient(await InstanceHttpClient.create(options, hooks));
+  }
+
+  get instance(): InstanceAddress {
+    return this.http.address;
+  }
+
+  close(): void {
+    this.http.close();
+  }
+
+  /**
+   * One page of rows. Always sends `sysparm_no_count=true` and `sysparm_suppress_pagination_header=true`
+   * (no count query, no Link header); paging is the caller's keyset, never `sysparm_offset`.
+   */
+  async list(table: string, params: ListParams): Promise<ListPage> {
+    const query = rowQuery(params);
+    if (params.query) query.set("sysparm_query", params.query);
+    query.set("sysparm_limit", String(params.limit));
+    if (params.queryCategory) query.set("sysparm_query_category", params.queryCategory);
+    query.set("sysparm_no_count", "true");
+    query.set("sysparm_suppress_pagination_header", "true");
+    const response = await this.send("GET", tablePath(table), query, undefined, params.signal);
+    const rows = expectResult(response, "GET", tablePath(table), "array") as TableRow[];
+    return { rows, instanceTime: response.date };
+  }
+
+  /** One row by sys_id, or null when it does not exist (or access control hides it: the instance says 404). */
+  async get(table: string, sysId: string, params: RowParams = {}): Promise<TableRow | null> {
+    const path = rowPath(table, sysId);
+    const response = await this.send("GET", path, rowQuery(params), undefined, params.signal);
+    if (response.status === 404) return null;
+    return expectResult(response, "GET", path, "object") as TableRow;
+  }
+
+  /**
+   * Inserts a row; returns the row as written. A request sent without a response (timeout, reset) throws
+   * `AmbiguousRequestError` and is never retried here: the caller decides (svc.sink.create.ambiguous.behavior).
+   */
+  async create(table: string, body: Record<string, unknown>, params: RowParams = {}): Promise<TableRow> {
+    const path = tablePath(table);
+    const response = await this.send("POST", path, rowQuery(params), body, params.signal);
+    return expectResult(response, "POST", path, "object") as TableRow;
+  }
+
+  /** Updates a row with PATCH (default) or PUT; returns the row as written. sys_id never goes in the body. */
+  async update(
+    table: string,
+    sysId: string,
+    body: Record<string, unknown>,
+    method: UpdateMethod = "PATCH",
+    params: RowParams = {},
+  ): Promise<TableRow> {
+    const path = rowPath(table, sysId);
+    const { sys_id: _ignored, ...fields } = body;
+    const response = await this.send(method, path, rowQuery(params), fields, params.signal);
+    return expectResult(response, method, path, "object") as TableRow;
+  }
+
+  /** Deletes a row; "not_found" when the instance says 404 (already gone, or hidden by access control). */
+  async delete(
+    table: string,
+    sysId: string,
+    params: Pick<RowParams, "queryNoDomain" | "signal"> = {},
+  ): Promise<"deleted" | "not_found"> {
+    const path = rowPath(table, sysId);
+    const query = new URLSearchParams();
+    if (params.queryNoDomain) query.set("sysparm_query_no_domain", "true");
+    const response = await this.send("DELETE", path, query, undefined, params.signal);
+    if (response.status === 404) return "not_found";
+    if (response.status >= 300) throw httpError(response, "DELETE", path);
+    return "deleted";
+  }
+
+  /** The dictionary of a table and its ancestors (cached), or null when unknown or not readable. */
+  dictionary(table: string, signal?: AbortSignal): Promise<TableDictionary | null> {
+    return this.dictionaries.lookup(table, signal);
+  }
+
+  /** Forgets the cached dictionary of `table`. */
+  invalidateDictionary(table: string): void {
+    this.dictionaries.invalidate(table);
+  }
+
+  /**
+   * Reads the instance clock with a one-row request to `table` (one the integration user can read) and
+   * returns its `Date` header.
+   */
+  async readClock(table: string, signal?: AbortSignal): Promise<Date> {
+    const page = await this.list(table, { limit: 1, fields: ["sys_id"], signal });
+    if (!page.instanceTime) {
+      throw new InstanceRetriableError(
+        { method: "GET", path: tablePath(table) },
+        200,
+        1,
+        "response has no Date header",
+      );
+    }
+    return page.instanceTime;
+  }
+
+  private send(
+    method: HttpMethod,
+    path: string,
+    query: URLSearchParams,
+    json: unknown,
+    signal?: AbortSignal,
+  ): Promise<InstanceResponse> {
+    return this.http.request({ method, path, query, json, signal });
+  }
+}
+
+function tablePath(table: string): string {
+  if (!TABLE_NAME.test(table)) throw new RangeError(`not a table name: "${table}"`);
+  return `/api/now/table/${table}`;
+}
+
+function rowPath(table: string, sysId: string): string {
+  if (sysId === "") throw new RangeError("empty sys_id");
+  return `${tablePath(table)}/${encodeURIComponent(sysId)}`;
+}
+
+function rowQuery(params: RowParams): URLSearchParams {
+  const query = new URLSearchParams();
+  if (params.fields && params.fields.length > 0) query.set("sysparm_fields", params.fields.join(","));
+  if (params.displayValue !== undefined) query.set("sysparm_display_value", params.displayValue);
+  if (params.excludeReferenceLink !== undefined) {
+    query.set("sysparm_exclude_reference_link", String(params.excludeReferenceLink));
+  }
+  if (params.queryNoDomain) query.set("sysparm_query_no_domain", "true");
+  return query;
+}
+
+function httpError(response: InstanceResponse, method: string, path: string): InstanceHttpError {
+  const body = new TextDecoder().decode(response.body);
+  return new InstanceHttpError({ method, path }, response.status, body, errorEnvelopeText(body));
+}
+
+/** The `result` of a 2xx response, of the expected shape. */
+function expectResult(
+  response: InstanceResponse,
+  method: string,
+  path: string,
+  shape: "array" | "object",
+): unknown {
+  if (response.status < 200 || response.status >= 300) throw httpError(response, method, path);
+  const label: RequestLabel = { method, path };
+  const body = new TextDecoder().decode(response.body);
+  let result: unknown;
+  try {
+    result = JSON.parse(body).result;
+  } catch {
+    result = undefined;
+  }
+  const ok = shape === "array"
+    ? Array.isArray(result)
+    : result !== null && typeof result === "object" && !Array.isArray(result);
+  if (ok) return result;
+  const reason = describeBadBody(response.status, body);
+  if (method === "POST") throw new AmbiguousRequestError(label, response.attempts, reason);
+  throw new InstanceRetriableError(label, response.status, response.attempts, reason);
+}
+
+function describeBadBody(status: number, body: string): string {
+  if (status === 202 && body.trim() === "") {
+    return "HTTP 202 with an empty body (the instance queued the request: too many transactions waiting on the session)";
+  }
+  const cancelled = body.match(/Transaction cancelled[^"]*/);
+  if (cancelled) return `the instance cut the response off: ${cancelled[0].slice(0, 200)}`;
+  return `HTTP ${status} body is not the expected {"result": …} JSON (${body.length} bytes)`;
+}

@@ -1,0 +1,150 @@
+import { assert, assertEquals, assertRejects } from "../support/assert.ts";
+import { classifyTransportFailure, HeadersTimeoutError } from "../../src/instance/transport_errors.ts";
+import {
+  ConnectFailedError,
+  ConnectTimeoutError,
+  InstanceTransport,
+  POOL_IDLE_MS,
+} from "../../src/instance/transport.ts";
+import { PermitWaitTimeout } from "../../src/instance/permit_pool.ts";
+import { BodyStalledError, readCappedBody } from "../../src/instance/capped_body.ts";
+import { ResponseTooLargeError } from "../../src/instance/errors.ts";
+import { parseInstanceUrl } from "../../src/instance/instance_url.ts";
+import { InstanceClock } from "../../src/instance/instance_clock.ts";
+import { encodeBase64Utf8 } from "../../src/instance/auth/basic.ts";
+import { testOptions } from "./_helpers.ts";
+
+const fetchFailed = (cause: string) => new TypeError("fetch failed", { cause: new Error(cause) });
+
+Deno.test("transport failures: connect-stage errors were not sent; later ones may have been", () => {
+  const connect = classifyTransportFailure(fetchFailed(
+    "error sending request for url (http://127.0.0.1:1/api/now/table/x?sysparm_query=a): client error (Connect): tcp connect error: Connection refused (os error 111)",
+  ));
+  assertEquals(connect, {
+    kind: "not_sent",
+    reason: "fetch failed: client error (Connect): tcp connect error: Connection refused (os error 111)",
+  });
+  assertEquals(
+    classifyTransportFailure(fetchFailed(
+      "error sending request from 127.0.0.1:5 for http://h/ (127.0.0.1:80): client error (SendRequest): connection closed before message completed",
+    )).kind,
+    "maybe_sent",
+  );
+  assertEquals(classifyTransportFailure(new HeadersTimeoutError(10)).kind, "maybe_sent");
+  assertEquals(classifyTransportFailure(new BodyStalledError(10)).kind, "maybe_sent");
+  assertEquals(classifyTransportFailure(new PermitWaitTimeout(10, 1)).kind, "not_sent");
+  assertEquals(classifyTransportFailure(new ConnectTimeoutError("h:1", 10)).kind, "not_sent");
+  assertEquals(
+    classifyTransportFailure(new ConnectFailedError("h:1", new Error("refused"))).kind,
+    "not_sent",
+  );
+});
+
+Deno.test("transport failures: certificate problems are TLS configuration errors with advice", () => {
+  const unknown = classifyTransportFailure(
+    fetchFailed("client error (Connect): invalid peer certificate: UnknownIssuer"),
+  );
+  assert(
+    unknown.kind === "tls" && unknown.reason.includes("svc.tls.truststore.path"),
+    JSON.stringify(unknown),
+  );
+  const name = classifyTransportFailure(
+    fetchFailed("client error (Connect): invalid peer certificate: NotValidForName"),
+  );
+  assert(name.kind === "tls" && name.reason.includes("does not name the host"));
+  const client = classifyTransportFailure(
+    fetchFailed("client error (Connect): received fatal alert: CertificateRequired"),
+  );
+  assert(client.kind === "tls" && client.reason.includes("svc.tls.keystore.path"));
+});
+
+Deno.test("connect check: bounded by the connect timeout, skipped while connections are warm", async () => {
+  let attempts = 0;
+  const hanging = (_h: string, _p: number, signal: AbortSignal) => {
+    attempts++;
+    return new Promise<void>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+  };
+  const address = parseInstanceUrl("http://instance.example.test:8080");
+  const transport = await InstanceTransport.create(
+    address,
+    testOptions(address.origin, { http: { connectTimeoutMs: 50 } }),
+    hanging,
+  );
+  try {
+    const error = await assertRejects(
+      () => transport.ensureConnectable(),
+      ConnectTimeoutError,
+      "instance.example.test:8080",
+    );
+    assertEquals((error as ConnectTimeoutError).timeoutMs, 50);
+    transport.answered();
+    await transport.ensureConnectable();
+    assertEquals(attempts, 1, "no check while a pooled connection is presumably alive");
+    assert(POOL_IDLE_MS > 0);
+  } finally {
+    transport.close();
+  }
+});
+
+Deno.test("connect check: goes to the proxy when one is configured", async () => {
+  const targets: string[] = [];
+  const address = parseInstanceUrl("https://instance.example.test");
+  const transport = await InstanceTransport.create(
+    address,
+    testOptions(address.origin, {
+      proxy: { url: "http://proxy.example.test:3128", username: null, password: null },
+    }),
+    (hostname, port) => (targets.push(`${hostname}:${port}`), Promise.resolve()),
+  );
+  await transport.ensureConnectable();
+  transport.close();
+  assertEquals(targets, ["proxy.example.test:3128"]);
+});
+
+Deno.test("capped body: stops pulling as soon as the limit is passed", async () => {
+  let pulls = 0;
+  const response = new Response(
+    new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulls++;
+        controller.enqueue(new Uint8Array(1000));
+      },
+    }),
+  );
+  await assertRejects(
+    () => readCappedBody(response, { maxBytes: 10_000, idleMs: 1000 }, { method: "GET", path: "/x" }),
+    ResponseTooLargeError,
+  );
+  assert(pulls <= 13, `pulled ${pulls} chunks of an endless body`);
+});
+
+Deno.test("capped body: a stalled body fails after the idle time", async () => {
+  const response = new Response(
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(10));
+      },
+    }),
+  );
+  await assertRejects(
+    () => readCappedBody(response, { maxBytes: 1000, idleMs: 30 }, { method: "GET", path: "/x" }),
+    BodyStalledError,
+  );
+});
+
+Deno.test("instance clock: Date header offset, conservative and latest-wins", () => {
+  const clock = new InstanceClock();
+  assertEquals(clock.now(), null);
+  const received = Date.parse("2024-01-01T00:00:10.700Z");
+  clock.observe("Mon, 01 Jan 2024 00:00:10 GMT", received);
+  assertEquals(clock.skewMs, -700);
+  assertEquals(clock.now(received + 1000)?.toISOString(), "2024-01-01T00:00:11.000Z");
+  clock.observe("Mon, 01 Jan 2024 00:00:05 GMT", received);
+  assertEquals(clock.skewMs, -5700);
+  assertEquals(clock.observe("garbage", received), null);
+  assertEquals(clock.skewMs, -5700);
+});
+
+Deno.test("basic auth: credentials are UTF-8 before Base64", () => {
+  assertEquals(encodeBase64Utf8("user:pässwörd"), "dXNlcjpww6Rzc3fDtnJk");
+});
