@@ -1,15 +1,32 @@
 /** `/connectors` and `/connectors/<name>/...`: Kafka Connect's connector resource, paths, codes and bodies. */
+import { z } from "zod";
 import type { Herder } from "../runtime/herder.ts";
 import { ConnectRestError } from "../runtime/connect_rest_error.ts";
 import type { TargetState } from "../runtime/connector_state_store.ts";
 import type { Router } from "./router.ts";
 import { json, noContent, readJson, stringMap } from "./responses.ts";
 
-const INITIAL_STATES: Record<string, TargetState> = {
-  RUNNING: "RUNNING",
-  PAUSED: "PAUSED",
-  STOPPED: "STOPPED",
-};
+/** Kafka Connect's CreateConnectorRequest: name, config and an optional, case-insensitive initial state. */
+const CREATE_BODY = z.object({
+  name: z.string({ error: "Connector name must be a non-empty string" }).trim().min(1, {
+    error: "Connector name must be a non-empty string",
+  }),
+  config: z.record(z.string(), z.unknown()).optional(),
+  initial_state: z.string().nullish().transform((v, ctx): TargetState | undefined => {
+    if (v === null || v === undefined) return undefined;
+    const state = v.toUpperCase();
+    if (state === "RUNNING" || state === "PAUSED" || state === "STOPPED") return state;
+    ctx.addIssue({
+      code: "custom",
+      message: `Invalid initial state ${v}: must be RUNNING, PAUSED or STOPPED`,
+    });
+    return z.NEVER;
+  }),
+});
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ` : "") + i.message).join("; ");
+}
 
 function taskId(raw: string): number {
   const n = Number(raw);
@@ -35,31 +52,17 @@ export function connectorRoutes(router: Router, herder: Herder): void {
   });
 
   router.add("POST", "/connectors", async (req) => {
-    const body = await readJson(req) as Record<string, unknown>;
-    if (typeof body !== "object" || body === null) {
-      throw new ConnectRestError(400, "Request body must be a JSON object");
-    }
-    const name = typeof body.name === "string" ? body.name.trim() : "";
-    if (name === "") throw new ConnectRestError(400, "Connector name must be a non-empty string");
-    const config = stringMap(body.config ?? {}, "config");
+    const parsed = CREATE_BODY.safeParse(await readJson(req));
+    if (!parsed.success) throw new ConnectRestError(400, describeIssues(parsed.error));
+    const { name, initial_state } = parsed.data;
+    const config = stringMap(parsed.data.config ?? {}, "config");
     if (config.name !== undefined && config.name !== name) {
       throw new ConnectRestError(
         400,
         `Connector name configuration (${config.name}) doesn't match connector name in the URL (${name})`,
       );
     }
-    let initial: TargetState = "RUNNING";
-    if (body.initial_state !== undefined && body.initial_state !== null) {
-      const state = INITIAL_STATES[String(body.initial_state).toUpperCase()];
-      if (!state) {
-        throw new ConnectRestError(
-          400,
-          `Invalid initial state ${body.initial_state}: must be RUNNING, PAUSED or STOPPED`,
-        );
-      }
-      initial = state;
-    }
-    await herder.create(name, config, initial);
+    await herder.create(name, config, initial_state ?? "RUNNING");
     return json(herder.info(name), 201, { location: `/connectors/${encodeURIComponent(name)}` });
   });
 

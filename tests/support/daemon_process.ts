@@ -36,7 +36,10 @@ export interface StartDaemonOptions {
   timeoutMs?: number;
 }
 
-/** Starts the daemon with `config`; the REST listener is always on a free port and files live in the temp dir. */
+/**
+ * Starts the daemon with `config`; the REST listener is always on a free port and files live in the temp dir.
+ * The daemon must log at info level or below: the harness learns the REST URL from its "listening" line.
+ */
 export async function startDaemonProcess(
   config: DaemonConfig,
   options: StartDaemonOptions = {},

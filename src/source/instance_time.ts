@@ -1,0 +1,44 @@
+/**
+ * The instance clock as the source uses it: the `Date` header of a recent response (any table of this task; one
+ * instance has one clock). A reading is fresh for one second, the header's own precision; an older one is not
+ * used, the poller reads the clock again instead (one small request). The value is never extrapolated with the
+ * local clock, so the high-water mark follows the instance's clock exactly, even when it stands still or jumps.
+ *
+ * The high-water mark of a sweep is that reading, truncated to the second, minus `svc.source.safety.lag.seconds`.
+ * It is inclusive: with a lag of 1 s, a reading of 12:00:05 closes 12:00:04 and earlier, and leaves 12:00:05 (which
+ * may still be written) to the next sweep.
+ */
+import { formatGlideDateTime } from "./glide_timestamp.ts";
+
+export const FRESHNESS_MS = 1000;
+
+export class InstanceTimeSource {
+  #instantMs: number | null = null;
+  #receivedAt = 0;
+
+  constructor(private readonly localNow: () => number = Date.now) {}
+
+  /** Records the Date header of a response just received. */
+  observe(instanceTime: Date | null): void {
+    if (instanceTime === null) return;
+    this.#instantMs = instanceTime.getTime();
+    this.#receivedAt = this.localNow();
+  }
+
+  /** The instance time of a reading younger than FRESHNESS_MS, or null. */
+  fresh(): number | null {
+    if (this.#instantMs === null || this.localNow() - this.#receivedAt >= FRESHNESS_MS) return null;
+    return this.#instantMs;
+  }
+}
+
+export interface HighWaterMark {
+  readonly epochMs: number;
+  /** As an encoded-query literal. */
+  readonly text: string;
+}
+
+export function highWaterMark(instanceMs: number, safetyLagSeconds: number): HighWaterMark {
+  const epochMs = Math.floor(instanceMs / 1000) * 1000 - safetyLagSeconds * 1000;
+  return { epochMs, text: formatGlideDateTime(epochMs) };
+}

@@ -1,0 +1,152 @@
+/**
+ * The source's settings, read once from the typed properties the runtime hands over (every property present,
+ * defaults applied by src/config/defs/). Per-alias overrides of batch size and poll interval are resolved here so
+ * that the rest of the source never looks at properties.
+ */
+import type { PropValue, TypedProps } from "../config/types.ts";
+import { TABLE_PREFIX } from "../config/defs/table.ts";
+import type { DisplayValue } from "../instance/mod.ts";
+
+export type SchemaMode = "schemaless" | "strings" | "typed";
+export type BadRowBehavior = "fail" | "skip";
+export type SchemaEvolution = "fail" | "backward" | "permissive";
+
+export interface TableSettings {
+  /** The key of `svc.table.<alias>.*`; only names things in logs and messages. */
+  readonly alias: string;
+  /** Table or database view name: part of the source partition. */
+  readonly table: string;
+  readonly topic: string;
+  readonly startTimestamp: string;
+  readonly timestampField: string;
+  readonly sysIdField: string;
+  /** Base encoded query (a plain filter). */
+  readonly query: string;
+  /** The configured projection; empty means every field. */
+  readonly fields: readonly string[];
+  readonly displayValue: DisplayValue;
+  readonly excludeReferenceLink: boolean;
+  readonly queryDomain: boolean;
+  readonly queryCategory: string | null;
+  readonly batchSize: number;
+  readonly pollIntervalMs: number;
+}
+
+export interface SourceSettings {
+  readonly tables: readonly TableSettings[];
+  readonly schemaMode: SchemaMode;
+  /** `svc.source.typed.fields` entries, `field:type`. */
+  readonly typedFields: readonly string[];
+  readonly overlapSeconds: number;
+  readonly safetyLagSeconds: number;
+  readonly dedupWindowRecords: number;
+  readonly badRowBehavior: BadRowBehavior;
+  readonly startupProbe: boolean;
+  readonly schemaEvolution: SchemaEvolution;
+  readonly emitEnvelope: boolean;
+  /** `errors.tolerance=all`: skipped bad rows are also reported, so they reach the dead letter queue. */
+  readonly toleranceAll: boolean;
+}
+
+/** A property value that is missing or of the wrong type: the props did not come from the source's definitions. */
+export class SourceSettingsError extends Error {
+  override name = "SourceSettingsError";
+}
+
+function value(props: TypedProps, key: string): PropValue | undefined {
+  return props[key];
+}
+
+function str(props: TypedProps, key: string): string {
+  const v = value(props, key);
+  if (typeof v !== "string") {
+    throw new SourceSettingsError(`${key} must be a string, got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+function optionalStr(props: TypedProps, key: string): string | null {
+  const v = value(props, key);
+  if (v === null || v === undefined || v === "") return null;
+  if (typeof v !== "string") throw new SourceSettingsError(`${key} must be a string`);
+  return v;
+}
+
+function num(props: TypedProps, key: string): number {
+  const v = value(props, key);
+  if (typeof v !== "number") {
+    throw new SourceSettingsError(`${key} must be a number, got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+function optionalNum(props: TypedProps, key: string): number | null {
+  const v = value(props, key);
+  if (v === null || v === undefined) return null;
+  if (typeof v !== "number") throw new SourceSettingsError(`${key} must be a number`);
+  return v;
+}
+
+function bool(props: TypedProps, key: string): boolean {
+  const v = value(props, key);
+  if (typeof v !== "boolean") {
+    throw new SourceSettingsError(`${key} must be a boolean, got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+function list(props: TypedProps, key: string): string[] {
+  const v = value(props, key);
+  if (v === null || v === undefined) return [];
+  if (!Array.isArray(v)) throw new SourceSettingsError(`${key} must be a list`);
+  return v;
+}
+
+function oneOf<T extends string>(props: TypedProps, key: string, allowed: readonly T[]): T {
+  const v = str(props, key);
+  if (!(allowed as readonly string[]).includes(v)) {
+    throw new SourceSettingsError(`${key} must be one of ${allowed.join(", ")}, got ${v}`);
+  }
+  return v as T;
+}
+
+/** The aliases of `svc.tables`, in order. */
+export function aliasesFromProps(props: TypedProps): string[] {
+  return list(props, "svc.tables");
+}
+
+export function tableSettingsFromProps(props: TypedProps, alias: string): TableSettings {
+  const k = (suffix: string) => `${TABLE_PREFIX}${alias}.${suffix}`;
+  return {
+    alias,
+    table: str(props, k("name")),
+    topic: str(props, k("topic")),
+    startTimestamp: str(props, k("start.timestamp")),
+    timestampField: str(props, k("timestamp.field")),
+    sysIdField: str(props, k("sys.id.field")),
+    query: optionalStr(props, k("query")) ?? "",
+    fields: list(props, k("fields")),
+    displayValue: oneOf(props, k("display.value"), ["false", "true", "all"] as const),
+    excludeReferenceLink: bool(props, k("exclude.reference.link")),
+    queryDomain: bool(props, k("query.domain")),
+    queryCategory: optionalStr(props, k("query.category")),
+    batchSize: optionalNum(props, k("batch.size")) ?? num(props, "svc.source.batch.size"),
+    pollIntervalMs: optionalNum(props, k("poll.interval.ms")) ?? num(props, "svc.source.poll.interval.ms"),
+  };
+}
+
+export function sourceSettingsFromProps(props: TypedProps): SourceSettings {
+  return {
+    tables: aliasesFromProps(props).map((alias) => tableSettingsFromProps(props, alias)),
+    schemaMode: oneOf(props, "svc.source.schema.mode", ["schemaless", "strings", "typed"] as const),
+    typedFields: list(props, "svc.source.typed.fields"),
+    overlapSeconds: num(props, "svc.source.overlap.seconds"),
+    safetyLagSeconds: num(props, "svc.source.safety.lag.seconds"),
+    dedupWindowRecords: num(props, "svc.source.dedup.window.records"),
+    badRowBehavior: oneOf(props, "svc.source.bad.row.behavior", ["fail", "skip"] as const),
+    startupProbe: bool(props, "svc.source.startup.probe"),
+    schemaEvolution: oneOf(props, "svc.source.schema.evolution", ["fail", "backward", "permissive"] as const),
+    emitEnvelope: bool(props, "svc.source.emit.envelope"),
+    toleranceAll: optionalStr(props, "errors.tolerance") === "all",
+  };
+}

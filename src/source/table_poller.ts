@@ -1,0 +1,275 @@
+/**
+ * One table's polling loop: sweeps (sweep.ts) of keyset pages (keyset_query.ts) bounded by a high-water mark
+ * (instance_time.ts), rows checked for their cursor (row_cursor.ts) and against the dedup cache (dedup_cache.ts),
+ * turned into records (record_builder.ts) and handed to the task (record_queue.ts).
+ *
+ * Failures are kept to the table: an access error (403 and the like) or a retriable failure makes this table back
+ * off and retry the same page while the task's other tables go on. A bad row under `fail`, and anything that is not
+ * an instance failure, ends the loop with the error, which fails the task.
+ */
+import type { SourceOffset, SourcePartition, SourceRecord } from "../connect/record.ts";
+import type { SourceTaskContext } from "../connect/task_api.ts";
+import {
+  InstanceConfigError,
+  InstanceHttpError,
+  InstanceRetriableError,
+  ResponseTooLargeError,
+  type TableClient,
+  type TableRow,
+} from "../instance/mod.ts";
+import { abortableSleep } from "./abortable_sleep.ts";
+import { BadRowError } from "./bad_row.ts";
+import { compareCursors, type Cursor, cursorToOffset } from "./cursor.ts";
+import { DedupCache } from "./dedup_cache.ts";
+import { rawValueOf, toDisplayShape, wireDisplayValue } from "./display_value.ts";
+import { type HighWaterMark, highWaterMark, type InstanceTimeSource } from "./instance_time.ts";
+import { KeysetQuery } from "./keyset_query.ts";
+import type { RecordBuilder } from "./record_builder.ts";
+import type { RecordQueue } from "./record_queue.ts";
+import { readRowCursor } from "./row_cursor.ts";
+import { FieldValueError } from "./schema_modes/mod.ts";
+import type { SourceSettings, TableSettings } from "./settings.ts";
+import { Sweep, sweepStart } from "./sweep.ts";
+
+const MOD_COUNT_FIELD = "sys_mod_count";
+/** Backoff of a failing table: 1 s doubling to at most 60 s. */
+const FIRST_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 60_000;
+
+export interface TablePollerOptions {
+  readonly table: TableSettings;
+  readonly source: SourceSettings;
+  readonly client: TableClient;
+  readonly clock: InstanceTimeSource;
+  readonly context: SourceTaskContext;
+  readonly partition: SourcePartition;
+  /** The committed cursor read at start, or null (then the table starts at its start timestamp). */
+  readonly committed: Cursor | null;
+  readonly records: RecordBuilder;
+  readonly queue: RecordQueue;
+  readonly signal: AbortSignal;
+}
+
+/** The projection sent: the configured fields plus sys_mod_count (needed for the dedup version); empty = all. */
+export function projectionOf(fields: readonly string[]): string[] {
+  if (fields.length === 0) return [];
+  return fields.includes(MOD_COUNT_FIELD) ? [...fields] : [...fields, MOD_COUNT_FIELD];
+}
+
+/** Instance failures that concern this table only and may go away: back off and retry. */
+function isTableLevelFailure(error: unknown): boolean {
+  if (error instanceof InstanceConfigError) return false;
+  return error instanceof InstanceHttpError || error instanceof InstanceRetriableError ||
+    error instanceof ResponseTooLargeError;
+}
+
+export class TablePoller {
+  readonly #o: TablePollerOptions;
+  readonly #t: TableSettings;
+  readonly #query: KeysetQuery;
+  readonly #dedup: DedupCache;
+  readonly #fields: string[];
+  readonly #keepRaw: ReadonlySet<string>;
+  readonly #labels: Record<string, string>;
+  /** The last row handled (emitted, suppressed or skipped): where the next sweep's overlap is measured from. */
+  #cursor: Cursor | null;
+  /** `#cursor` as an offset, shared by every record until the cursor moves. */
+  #offset: SourceOffset | null;
+  #sweep: Sweep | null = null;
+  #limit: number;
+  #nextAt = 0;
+  #failures = 0;
+
+  constructor(o: TablePollerOptions, keepRaw: ReadonlySet<string>) {
+    this.#o = o;
+    this.#t = o.table;
+    this.#query = new KeysetQuery(o.table.query, o.table.timestampField, o.table.sysIdField);
+    this.#dedup = new DedupCache(o.source.dedupWindowRecords);
+    this.#fields = projectionOf(o.table.fields);
+    this.#keepRaw = keepRaw;
+    this.#labels = { table: o.table.table, alias: o.table.alias };
+    this.#cursor = o.committed;
+    this.#offset = o.committed === null ? null : cursorToOffset(o.committed);
+    this.#limit = o.table.batchSize;
+  }
+
+  get alias(): string {
+    return this.#t.alias;
+  }
+
+  /** The table's position (for tests and status). */
+  get cursor(): Cursor | null {
+    return this.#cursor;
+  }
+
+  /** Polls until the signal aborts; rejects with an error that must fail the task. */
+  async run(): Promise<void> {
+    const { signal, context } = this.#o;
+    let delivered: Promise<void> = Promise.resolve();
+    while (!signal.aborted) {
+      await abortableSleep(this.#nextAt - Date.now(), signal);
+      if (signal.aborted) break;
+      let records: SourceRecord[];
+      try {
+        records = await this.#step();
+        this.#failures = 0;
+      } catch (error) {
+        if (signal.aborted) break;
+        if (!isTableLevelFailure(error)) throw error;
+        this.#backOff(error as Error);
+        continue;
+      }
+      if (records.length > 0) {
+        // One batch waits in the queue while the next page is fetched; not more.
+        await delivered;
+        delivered = this.#o.queue.put(records);
+      }
+    }
+    context.logger.debug({ ...this.#labels }, "table poller stopped");
+  }
+
+  #backOff(error: Error): void {
+    this.#failures++;
+    if (error instanceof ResponseTooLargeError && this.#limit > 1) {
+      // The page was too big to read: the same rows in smaller pages will do.
+      this.#limit = Math.max(1, Math.floor(this.#limit / 2));
+      this.#o.context.logger.warn(
+        { ...this.#labels, limit: this.#limit },
+        `${error.message}; halving the page size`,
+      );
+      return;
+    }
+    const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(this.#failures - 1, 16));
+    this.#nextAt = Date.now() + delay;
+    this.#o.context.metrics.increment("source_table_errors_total", this.#labels);
+    this.#o.context.logger.warn(
+      { ...this.#labels, retryInMs: delay, failures: this.#failures },
+      `table ${this.#t.table} (alias ${this.#t.alias}) failed; backing off, other tables continue: ${error.message}`,
+    );
+  }
+
+  /** One page (starting a sweep when none is running); returns the records it produced. */
+  async #step(): Promise<SourceRecord[]> {
+    const t = this.#t;
+    if (this.#sweep === null) {
+      const sweep = new Sweep(
+        sweepStart(this.#cursor, t.startTimestamp, this.#o.source.overlapSeconds),
+        await this.#highWater(),
+      );
+      if (sweep.empty) {
+        this.#nextAt = Date.now() + t.pollIntervalMs;
+        return [];
+      }
+      this.#sweep = sweep;
+    }
+    const sweep = this.#sweep;
+    const limit = this.#limit;
+    const page = await this.#o.client.list(t.table, {
+      query: sweep.nextQuery(this.#query),
+      limit,
+      fields: this.#fields,
+      displayValue: wireDisplayValue(t.displayValue),
+      excludeReferenceLink: t.excludeReferenceLink,
+      queryNoDomain: !t.queryDomain,
+      queryCategory: t.queryCategory,
+      signal: this.#o.signal,
+    });
+    const extractedAt = Date.now();
+    this.#o.clock.observe(page.instanceTime);
+    const { records, last } = await this.#handleRows(page.rows, extractedAt);
+    if (!sweep.advance(page.rows.length, limit, last)) {
+      this.#sweep = null;
+      this.#nextAt = Date.now() + t.pollIntervalMs;
+    }
+    return records;
+  }
+
+  async #highWater(): Promise<HighWaterMark> {
+    let instantMs = this.#o.clock.fresh();
+    if (instantMs === null) {
+      const date = await this.#o.client.readClock(this.#t.table, this.#o.signal);
+      this.#o.clock.observe(date);
+      instantMs = date.getTime();
+    }
+    return highWaterMark(instantMs, this.#o.source.safetyLagSeconds);
+  }
+
+  async #handleRows(
+    wireRows: TableRow[],
+    extractedAt: number,
+  ): Promise<{ records: SourceRecord[]; last: Cursor | null }> {
+    const t = this.#t;
+    const rows = t.displayValue === "true" ? wireRows.map((r) => toDisplayShape(r, this.#keepRaw)) : wireRows;
+    const stamp = this.#o.records.startPage(rows, extractedAt);
+    const records: SourceRecord[] = [];
+    let last: Cursor | null = null;
+    let suppressed = 0;
+    for (const row of rows) {
+      const rc = readRowCursor(row, t.timestampField, t.sysIdField);
+      if (!rc.ok) {
+        await this.#badRow(row, rc.sysId, rc.field, rc.reason);
+        continue;
+      }
+      const c = rc.cursor;
+      last = c;
+      const version = DedupCache.versionKey(
+        c.timestamp,
+        c.sysId,
+        String(rawValueOf(row[MOD_COUNT_FIELD]) ?? ""),
+      );
+      // Only a row at or before the cursor can have been handled before in this run (an overlap re-read).
+      const reRead = this.#cursor !== null && compareCursors(c, this.#cursor) <= 0;
+      if (reRead && this.#dedup.has(version)) {
+        suppressed++;
+        continue;
+      }
+      this.#dedup.add(version);
+      if (!reRead) {
+        this.#cursor = c;
+        this.#offset = cursorToOffset(c);
+      }
+      try {
+        // A late row inside the overlap carries the current cursor: offsets never move backwards.
+        records.push(this.#o.records.build(row, c.sysId, c.epochMs, this.#offset!, stamp));
+      } catch (error) {
+        if (!(error instanceof FieldValueError)) throw error;
+        await this.#badRow(row, c.sysId, error.field, error.message, error);
+      }
+    }
+    const metrics = this.#o.context.metrics;
+    metrics.increment("source_rows_read_total", this.#labels, rows.length);
+    if (records.length > 0) metrics.increment("source_records_total", this.#labels, records.length);
+    if (suppressed > 0) metrics.increment("source_duplicates_suppressed_total", this.#labels, suppressed);
+    return { records, last };
+  }
+
+  /**
+   * `fail`: reported through the framework; without `errors.tolerance=all` that rejects and the task fails with
+   * this error, with it the row goes to the dead letter queue and polling goes on. `skip`: logged, counted and
+   * skipped (and, with `errors.tolerance=all`, also sent to the dead letter queue).
+   */
+  async #badRow(
+    row: TableRow,
+    sysId: string | null,
+    field: string,
+    reason: string,
+    cause?: Error,
+  ): Promise<void> {
+    const t = this.#t;
+    const { context, source } = this.#o;
+    const error = new BadRowError(t.table, t.alias, sysId, field, reason, cause ? { cause } : undefined);
+    context.metrics.increment("source_bad_rows_total", { ...this.#labels, behavior: source.badRowBehavior });
+    const details = { topic: t.topic, key: sysId, value: row };
+    if (source.badRowBehavior === "skip") {
+      context.logger.warn({ ...this.#labels, sys_id: sysId, field }, `${error.message}; skipped`);
+      if (source.toleranceAll) await context.reportBadRow(error, details);
+      return;
+    }
+    try {
+      await context.reportBadRow(error, details);
+    } catch {
+      // The framework refused to tolerate it: fail with our message, which names table, alias, sys id and field.
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * The source task: polls its tables (one `TablePoller` loop each, so that a table in trouble never holds up the
+ * others) and hands their records to the runtime through `poll()`.
+ *
+ * The runtime imports `createSourceTask`.
+ */
+import type { SourceRecord } from "../connect/record.ts";
+import type { SourceTask, SourceTaskContext } from "../connect/task_api.ts";
+import type { RawConfig, TypedProps } from "../config/types.ts";
+import { instanceOptionsFromProps, TableClient } from "../instance/mod.ts";
+import { cursorFromOffset } from "./cursor.ts";
+import { Envelope } from "./envelope.ts";
+import { InstanceTimeSource } from "./instance_time.ts";
+import { sourcePartition } from "./partition.ts";
+import { RecordBuilder } from "./record_builder.ts";
+import { RecordQueue } from "./record_queue.ts";
+import { createValueBuilder } from "./schema_modes/mod.ts";
+import { type SourceSettings, sourceSettingsFromProps, type TableSettings } from "./settings.ts";
+import { probeTable } from "./startup_probe.ts";
+import { TablePoller } from "./table_poller.ts";
+import { parseTypedFields, type TypedType } from "./typed_coercion.ts";
+
+/** Longest `poll()` waits for records before returning an empty list to the driver. */
+const MAX_POLL_WAIT_MS = 1000;
+
+export interface TableSourceTaskOptions {
+  /** Longest `poll()` waits for records before returning an empty list. Default MAX_POLL_WAIT_MS. */
+  readonly pollWaitMs?: number;
+}
+
+export class TableSourceTask implements SourceTask {
+  #client: TableClient | null = null;
+  #pollers: TablePoller[] = [];
+  #loops: Promise<void>[] = [];
+  #queue = new RecordQueue();
+  #failure: Error | null = null;
+  #abort = new AbortController();
+  #unlink: () => void = () => {};
+
+  constructor(private readonly options: TableSourceTaskOptions = {}) {}
+
+  /** The pollers, for tests and status. */
+  get pollers(): readonly TablePoller[] {
+    return this.#pollers;
+  }
+
+  async start(_config: RawConfig, props: TypedProps, context: SourceTaskContext): Promise<void> {
+    const onAbort = () => this.#abort.abort();
+    if (context.signal.aborted) this.#abort.abort();
+    context.signal.addEventListener("abort", onAbort, { once: true });
+    this.#unlink = () => context.signal.removeEventListener("abort", onAbort);
+    const signal = this.#abort.signal;
+
+    const settings = sourceSettingsFromProps(props);
+    const client = await TableClient.create(instanceOptionsFromProps(props));
+    this.#client = client;
+    const instance = client.instance.hostname;
+    const typedFields = settings.schemaMode === "typed" ? parseTypedFields(settings.typedFields) : new Map();
+    const clock = new InstanceTimeSource();
+
+    if (settings.startupProbe) {
+      try {
+        await this.#probe(settings, client, context, clock, signal);
+      } catch (error) {
+        // The runtime may not call stop() after a failed start: release the client here.
+        this.#unlink();
+        client.close();
+        this.#client = null;
+        throw error;
+      }
+    }
+
+    for (const table of settings.tables) {
+      const partition = sourcePartition(table.table, instance, table.query, table.queryDomain);
+      const committed = cursorFromOffset(context.offset(partition));
+      context.logger.info(
+        { table: table.table, alias: table.alias, cursor: committed ?? undefined },
+        committed === null
+          ? `table ${table.table} starts at ${table.startTimestamp} (no committed offset)`
+          : `table ${table.table} resumes ${settings.overlapSeconds}s before its committed cursor`,
+      );
+      this.#pollers.push(
+        new TablePoller({
+          table,
+          source: settings,
+          client,
+          clock,
+          context,
+          partition,
+          committed,
+          records: recordBuilderFor(table, settings, instance, partition, typedFields, context),
+          queue: this.#queue,
+          signal,
+        }, keptRaw(table, settings, typedFields)),
+      );
+    }
+    this.#loops = this.#pollers.map((p) =>
+      p.run().catch((error) => {
+        if (this.#failure === null) this.#failure = error instanceof Error ? error : new Error(String(error));
+        this.#queue.notify();
+      })
+    );
+  }
+
+  async #probe(
+    settings: SourceSettings,
+    client: TableClient,
+    context: SourceTaskContext,
+    clock: InstanceTimeSource,
+    signal: AbortSignal,
+  ): Promise<void> {
+    let warned = false;
+    for (const table of settings.tables) {
+      const outcome = await probeTable(client, table, context.logger, signal, clock);
+      if (outcome?.nonUtcTimeZone && !warned) {
+        warned = true;
+        context.logger.warn(
+          { table: table.table, alias: table.alias },
+          "the integration user's time zone is not UTC (date-time display values differ from their UTC values); " +
+            "set it to UTC: display values and date helpers in queries follow it",
+        );
+      }
+    }
+  }
+
+  async poll(): Promise<SourceRecord[]> {
+    if (this.#failure) throw this.#failure;
+    await this.#queue.waitForRecords(this.options.pollWaitMs ?? MAX_POLL_WAIT_MS, this.#abort.signal);
+    if (this.#failure) throw this.#failure;
+    return this.#queue.drain();
+  }
+
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    this.#queue.discard();
+    await Promise.all(this.#loops);
+    this.#unlink();
+    this.#client?.close();
+    this.#client = null;
+  }
+}
+
+/** Fields a `true` display value keeps raw: the cursor fields, and in typed mode the typed fields. */
+function keptRaw(
+  table: TableSettings,
+  settings: SourceSettings,
+  typed: ReadonlyMap<string, TypedType>,
+): Set<string> {
+  const raw = new Set([table.timestampField, table.sysIdField]);
+  if (settings.schemaMode === "typed") { for (const name of typed.keys()) raw.add(name); }
+  return raw;
+}
+
+function recordBuilderFor(
+  table: TableSettings,
+  settings: SourceSettings,
+  instance: string,
+  partition: ReturnType<typeof sourcePartition>,
+  typedFields: ReadonlyMap<string, TypedType>,
+  context: SourceTaskContext,
+): RecordBuilder {
+  return new RecordBuilder({
+    topic: table.topic,
+    table: table.table,
+    instance,
+    schemaMode: settings.schemaMode,
+    partition,
+    values: createValueBuilder({
+      mode: settings.schemaMode,
+      table: table.table,
+      displayValue: table.displayValue,
+      typedFields,
+      evolution: settings.schemaEvolution,
+      optionalSchema: settings.emitEnvelope,
+      logger: context.logger,
+    }),
+    envelope: settings.emitEnvelope ? new Envelope(table.table, instance) : null,
+  });
+}
+
+/** The factory the runtime imports. */
+export function createSourceTask(): SourceTask {
+  return new TableSourceTask();
+}

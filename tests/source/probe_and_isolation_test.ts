@@ -1,0 +1,105 @@
+/** The startup probe (access, cursor fields, time zone) and per-table failure isolation, through real HTTP. */
+import { assert, assertEquals, assertRejects, assertStringIncludes } from "../support/assert.ts";
+import { StartupProbeError } from "../../src/source/startup_probe.ts";
+import { TableSourceTask } from "../../src/source/task.ts";
+import {
+  insertRow,
+  PASSWORD,
+  pollUntil,
+  propsOf,
+  sourceConfig,
+  startSim,
+  startTask,
+  stopTask,
+  TestContext,
+  USER,
+} from "./support.ts";
+
+Deno.test("probe: a table the user cannot read fails the start naming table, alias and the cursor fields", async () => {
+  const sim = await startSim({
+    faults: [{ table: "problem", fault: { kind: "status", status: 403, message: "Operation Failed" } }],
+  });
+  try {
+    const raw = sourceConfig(sim, { inc: "incident", prb: "problem" });
+    const task = new TableSourceTask();
+    const context = new TestContext();
+    const error = await assertRejects(() => task.start(raw, propsOf(raw), context), StartupProbeError);
+    assertStringIncludes(error.message, "table problem (alias prb)");
+    assertStringIncludes(error.message, "HTTP 403");
+    assertStringIncludes(error.message, "sys_updated_on");
+    context.abort();
+    await task.stop();
+  } finally {
+    await sim.stop();
+  }
+});
+
+Deno.test("probe: a cursor field the table does not return fails the start naming the field", async () => {
+  const sim = await startSim();
+  try {
+    insertRow(sim, "incident", { sys_updated_on: "2024-01-01 00:00:00" });
+    const raw = sourceConfig(sim, { inc: "incident" }, {
+      "svc.table.inc.timestamp.field": "u_sys_updated_on",
+    });
+    const task = new TableSourceTask();
+    const context = new TestContext();
+    const error = await assertRejects(() => task.start(raw, propsOf(raw), context), StartupProbeError);
+    assertStringIncludes(error.message, "table incident (alias inc)");
+    assertStringIncludes(error.message, "field u_sys_updated_on");
+    assertStringIncludes(error.message, "svc.table.inc.timestamp.field");
+    context.abort();
+    await task.stop();
+  } finally {
+    await sim.stop();
+  }
+});
+
+Deno.test("probe: warns when the integration user's time zone is not UTC, not when it is", async () => {
+  for (const timeZone of ["America/New_York", "UTC"]) {
+    const sim = await startSim({ users: [{ userName: USER, password: PASSWORD, timeZone }] });
+    try {
+      insertRow(sim, "incident", { sys_updated_on: "2024-01-15 12:00:00" });
+      const driven = await startTask(sourceConfig(sim, { inc: "incident" }));
+      await stopTask(driven);
+      const warned = driven.context.warnings().some((l) => String(l.msg).includes("time zone is not UTC"));
+      assertEquals(warned, timeZone !== "UTC", timeZone);
+    } finally {
+      await sim.stop();
+    }
+  }
+});
+
+Deno.test("isolation: a table refused with 403 backs off while another table of the task keeps delivering", async () => {
+  const sim = await startSim();
+  try {
+    const ids = [0, 1, 2].map((s) =>
+      insertRow(sim, "incident", { sys_updated_on: `2024-03-03 03:03:0${s}` })
+    );
+    insertRow(sim, "problem", { sys_updated_on: "2024-03-03 03:03:00" });
+    const driven = await startTask(sourceConfig(sim, { inc: "incident", prb: "problem" }));
+    try {
+      // Access is withdrawn after the start (the probe passed), for problem only.
+      sim.faults.add({
+        table: "problem",
+        fault: { kind: "status", status: 403, message: "Operation Failed" },
+      });
+      const more = [3, 4].map((s) =>
+        insertRow(sim, "incident", { sys_updated_on: `2024-03-03 03:03:0${s}` })
+      );
+      await pollUntil(driven, (r) => r.filter((x) => x.topic === "topic.inc").length >= 5);
+      await pollUntil(
+        driven,
+        () => driven.context.counter("source_table_errors_total", { table: "problem", alias: "prb" }) >= 1,
+      );
+      const incident = driven.records.filter((r) => r.topic === "topic.inc").map((r) => r.key);
+      assertEquals(incident, [...ids, ...more]);
+      const warning = driven.context.warnings().find((l) => String(l.msg).includes("other tables continue"));
+      assert(warning !== undefined);
+      assertStringIncludes(String(warning.msg), "HTTP 403");
+    } finally {
+      await stopTask(driven);
+    }
+  } finally {
+    await sim.stop();
+  }
+});

@@ -1,0 +1,214 @@
+/**
+ * Test support for the source: typed props from a raw config (through the real config layer), a fake
+ * SourceTaskContext (captured log lines, metrics, bad rows, in-memory offsets), a simulator with a login, and a
+ * loop that drives a task's `poll()` until a condition holds.
+ */
+import pino from "pino";
+import { analyzeConnector } from "../../src/config/connector_config.ts";
+import type { RawConfig, TypedProps } from "../../src/config/types.ts";
+import type { SourceOffset, SourcePartition, SourceRecord } from "../../src/connect/record.ts";
+import type { SourceTaskContext, TaskMetrics } from "../../src/connect/task_api.ts";
+import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/sim/mod.ts";
+import { TableSourceTask } from "../../src/source/task.ts";
+import { AssertionError } from "../support/assert.ts";
+
+export const USER = "integration";
+export const PASSWORD = "s3cret-pass";
+
+export function startSim(options: SimulatorOptions = {}): Promise<Simulator> {
+  return startSimulator({ users: [{ userName: USER, password: PASSWORD }], ...options });
+}
+
+/** A valid source config for one or more tables of the simulator; `extra` overrides or adds keys. */
+export function sourceConfig(
+  sim: Simulator,
+  tables: Record<string, string>,
+  extra: RawConfig = {},
+): RawConfig {
+  const raw: RawConfig = {
+    name: "source-test",
+    "connector.class": "io.tablesync.TableSourceConnector",
+    "svc.url": sim.url,
+    "svc.auth.username": USER,
+    "svc.auth.password": PASSWORD,
+    "svc.tables": Object.keys(tables).join(","),
+    "svc.source.poll.interval.ms": "20",
+    "svc.source.safety.lag.seconds": "0",
+    "svc.retry.max.attempts": "1",
+    "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+    "value.converter.schemas.enable": "false",
+  };
+  for (const [alias, table] of Object.entries(tables)) {
+    raw[`svc.table.${alias}.name`] = table;
+    raw[`svc.table.${alias}.topic`] = `topic.${alias}`;
+  }
+  return { ...raw, ...extra };
+}
+
+/** Typed props through the config layer; fails the test when the config has errors. */
+export function propsOf(raw: RawConfig): TypedProps {
+  const analysis = analyzeConnector(raw, { worker: {} });
+  if (analysis.errors.size > 0) {
+    throw new AssertionError(`config errors: ${JSON.stringify([...analysis.errors])}`);
+  }
+  return analysis.values;
+}
+
+export interface LogLine {
+  level: string;
+  msg: string;
+  [key: string]: unknown;
+}
+
+export interface BadRowReport {
+  error: Error;
+  topic: string;
+  key?: string | null;
+  value?: unknown;
+}
+
+/** A SourceTaskContext that records what the task reports. */
+export class TestContext implements SourceTaskContext {
+  readonly connectorName = "source-test";
+  readonly taskId = 0;
+  readonly lines: LogLine[] = [];
+  readonly counters = new Map<string, number>();
+  readonly badRows: BadRowReport[] = [];
+  readonly offsets = new Map<string, SourceOffset>();
+  #abort = new AbortController();
+  readonly logger = pino({ level: "debug", base: undefined }, {
+    write: (line: string) => {
+      this.lines.push(JSON.parse(line));
+    },
+  });
+  readonly metrics: TaskMetrics = {
+    increment: (name, labels, by = 1) => {
+      const key = metricKey(name, labels);
+      this.counters.set(key, (this.counters.get(key) ?? 0) + by);
+    },
+    set: (name, labels, value) => {
+      this.counters.set(metricKey(name, labels), value);
+    },
+  };
+
+  /** `errors.tolerance=all`: reported bad rows resolve (the dead letter queue would take them). */
+  constructor(readonly toleranceAll = false) {}
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  abort(): void {
+    this.#abort.abort();
+  }
+
+  /** A new run with the same offsets (a restart): the old signal stays aborted, a new one is used. */
+  renew(): this {
+    this.#abort = new AbortController();
+    return this;
+  }
+
+  offset(partition: SourcePartition): SourceOffset | null {
+    return this.offsets.get(partitionKey(partition)) ?? null;
+  }
+
+  reportBadRow(
+    error: Error,
+    details: { topic: string; key?: string | null; value?: unknown },
+  ): Promise<void> {
+    this.badRows.push({ error, ...details });
+    return this.toleranceAll
+      ? Promise.resolve()
+      : Promise.reject(new Error("tolerance exceeded in error handler"));
+  }
+
+  /** What the runtime does after acks: stores the offset of the last record of each partition. */
+  commit(records: readonly SourceRecord[]): void {
+    for (const r of records) this.offsets.set(partitionKey(r.sourcePartition!), r.sourceOffset!);
+  }
+
+  counter(name: string, labels?: Record<string, string>): number {
+    return this.counters.get(metricKey(name, labels)) ?? 0;
+  }
+
+  warnings(): LogLine[] {
+    return this.lines.filter((l) =>
+      l.level === "40" || l.level === "warn" || (l as { level: unknown }).level === 40
+    );
+  }
+}
+
+function metricKey(name: string, labels?: Record<string, string>): string {
+  if (!labels) return name;
+  const parts = Object.keys(labels).sort().map((k) => `${k}=${labels[k]}`);
+  return `${name}{${parts.join(",")}}`;
+}
+
+/** Offsets are JSON maps; their key is the canonical JSON of the partition. */
+export function partitionKey(partition: SourcePartition): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(partition).sort(([a], [b]) => a.localeCompare(b))));
+}
+
+export interface Driven {
+  task: TableSourceTask;
+  context: TestContext;
+  records: SourceRecord[];
+}
+
+/** Starts a task on `raw` with `context` (fresh by default). */
+export async function startTask(raw: RawConfig, context = new TestContext()): Promise<Driven> {
+  const task = new TableSourceTask({ pollWaitMs: 100 });
+  await task.start(raw, propsOf(raw), context);
+  return { task, context, records: [] };
+}
+
+/**
+ * Polls until `done(records so far)` holds, committing every batch like the runtime would; throws when
+ * `maxPolls` pass first. Returns the records collected by this call.
+ */
+export async function pollUntil(
+  driven: Driven,
+  done: (records: SourceRecord[]) => boolean,
+  maxPolls = 400,
+): Promise<SourceRecord[]> {
+  const collected: SourceRecord[] = [];
+  for (let i = 0; i < maxPolls; i++) {
+    if (done(collected)) return collected;
+    const batch = await driven.task.poll();
+    driven.context.commit(batch);
+    driven.records.push(...batch);
+    collected.push(...batch);
+  }
+  if (done(collected)) return collected;
+  throw new AssertionError(`condition not reached after ${maxPolls} polls (${collected.length} records)`);
+}
+
+/** Polls until `quietPolls` consecutive polls return nothing (each waits at most the task's poll wait). */
+export async function pollUntilQuiet(
+  driven: Driven,
+  quietPolls = 3,
+  maxPolls = 400,
+): Promise<SourceRecord[]> {
+  const collected: SourceRecord[] = [];
+  let quiet = 0;
+  for (let i = 0; i < maxPolls && quiet < quietPolls; i++) {
+    const batch = await driven.task.poll();
+    driven.context.commit(batch);
+    driven.records.push(...batch);
+    collected.push(...batch);
+    quiet = batch.length === 0 ? quiet + 1 : 0;
+  }
+  if (quiet < quietPolls) throw new AssertionError(`still producing after ${maxPolls} polls`);
+  return collected;
+}
+
+export async function stopTask(driven: Driven): Promise<void> {
+  driven.context.abort();
+  await driven.task.stop();
+}
+
+/** Inserts a row with the given sys_* values kept as given (no auto stamping). */
+export function insertRow(sim: Simulator, table: string, values: Record<string, string>): string {
+  const row = sim.table(table).insert(values, { suppressAutoSysFields: true });
+  return row.sys_id;
+}
