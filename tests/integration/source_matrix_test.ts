@@ -113,15 +113,23 @@ async function runMode(mode: "schemaless" | "strings" | "typed") {
     const host = new URL(sim.url).hostname;
     for (const cell of cells) {
       // kcat reads without a consumer group: an independent client, and no group join per topic.
-      const records: KcatRecord[] = (await waitFor(async () => {
-        const got = await readTopicWithKcat(kafka.bootstrapServers, cell.topic);
-        return got.length >= ROWS ? got : null;
-      }, 30_000, `${ROWS} records on ${cell.topic}`).catch(() => null)) ?? await readTopicWithKcat(kafka.bootstrapServers, cell.topic);
+      const records: KcatRecord[] = (await waitFor(
+        async () => {
+          const got = await readTopicWithKcat(kafka.bootstrapServers, cell.topic);
+          return got.length >= ROWS ? got : null;
+        },
+        30_000,
+        `${ROWS} records on ${cell.topic}`,
+      ).catch(() => null)) ?? await readTopicWithKcat(kafka.bootstrapServers, cell.topic);
       assertEquals(records.length, ROWS, `${cell.name}: ${daemon.output().slice(-1500)}`);
       for (const record of records) {
         const id = record.key!;
         assert(raw.has(id), `${cell.name}: key ${id} is not a sys_id`);
-        assertEquals(record.timestamp, parseDateTimeUtc(raw.get(id)!.sys_updated_on as string), `${cell.name} timestamp`);
+        assertEquals(
+          record.timestamp,
+          parseDateTimeUtc(raw.get(id)!.sys_updated_on as string),
+          `${cell.name} timestamp`,
+        );
         assertEquals(record.headers["svc.table"], "incident");
         assertEquals(record.headers["svc.instance"], host);
         assertEquals(record.headers["svc.source.operation"], "UPSERT");
@@ -151,5 +159,7 @@ async function runMode(mode: "schemaless" | "strings" | "typed") {
 }
 
 Deno.test("schemaless × display × envelope: bytes on the topic", () => runMode("schemaless"));
-Deno.test("strings × display × envelope × JSON with and without schemas: bytes on the topic", () => runMode("strings"));
-Deno.test("typed × display × envelope × JSON with and without schemas: bytes on the topic", () => runMode("typed"));
+Deno.test("strings × display × envelope × JSON with and without schemas: bytes on the topic", () =>
+  runMode("strings"));
+Deno.test("typed × display × envelope × JSON with and without schemas: bytes on the topic", () =>
+  runMode("typed"));

@@ -1,0 +1,27 @@
+/** The table calls the sink makes; `TableClient` (src/instance) provides them. */
+import type { TableClient } from "../instance/mod.ts";
+import { InstanceHttpError } from "../instance/mod.ts";
+import { recordStatusClassification, SinkRecordError } from "./record_error.ts";
+
+export type SinkTableApi = Pick<TableClient, "create" | "update" | "delete" | "list" | "get" | "dictionary">;
+
+/**
+ * An instance answer that condemns this record (400, 403, 404, 409, 413, 422) as a record error; any other
+ * error is returned unchanged (a 401 or a retries-exhausted failure concerns the task, not the record).
+ */
+export function asRecordError(error: unknown, retries = 0): unknown {
+  if (!(error instanceof InstanceHttpError)) return error;
+  const classification = recordStatusClassification(error.status);
+  if (classification === null) return error;
+  return new SinkRecordError(classification, error.message, {
+    status: error.status,
+    retries,
+    responseExcerpt: error.excerpt,
+    cause: error,
+  });
+}
+
+/** True for an `InstanceHttpError` with this status. */
+export function isHttpStatus(error: unknown, status: number): error is InstanceHttpError {
+  return error instanceof InstanceHttpError && error.status === status;
+}
