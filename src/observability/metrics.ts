@@ -65,7 +65,9 @@ export class MetricsRegistry {
   /** Removes every gauge with this name whose labels include `match` (for example a deleted connector's states). */
   removeGauges(name: string, match: Labels): void {
     for (const [key, s] of this.#gauges) {
-      if (s.name === name && Object.entries(match).every(([k, v]) => s.labels[k] === v)) this.#gauges.delete(key);
+      if (s.name === name && Object.entries(match).every(([k, v]) => s.labels[k] === v)) {
+        this.#gauges.delete(key);
+      }
     }
   }
 

@@ -16,6 +16,9 @@ let secretPattern: RegExp | null = null;
 export function registerSecret(value: string | null | undefined): void {
   if (!value || value.length < 4 || secrets.has(value)) return;
   secrets.add(value);
+  // Log lines are redacted after JSON serialisation, where quotes and backslashes appear escaped.
+  const escaped = JSON.stringify(value).slice(1, -1);
+  if (escaped !== value) secrets.add(escaped);
   // Longest first so that a secret containing another is hidden whole.
   const sorted = [...secrets].sort((a, b) => b.length - a.length);
   secretPattern = new RegExp(sorted.map(escapeRegExp).join("|"), "g");

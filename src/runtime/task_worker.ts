@@ -108,10 +108,12 @@ async function start(msg: StartMessage): Promise<void> {
   const config = analysis.raw;
   const props = analysis.values;
 
-  const clientOverrides = msg.kind === "source" ? "producer.override." : "consumer.override.";
+  // As in Kafka Connect: worker keys, then the worker's `producer.`/`consumer.` keys, then the connector's overrides.
+  const client = msg.kind === "source" ? "producer" : "consumer";
   const kafkaOptions = await kafkaOptionsFromProperties({
     ...worker,
-    ...stripPrefix(config, clientOverrides),
+    ...stripPrefix(worker, `${client}.`),
+    ...stripPrefix(config, `${client}.override.`),
   });
   const kafka: KafkaClient = createKafka(kafkaOptions.connection, {
     log,

@@ -9,7 +9,13 @@ import { analyzeConnector } from "../../src/config/connector_config.ts";
 import { configInfos } from "../../src/config/config_infos.ts";
 import { errorLines } from "../../src/config/analyze.ts";
 
-const SECRETS = ["pw-Quartz-7781", "client-secret-Nimbus-42", "proxy-Pass-Orchid-9", "jaas-Sesame-5150", "tok-Falcon-0099"];
+const SECRETS = [
+  "pw-Quartz-7781",
+  "client-secret-Nimbus-42",
+  "proxy-Pass-Orchid-9",
+  "jaas-Sesame-5150",
+  "tok-Falcon-0099",
+];
 
 function source(extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -25,9 +31,10 @@ function source(extra: Record<string, string> = {}): Record<string, string> {
     "svc.http.proxy.url": "http://proxy:3128",
     "svc.http.proxy.username": "u",
     "svc.http.proxy.password": SECRETS[2],
-    "producer.override.sasl.jaas.config": `org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="${
-      SECRETS[3]
-    }";`,
+    "producer.override.sasl.jaas.config":
+      `org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="${
+        SECRETS[3]
+      }";`,
     "svc.tables": "incident",
     "svc.table.incident.name": "incident",
     "svc.table.incident.topic": "t",
@@ -61,9 +68,12 @@ Deno.test("invalid password values are never quoted in error messages", () => {
 
 Deno.test("placeholders resolve for validation, are shown unresolved, and resolved values are registered as secrets", () => {
   Deno.env.set("TABLESYNC_REDACTION_TEST_TOKEN", SECRETS[4]);
-  const analysis = analyzeConnector(source({ "svc.auth.password": "${env:TABLESYNC_REDACTION_TEST_TOKEN}" }), {
-    worker: {},
-  });
+  const analysis = analyzeConnector(
+    source({ "svc.auth.password": "${env:TABLESYNC_REDACTION_TEST_TOKEN}" }),
+    {
+      worker: {},
+    },
+  );
   assertEquals(analysis.raw["svc.auth.password"], SECRETS[4]);
   const infos = JSON.stringify(configInfos("TableSourceConnector", analysis));
   assertNoSecret(infos, "ConfigInfos with placeholders");
@@ -90,4 +100,20 @@ Deno.test("log lines are redacted: registered secrets, Authorization headers, UR
   assert(!out.includes("dXNlcjpwYXNzd29yZA=="), "basic credentials leaked");
   assert(!out.includes("abcdefghijklmnop1234"), "bearer token leaked");
   assertEquals(lines.length, 5);
+});
+
+Deno.test("a secret with quotes and backslashes is hidden in JSON log lines too", () => {
+  const lines: string[] = [];
+  setLogSink((line) => lines.push(line));
+  const secret = 'we"ird\\pass-Quill';
+  try {
+    registerSecret(secret);
+    logger("test").info({ detail: `password is ${secret}` }, "escaped");
+  } finally {
+    setLogSink((line) => Deno.stderr.writeSync(new TextEncoder().encode(line)));
+    clearSecrets();
+  }
+  const out = lines.join("");
+  assert(!out.includes(JSON.stringify(secret).slice(1, -1)), out);
+  assert(out.includes("[hidden]"), out);
 });

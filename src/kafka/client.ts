@@ -1,0 +1,130 @@
+/**
+ * `createKafka(connection)`: the entry point that builds producers, consumers and admins for one cluster.
+ *
+ * Importing this module installs the kafkajs patches (idle busy-loop fix, awaitable rebalance hooks) before any
+ * kafkajs client can exist, and routes kafkajs logs into our logger.
+ */
+import "./idle_fix.ts";
+import { Kafka, type KafkaConfig, type SASLOptions } from "kafkajs";
+import { type Logger, logger } from "../observability/log.ts";
+import { KafkajsAdminAdapter } from "./admin.ts";
+import { type ConsumerHooksTarget, DEFAULT_CONSUMER_OPTIONS, KafkajsConsumerAdapter } from "./consumer.ts";
+import { kafkajsLogCreator, kafkajsLogLevelFor } from "./kafkajs_logger.ts";
+import { DEFAULT_PRODUCER_OPTIONS, KafkajsProducerAdapter, pinningPartitioner } from "./producer.ts";
+import { hookedAssigner } from "./rebalance_hook.ts";
+import type {
+  Admin,
+  Consumer,
+  ConsumerOptions,
+  KafkaClient,
+  KafkaConnectionOptions,
+  Producer,
+  ProducerOptions,
+  RebalanceListener,
+  Subscription,
+} from "./types.ts";
+
+export interface CreateKafkaOptions {
+  /** Logger for this client's lines; default logger("kafka"). */
+  log?: Logger;
+  /**
+   * Called when a consumer stops for good: its batch handler threw, or kafkajs gave up after retries.
+   * Default: log only (the error is already logged by the consumer).
+   */
+  onConsumerCrash?: (error: Error) => void;
+}
+
+export function createKafka(
+  connection: KafkaConnectionOptions,
+  options: CreateKafkaOptions = {},
+): KafkaClient {
+  const log = options.log ?? logger("kafka");
+  const kafka = new Kafka(kafkajsConfig(connection, log));
+  return {
+    connection,
+
+    async producer(overrides: Partial<ProducerOptions> = {}): Promise<Producer> {
+      const settings = { ...DEFAULT_PRODUCER_OPTIONS, ...overrides };
+      const producer = kafka.producer({
+        createPartitioner: pinningPartitioner,
+        retry: { retries: settings.retries, maxRetryTime: settings.retryBackoffMaxMs },
+      });
+      await producer.connect();
+      return new KafkajsProducerAdapter(producer, settings, log);
+    },
+
+    async consumer(
+      subscription: Subscription,
+      overrides: Partial<ConsumerOptions> & { groupId: string },
+      listener: RebalanceListener = {},
+    ): Promise<Consumer> {
+      const settings: ConsumerOptions = { ...DEFAULT_CONSUMER_OPTIONS, ...overrides };
+      const target: ConsumerHooksTarget = { group: null };
+      const consumer = kafka.consumer({
+        groupId: settings.groupId,
+        sessionTimeout: settings.sessionTimeoutMs,
+        heartbeatInterval: settings.heartbeatIntervalMs,
+        rebalanceTimeout: settings.rebalanceTimeoutMs,
+        maxWaitTimeInMs: settings.fetchMaxWaitMs,
+        maxBytesPerPartition: settings.maxPartitionFetchBytes,
+        maxBytes: settings.fetchMaxBytes,
+        readUncommitted: !settings.readCommitted,
+        allowAutoTopicCreation: false,
+        partitionAssigners: [hookedAssigner({
+          async beforeJoin(group, held) {
+            target.group = group;
+            if (held.length > 0) await listener.onPartitionsRevoked?.(held);
+          },
+          async afterJoin(group, assigned) {
+            target.group = group;
+            await listener.onPartitionsAssigned?.(assigned);
+          },
+        })],
+      });
+      await consumer.connect();
+      try {
+        const fromBeginning = settings.autoOffsetReset === "earliest";
+        if ("pattern" in subscription) {
+          await consumer.subscribe({ topics: [subscription.pattern], fromBeginning });
+        } else await consumer.subscribe({ topics: subscription.topics, fromBeginning });
+      } catch (e) {
+        await consumer.disconnect();
+        throw e;
+      }
+      const onCrash = options.onConsumerCrash ?? (() => {});
+      return new KafkajsConsumerAdapter(consumer, target, listener, onCrash, log);
+    },
+
+    async admin(): Promise<Admin> {
+      const admin = kafka.admin();
+      await admin.connect();
+      return new KafkajsAdminAdapter(kafka, admin, log);
+    },
+  };
+}
+
+function kafkajsConfig(connection: KafkaConnectionOptions, log: Logger): KafkaConfig {
+  const config: KafkaConfig = {
+    brokers: connection.brokers,
+    clientId: connection.clientId,
+    requestTimeout: connection.requestTimeoutMs,
+    connectionTimeout: connection.connectionTimeoutMs,
+    logLevel: kafkajsLogLevelFor(log),
+    logCreator: kafkajsLogCreator(log),
+  };
+  if (connection.tls) {
+    const { ca, cert, key, passphrase, checkServerIdentity } = connection.tls;
+    config.ssl = {
+      ...(ca ? { ca } : {}),
+      ...(cert ? { cert } : {}),
+      ...(key ? { key } : {}),
+      ...(passphrase ? { passphrase } : {}),
+      ...(checkServerIdentity === false ? { checkServerIdentity: () => undefined } : {}),
+    };
+  }
+  if (connection.sasl) {
+    const { mechanism, username, password } = connection.sasl;
+    config.sasl = { mechanism, username, password } as SASLOptions;
+  }
+  return config;
+}

@@ -1,0 +1,39 @@
+/**
+ * Error classes callers branch on. Everything else surfaces as the client library's error (or a plain Error),
+ * whose message is already redacted by the logging layer when logged.
+ */
+
+/** A Kafka client property has a value this client cannot honour; `property` names the key. */
+export class KafkaConfigError extends Error {
+  override name = "KafkaConfigError";
+  constructor(readonly property: string, message: string) {
+    super(`${property}: ${message}`);
+  }
+}
+
+/**
+ * The cluster cannot create topics through the Admin API (no CreateTopics support, e.g. the librdkafka mock,
+ * or no controller in its metadata). Callers fall back to broker auto-creation or report the topic as missing.
+ */
+export class TopicCreationUnsupportedError extends Error {
+  override name = "TopicCreationUnsupportedError";
+  constructor(readonly topic: string, readonly reason: string) {
+    super(`cannot create topic "${topic}" through the Admin API: ${reason}`);
+  }
+}
+
+/** The topic does not exist (and was not auto-created). */
+export class UnknownTopicError extends Error {
+  override name = "UnknownTopicError";
+  constructor(readonly topic: string) {
+    super(`topic "${topic}" does not exist`);
+  }
+}
+
+/** The consumer group has active members, so its committed offsets cannot be altered from outside. */
+export class GroupNotEmptyError extends Error {
+  override name = "GroupNotEmptyError";
+  constructor(readonly groupId: string) {
+    super(`consumer group "${groupId}" has active members; stop them before altering its offsets`);
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Routes kafkajs's own log entries into our pino logger (component "kafka").
+ *
+ * Level mapping: kafkajs logs at ERROR many conditions it then retries (a broker restart, a leader move), and the
+ * caller sees the final failure as a rejected promise that it reports itself; so kafkajs ERROR becomes warn.
+ * WARN → warn. kafkajs INFO is lifecycle chatter ("Starting", "Stopped", each join) that the daemon reports in its
+ * own words, so it becomes debug; kafkajs DEBUG (every request) becomes trace. Lines pass through the redaction layer like every other log line.
+ */
+import { type logCreator as KafkajsLogCreator, logLevel as KafkajsLogLevel } from "kafkajs";
+import { type Logger, logger } from "../observability/log.ts";
+
+const PINO_LEVEL_BY_KAFKAJS_LEVEL: Record<number, "warn" | "debug" | "trace"> = {
+  [KafkajsLogLevel.ERROR]: "warn",
+  [KafkajsLogLevel.WARN]: "warn",
+  [KafkajsLogLevel.INFO]: "debug",
+  [KafkajsLogLevel.DEBUG]: "trace",
+};
+
+/** A kafkajs `logCreator` writing to `target` (defaults to logger("kafka")). */
+export function kafkajsLogCreator(target: Logger = logger("kafka")): KafkajsLogCreator {
+  return () => ({ namespace, level, log }) => {
+    const pinoLevel = PINO_LEVEL_BY_KAFKAJS_LEVEL[level];
+    if (!pinoLevel) return;
+    const { message, timestamp: _timestamp, logger: _logger, ...fields } = log;
+    target[pinoLevel]({ kafkajs: namespace, ...fields }, String(message));
+  };
+}
+
+/** The kafkajs level to ask for, so that kafkajs does not build debug entries pino would drop anyway. */
+export function kafkajsLogLevelFor(target: Logger): KafkajsLogLevel {
+  if (target.isLevelEnabled("trace")) return KafkajsLogLevel.DEBUG;
+  return target.isLevelEnabled("debug") ? KafkajsLogLevel.INFO : KafkajsLogLevel.WARN;
+}

@@ -1,0 +1,211 @@
+/**
+ * Producer with per-record acknowledgements on top of kafkajs.
+ *
+ * Precise offsets: kafkajs answers a send with one base offset per topic-partition. Records of one partition in
+ * one request get consecutive offsets in the order given, so a record's offset is the base offset plus its index
+ * among that partition's records. To know each record's partition, our partitioner (the Java-compatible default:
+ * murmur2 of the key, else round robin) writes its choice onto the message; that also pins the partition if
+ * kafkajs retries the request, so a retry cannot move records between partitions.
+ *
+ * Linger: kafkajs sends each `send` call as its own request. With `lingerMs > 0`, calls arriving within that
+ * window (or until `batchSizeBytes` is reached) are merged into one request across topics, like the Java producer.
+ *
+ * Missing acknowledgements: kafkajs can resolve a send without having sent some partitions (see #dispatch);
+ * those records are sent again, so every resolved ack names a record the broker really acknowledged.
+ */
+import { Buffer } from "node:buffer";
+import { type Message, Partitioners, type Producer as KafkajsProducer } from "kafkajs";
+import type { Logger } from "../observability/log.ts";
+import type { ProducedRecord, Producer, ProducerOptions, RecordAck } from "./types.ts";
+
+export const DEFAULT_PRODUCER_OPTIONS: ProducerOptions = {
+  acks: -1,
+  compression: "none",
+  lingerMs: 0,
+  batchSizeBytes: 16_384,
+  retries: 5,
+  retryBackoffMaxMs: 1_000,
+};
+
+/** A kafkajs partitioner factory that records the chosen partition on each message (see the module comment). */
+export function pinningPartitioner() {
+  const choose = Partitioners.DefaultPartitioner();
+  return (args: { topic: string; partitionMetadata: unknown[]; message: Message }): number => {
+    const partition = choose(args as Parameters<typeof choose>[0]);
+    args.message.partition = partition;
+    return partition;
+  };
+}
+
+interface Pending {
+  records: ProducedRecord[];
+  resolve: (acks: RecordAck[]) => void;
+  reject: (error: unknown) => void;
+}
+
+const COMPRESSION_CODES = { none: 0, gzip: 1, snappy: 2, lz4: 3, zstd: 4 } as const;
+
+/** Requests per send before records the broker never acknowledged are reported as failed. */
+const MAX_RESEND_ROUNDS = 5;
+
+export class KafkajsProducerAdapter implements Producer {
+  #producer: KafkajsProducer;
+  #options: ProducerOptions;
+  #log: Logger;
+  #lingering: Pending[] = [];
+  #lingeringBytes = 0;
+  #lingerTimer: ReturnType<typeof setTimeout> | undefined;
+  #inFlight = new Set<Promise<unknown>>();
+  #closed = false;
+
+  constructor(producer: KafkajsProducer, options: ProducerOptions, log: Logger) {
+    this.#producer = producer;
+    this.#options = options;
+    this.#log = log;
+  }
+
+  send(records: ProducedRecord[]): Promise<RecordAck[]> {
+    if (this.#closed) return Promise.reject(new Error("producer is closed"));
+    if (records.length === 0) return Promise.resolve([]);
+    if (this.#options.lingerMs === 0) return this.#track(this.#dispatch(records));
+    return new Promise<RecordAck[]>((resolve, reject) => {
+      this.#lingering.push({ records, resolve, reject });
+      this.#lingeringBytes += records.reduce((n, r) => n + approximateSize(r), 0);
+      if (this.#lingeringBytes >= this.#options.batchSizeBytes) this.#sendLingering();
+      else this.#lingerTimer ??= setTimeout(() => this.#sendLingering(), this.#options.lingerMs);
+    });
+  }
+
+  async flush(): Promise<void> {
+    this.#sendLingering();
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.flush();
+    this.#closed = true;
+    await this.#producer.disconnect();
+  }
+
+  #sendLingering(): void {
+    clearTimeout(this.#lingerTimer);
+    this.#lingerTimer = undefined;
+    const batch = this.#lingering;
+    if (batch.length === 0) return;
+    this.#lingering = [];
+    this.#lingeringBytes = 0;
+    const all = batch.flatMap((p) => p.records);
+    void this.#track(this.#dispatch(all)).then(
+      (acks) => {
+        let at = 0;
+        for (const p of batch) {
+          p.resolve(acks.slice(at, at + p.records.length));
+          at += p.records.length;
+        }
+      },
+      (error) => batch.forEach((p) => p.reject(error)),
+    );
+  }
+
+  #track<T>(promise: Promise<T>): Promise<T> {
+    // The tracking copy only tells flush() when the send settled; the caller handles the outcome.
+    const settled = promise.then(() => {}, () => {}).finally(() => this.#inFlight.delete(settled));
+    this.#inFlight.add(settled);
+    return promise;
+  }
+
+  async #dispatch(records: ProducedRecord[]): Promise<RecordAck[]> {
+    const now = Date.now();
+    const messages = records.map((r) => toMessage(r, now));
+    const acks: Array<RecordAck | undefined> = new Array(records.length);
+    let pending = records.map((_, i) => i);
+    for (let round = 1; pending.length > 0; round++) {
+      const baseOffsets = await this.#sendOnce(pending.map((i) => [records[i].topic, messages[i]]));
+      const nextIndex = new Map<string, number>();
+      const missing: number[] = [];
+      for (const i of pending) {
+        const topic = records[i].topic;
+        const partition = messages[i].partition!;
+        if (this.#options.acks === 0) {
+          acks[i] = { topic, partition, offset: -1 };
+          continue;
+        }
+        const key = `${partition}\u0000${topic}`;
+        const base = baseOffsets.get(key);
+        if (base === undefined) {
+          missing.push(i);
+          continue;
+        }
+        const index = nextIndex.get(key) ?? 0;
+        nextIndex.set(key, index + 1);
+        acks[i] = { topic, partition, offset: base + index };
+      }
+      if (missing.length > 0) {
+        // kafkajs 2.2.4 bug: when a retry moves a partition to a broker that already answered, that partition is
+        // never sent, yet sendBatch resolves. Those records were not written: send them again (same partitions).
+        const partitions = [...new Set(missing.map((i) => `${records[i].topic}-${messages[i].partition}`))];
+        if (round >= MAX_RESEND_ROUNDS) {
+          throw new Error(`no acknowledgement for ${partitions.join(", ")} after ${round} requests`);
+        }
+        this.#log.warn(
+          { partitions, round },
+          "broker response lacks partitions that were sent to; sending again",
+        );
+      }
+      pending = missing;
+    }
+    return acks as RecordAck[];
+  }
+
+  /** One kafkajs sendBatch; returns the base offset per "partition\0topic" (first answer wins). */
+  async #sendOnce(entries: Array<[string, Message]>): Promise<Map<string, number>> {
+    const byTopic = new Map<string, Message[]>();
+    for (const [topic, message] of entries) {
+      const list = byTopic.get(topic);
+      if (list) list.push(message);
+      else byTopic.set(topic, [message]);
+    }
+    const response = await this.#producer.sendBatch({
+      acks: this.#options.acks,
+      compression: COMPRESSION_CODES[this.#options.compression],
+      topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+    });
+    const baseOffsets = new Map<string, number>();
+    for (const r of response) {
+      const key = `${r.partition}\u0000${r.topicName}`;
+      // When a retry moves a partition from an answered broker to another one, kafkajs writes it twice and
+      // reports it twice; the first answer covers the first copy, which is as good as the second.
+      if (!baseOffsets.has(key) && r.baseOffset !== undefined) baseOffsets.set(key, Number(r.baseOffset));
+    }
+    return baseOffsets;
+  }
+}
+
+function toMessage(record: ProducedRecord, now: number): Message {
+  const message: Message = {
+    key: record.key === null ? null : asBuffer(record.key),
+    value: record.value === null ? null : asBuffer(record.value),
+    timestamp: String(record.timestamp ?? now),
+  };
+  if (record.partition !== undefined) message.partition = record.partition;
+  if (record.headers) {
+    const headers: Record<string, Buffer | string> = {};
+    for (const [name, value] of Object.entries(record.headers)) {
+      headers[name] = typeof value === "string" ? value : asBuffer(value);
+    }
+    message.headers = headers;
+  }
+  return message;
+}
+
+/** A Buffer view over the same memory (kafkajs's encoder expects Buffers). */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function approximateSize(r: ProducedRecord): number {
+  let n = (r.key?.byteLength ?? 0) + (r.value?.byteLength ?? 0) + 16;
+  for (const [name, value] of Object.entries(r.headers ?? {})) n += name.length + value.length;
+  return n;
+}

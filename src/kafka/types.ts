@@ -1,0 +1,264 @@
+/**
+ * The Kafka interface the daemon codes against.
+ *
+ * Nothing outside src/kafka/ imports the client library: callers see only these shapes, so the kafkajs
+ * implementation can be swapped (e.g. for @platformatic/kafka) without touching sources, sinks or the REST API.
+ *
+ * Conventions:
+ *  - Offsets are JavaScript numbers (safe up to 2^53, far beyond any real partition's offsets).
+ *  - A committed offset is Kafka's "next offset to read" (last processed offset + 1), as in the Java client.
+ *  - Keys, values and header values are raw bytes; converters live elsewhere (src/connect/).
+ *  - Every record handed out or accepted carries its timestamp in epoch milliseconds.
+ */
+
+/** A header value as given by a producer caller; strings are sent as UTF-8. */
+export type HeaderValue = Uint8Array | string;
+
+/** Record headers. Kafka allows repeated keys; this interface keeps the last value of each key. */
+export type RecordHeaders = Record<string, HeaderValue>;
+
+/** A record to produce. */
+export interface ProducedRecord {
+  topic: string;
+  /** Explicit partition; when absent the Java-compatible default partitioner picks one (murmur2 of the key, else round robin). */
+  partition?: number;
+  key: Uint8Array | null;
+  /** null = tombstone. */
+  value: Uint8Array | null;
+  headers?: RecordHeaders;
+  /** Epoch ms; defaults to the send time. */
+  timestamp?: number;
+}
+
+/** Acknowledgement of one produced record: where it was written. */
+export interface RecordAck {
+  topic: string;
+  partition: number;
+  /** The record's offset; -1 when `acks` is 0 (the broker does not answer, so the offset is unknown). */
+  offset: number;
+}
+
+/** A record delivered to a consumer. */
+export interface ConsumedRecord {
+  topic: string;
+  partition: number;
+  offset: number;
+  /** Epoch ms (CreateTime or LogAppendTime, as the topic is configured). */
+  timestamp: number;
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+  /** Header values are always bytes on the consuming side. */
+  headers: Record<string, Uint8Array>;
+}
+
+export interface TopicPartition {
+  topic: string;
+  partition: number;
+}
+
+export interface TopicPartitionOffset extends TopicPartition {
+  /** For commits: the next offset to read. For seeks: the next offset to deliver. */
+  offset: number;
+}
+
+/** Low and high watermark of one partition: the first available offset and the offset the next record will get. */
+export interface PartitionWatermarks {
+  partition: number;
+  low: number;
+  high: number;
+}
+
+/** All records fetched for one partition in one round; delivered to `Consumer.run`'s handler. */
+export interface ConsumedBatch {
+  topic: string;
+  partition: number;
+  /** Ordered by offset, never empty. */
+  records: ConsumedRecord[];
+  /** Offset of the next record the broker will append to this partition at fetch time (for lag). */
+  highWatermark: number;
+}
+
+/** Context given to each batch handler call. */
+export interface BatchContext {
+  /** Keeps group membership alive during long processing; call it between slow steps. */
+  heartbeat(): Promise<void>;
+  /** False once `close()` has begun: stop processing and return. */
+  isRunning(): boolean;
+}
+
+export type BatchHandler = (batch: ConsumedBatch, context: BatchContext) => Promise<void>;
+
+/**
+ * Group rebalance callbacks (Java's ConsumerRebalanceListener). Both are awaited by the consumer:
+ *  - `onPartitionsRevoked` runs before the consumer rejoins the group (eager protocol: everything it held) and on
+ *    `close()`, while the member still owns the partitions and may commit; no batch is in flight when it runs.
+ *  - `onPartitionsAssigned` runs after a join with the new assignment, before fetching starts.
+ */
+export interface RebalanceListener {
+  onPartitionsAssigned?(partitions: TopicPartition[]): Promise<void> | void;
+  onPartitionsRevoked?(partitions: TopicPartition[]): Promise<void> | void;
+}
+
+export type Acks = -1 | 0 | 1;
+export type CompressionType = "none" | "gzip" | "snappy" | "lz4" | "zstd";
+
+export interface SaslOptions {
+  mechanism: "plain" | "scram-sha-256" | "scram-sha-512";
+  username: string;
+  /** Registered with the redaction layer when parsed; never logged. */
+  password: string;
+}
+
+export interface TlsOptions {
+  /** PEM CA certificates to trust (in addition to none: when set, only these are trusted). */
+  ca?: string[];
+  /** PEM client certificate chain for mutual TLS. */
+  cert?: string;
+  /** PEM private key for mutual TLS. */
+  key?: string;
+  /** Passphrase of an encrypted `key`. */
+  passphrase?: string;
+  /** `ssl.endpoint.identification.algorithm` empty → false. Default true. */
+  checkServerIdentity?: boolean;
+}
+
+/** Connection options shared by producers, consumers and admins of one cluster. */
+export interface KafkaConnectionOptions {
+  /** host:port list (`bootstrap.servers`). */
+  brokers: string[];
+  /** `client.id`; default "tablesync". */
+  clientId: string;
+  /** Present for SSL / SASL_SSL. */
+  tls?: TlsOptions;
+  /** Present for SASL_PLAINTEXT / SASL_SSL. */
+  sasl?: SaslOptions;
+  /** `request.timeout.ms`; default 30000. */
+  requestTimeoutMs: number;
+  /** `socket.connection.setup.timeout.ms`; default 10000 (the Java default; kafkajs's 1000 is too tight for TLS). */
+  connectionTimeoutMs: number;
+}
+
+export interface ProducerOptions {
+  /** `acks` (all → -1); default -1, as Kafka Connect forces for source tasks. */
+  acks: Acks;
+  /** `compression.type`; default "none". snappy/lz4/zstd need codecs kafkajs does not bundle → rejected at mapping. */
+  compression: CompressionType;
+  /**
+   * `linger.ms`: how long `send` waits for other `send` calls to join the same request; default 0 (send at once).
+   * kafkajs has no linger of its own, so our producer implements it.
+   */
+  lingerMs: number;
+  /** `batch.size` in bytes: a lingering request is sent as soon as its records reach this size; default 16384. */
+  batchSizeBytes: number;
+  /**
+   * `retries`: how often kafkajs retries a failed request before the send rejects; default 5 (kafkajs's default).
+   * kafkajs has no overall delivery timeout: a send can take about (retries + 1) × request.timeout.ms plus backoff.
+   */
+  retries: number;
+  /** `retry.backoff.max.ms`: the longest backoff between retries; default 1000 (Java's default). */
+  retryBackoffMaxMs: number;
+}
+
+export interface ConsumerOptions {
+  /** `group.id` (Kafka Connect sinks: `connect-<name>`). */
+  groupId: string;
+  /** `session.timeout.ms`; default 45000 (Java default). Must exceed 3000 against the librdkafka mock. */
+  sessionTimeoutMs: number;
+  /** `heartbeat.interval.ms`; default 3000. */
+  heartbeatIntervalMs: number;
+  /** `max.poll.interval.ms` (used as the rebalance timeout); default 300000. */
+  rebalanceTimeoutMs: number;
+  /** `auto.offset.reset` for partitions without a committed offset; default "earliest" (Connect's sink default). */
+  autoOffsetReset: "earliest" | "latest";
+  /** `fetch.max.wait.ms`; default 500. */
+  fetchMaxWaitMs: number;
+  /** `max.partition.fetch.bytes`; default 1048576. */
+  maxPartitionFetchBytes: number;
+  /** `fetch.max.bytes`; default 52428800. */
+  fetchMaxBytes: number;
+  /** `isolation.level` read_committed; default false (read_uncommitted, as Java). */
+  readCommitted: boolean;
+}
+
+export interface Producer {
+  /**
+   * Sends records (any mix of topics) and resolves with one ack per record, in input order, once the broker
+   * acknowledged all of them. Rejects if any part of the request failed after retries: then some records may
+   * have been written (at-least-once); the caller must not treat any of them as acknowledged.
+   */
+  send(records: ProducedRecord[]): Promise<RecordAck[]>;
+  /** Sends whatever is lingering and waits until every pending `send` has settled. */
+  flush(): Promise<void>;
+  /** Flushes, then disconnects. Idempotent. */
+  close(): Promise<void>;
+}
+
+export type Subscription = { topics: string[] } | { pattern: RegExp };
+
+export interface Consumer {
+  /**
+   * Joins the group and delivers batches to `handler` until `close()`. Resolves once the consumer has joined and
+   * started fetching. A handler error is retried by re-delivering the same batch (kafkajs retry); if retries
+   * run out the consumer stops and `onCrash` (see createConsumer) is called.
+   */
+  run(handler: BatchHandler): Promise<void>;
+  /** Commits the given next-offsets to the group (no auto commit ever happens). */
+  commit(offsets: TopicPartitionOffset[]): Promise<void>;
+  /** Stops fetching the given partitions until resumed (membership is kept). */
+  pause(partitions: TopicPartition[]): void;
+  resume(partitions: TopicPartition[]): void;
+  /** Next fetch of the partition starts at `offset`. Only valid while running and assigned. */
+  seek(position: TopicPartitionOffset): void;
+  /** Partitions currently assigned to this member. */
+  assignment(): TopicPartition[];
+  /** Calls `onPartitionsRevoked` for the current assignment, leaves the group, disconnects. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface CreateTopicOptions {
+  /** -1 = broker default. */
+  partitions: number;
+  /** -1 = broker default. */
+  replicationFactor: number;
+  /** Topic-level configs, e.g. `{ "cleanup.policy": "compact" }`. */
+  configs?: Record<string, string>;
+}
+
+export interface CommittedOffset extends TopicPartitionOffset {
+  metadata?: string | null;
+}
+
+export interface Admin {
+  clusterId(): Promise<string>;
+  listTopics(): Promise<string[]>;
+  topicExists(name: string): Promise<boolean>;
+  /** Partition ids of an existing topic, ascending; throws UnknownTopicError when it does not exist. */
+  partitionsFor(topic: string): Promise<number[]>;
+  fetchTopicOffsets(topic: string): Promise<PartitionWatermarks[]>;
+  /** Committed offsets of a group (only partitions that have one). `topics` narrows the lookup. */
+  fetchCommittedOffsets(groupId: string, topics?: string[]): Promise<CommittedOffset[]>;
+  /**
+   * Alters committed offsets of a group with no active members (KIP-875 PATCH/DELETE of sink offsets).
+   * `offset: -1` deletes the partition's committed offset semantics-wise (consumers fall back to auto.offset.reset)
+   * where the broker supports it; see admin.ts for the exact strategy.
+   */
+  setCommittedOffsets(groupId: string, offsets: TopicPartitionOffset[]): Promise<void>;
+  /**
+   * Creates a topic; resolves false if it already exists. Throws TopicCreationUnsupportedError when the cluster
+   * cannot create topics through the API (e.g. the librdkafka mock), so the caller can fall back or report.
+   */
+  createTopic(name: string, options: CreateTopicOptions): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Everything a caller needs for one cluster; produced by `createKafka(options)` in client.ts. */
+export interface KafkaClient {
+  readonly connection: KafkaConnectionOptions;
+  producer(options?: Partial<ProducerOptions>): Promise<Producer>;
+  consumer(
+    subscription: Subscription,
+    options: Partial<ConsumerOptions> & { groupId: string },
+    listener?: RebalanceListener,
+  ): Promise<Consumer>;
+  admin(): Promise<Admin>;
+}

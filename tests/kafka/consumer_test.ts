@@ -1,0 +1,90 @@
+import { assertEquals } from "../support/assert.ts";
+import { startKafkaMock } from "../support/kafka_mock.ts";
+import { produceRecords } from "../support/kafka_helpers.ts";
+import { createKafka } from "../../src/kafka/mod.ts";
+import type { ConsumedRecord, TopicPartition } from "../../src/kafka/mod.ts";
+import { waitFor } from "./wait.ts";
+
+// The mock delays the first join of an empty group by 3 s; the session timeout must exceed it.
+const GROUP_SETTINGS = { groupId: "connect-sink", sessionTimeoutMs: 6_000, heartbeatIntervalMs: 1_000 };
+
+Deno.test("consumer: manual commits (in the handler and on revocation at close) are where a new member resumes", async () => {
+  await using mock = startKafkaMock({ brokers: 1 });
+  mock.createTopic("in", 2, 1);
+  await produceRecords(mock.bootstrapServers, "in", [
+    { value: "p0-0", partition: 0, headers: { h: "x" } },
+    { value: "p0-1", partition: 0 },
+    { value: "p0-2", partition: 0 },
+    { value: "p1-0", partition: 1 },
+    { value: "p1-1", partition: 1 },
+    { value: "p1-2", partition: 1 },
+  ]);
+  const kafka = createKafka({
+    brokers: [mock.bootstrapServers],
+    clientId: "test",
+    requestTimeoutMs: 10_000,
+    connectionTimeoutMs: 3_000,
+  });
+
+  const first: ConsumedRecord[] = [];
+  const assigned: TopicPartition[][] = [];
+  const revoked: TopicPartition[][] = [];
+  const consumer = await kafka.consumer({ topics: ["in"] }, GROUP_SETTINGS, {
+    onPartitionsAssigned: (ps) => void assigned.push(ps),
+    onPartitionsRevoked: async (ps) => {
+      revoked.push(ps);
+      // Still a member here: the sink flushes and commits what it wrote.
+      await consumer.commit([{ topic: "in", partition: 1, offset: 3 }]);
+    },
+  });
+  await consumer.run(async (batch) => {
+    first.push(...batch.records);
+    // Partition 0: only the first two records count as written.
+    if (batch.partition === 0) await consumer.commit([{ topic: "in", partition: 0, offset: 2 }]);
+  });
+  await waitFor(() => first.length === 6, "6 records");
+  assertEquals(sortTp(consumer.assignment()), [{ topic: "in", partition: 0 }, { topic: "in", partition: 1 }]);
+  await consumer.close();
+
+  assertEquals(assigned.map(sortTp), [[{ topic: "in", partition: 0 }, { topic: "in", partition: 1 }]]);
+  assertEquals(revoked.map(sortTp), [[{ topic: "in", partition: 0 }, { topic: "in", partition: 1 }]]);
+  const r0 = first.find((r) => r.partition === 0 && r.offset === 0)!;
+  assertEquals(new TextDecoder().decode(r0.value!), "p0-0");
+  assertEquals(new TextDecoder().decode(r0.headers.h), "x");
+  assertEquals(r0.key, null);
+
+  const admin = await kafka.admin();
+  try {
+    assertEquals(
+      (await admin.fetchCommittedOffsets("connect-sink")).map(({ topic, partition, offset }) => ({
+        topic,
+        partition,
+        offset,
+      })),
+      [{ topic: "in", partition: 0, offset: 2 }, { topic: "in", partition: 1, offset: 3 }],
+    );
+  } finally {
+    await admin.close();
+  }
+
+  await produceRecords(mock.bootstrapServers, "in", [{ value: "p1-3", partition: 1 }]);
+  const second: ConsumedRecord[] = [];
+  const reopened = await kafka.consumer({ topics: ["in"] }, GROUP_SETTINGS);
+  try {
+    await reopened.run((batch) => {
+      second.push(...batch.records);
+      return Promise.resolve();
+    });
+    await waitFor(() => second.length >= 2, "2 records after reopening");
+  } finally {
+    await reopened.close();
+  }
+  assertEquals(
+    second.map((r) => `${r.partition}:${r.offset}:${new TextDecoder().decode(r.value!)}`).sort(),
+    ["0:2:p0-2", "1:3:p1-3"],
+  );
+});
+
+function sortTp(ps: TopicPartition[]): TopicPartition[] {
+  return [...ps].sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
+}

@@ -1,0 +1,149 @@
+/**
+ * Produce/consume helpers for test assertions. Test code may use kafkajs directly; these helpers do, so that a
+ * check does not depend on the code under test (src/kafka) agreeing with itself.
+ */
+import { Kafka, logLevel, Partitioners } from "kafkajs";
+
+export interface TestRecord {
+  key?: string | null;
+  value: string | null;
+  partition?: number;
+  headers?: Record<string, string>;
+}
+
+export interface DecodedRecord {
+  topic: string;
+  partition: number;
+  offset: number;
+  timestamp: number;
+  key: string | null;
+  value: string | null;
+  headers: Record<string, string>;
+}
+
+function client(bootstrapServers: string): Kafka {
+  return new Kafka({
+    brokers: bootstrapServers.split(","),
+    clientId: "test-helper",
+    logLevel: logLevel.NOTHING,
+  });
+}
+
+/** Produces records (acks=all) with a plain kafkajs producer. */
+export async function produceRecords(
+  bootstrapServers: string,
+  topic: string,
+  records: TestRecord[],
+): Promise<void> {
+  const producer = client(bootstrapServers).producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  await producer.connect();
+  try {
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: records.map((r) => ({
+        key: r.key ?? null,
+        value: r.value,
+        partition: r.partition,
+        headers: r.headers,
+      })),
+    });
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+/**
+ * Reads a topic from the beginning with a fresh consumer group until `expected` records arrived (or `timeoutMs`
+ * passed: then it returns what it has, so the caller's assertion shows the difference). Sorted by partition, offset.
+ */
+export async function consumeAll(
+  bootstrapServers: string,
+  topic: string,
+  { expected, timeoutMs = 20_000 }: { expected: number; timeoutMs?: number },
+): Promise<DecodedRecord[]> {
+  const consumer = client(bootstrapServers).consumer({
+    groupId: `test-reader-${crypto.randomUUID()}`,
+    sessionTimeout: 6_000,
+    heartbeatInterval: 500,
+    maxWaitTimeInMs: 100,
+  });
+  const records: DecodedRecord[] = [];
+  const decoder = new TextDecoder();
+  let done!: () => void;
+  const enough = new Promise<void>((resolve) => done = resolve);
+  await consumer.connect();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachMessage: ({ topic, partition, message }) => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(message.headers ?? {})) {
+          const last = Array.isArray(v) ? v[v.length - 1] : v;
+          if (last !== undefined) headers[k] = typeof last === "string" ? last : decoder.decode(last);
+        }
+        records.push({
+          topic,
+          partition,
+          offset: Number(message.offset),
+          timestamp: Number(message.timestamp),
+          key: message.key ? decoder.decode(message.key) : null,
+          value: message.value ? decoder.decode(message.value) : null,
+          headers,
+        });
+        if (records.length >= expected) done();
+        return Promise.resolve();
+      },
+    });
+    if (expected === 0) done();
+    await Promise.race([enough, new Promise<void>((resolve) => timer = setTimeout(resolve, timeoutMs))]);
+  } finally {
+    clearTimeout(timer);
+    await consumer.disconnect();
+  }
+  return records.sort((a, b) => a.partition - b.partition || a.offset - b.offset);
+}
+
+export interface KcatRecord {
+  topic: string;
+  partition: number;
+  offset: number;
+  timestamp: number;
+  key: string | null;
+  value: string | null;
+  headers: Record<string, string>;
+}
+
+/** Black-box read of a whole topic with the kcat CLI (librdkafka, not kafkajs). Sorted by partition, offset. */
+export async function readTopicWithKcat(bootstrapServers: string, topic: string): Promise<KcatRecord[]> {
+  const { code, stdout, stderr } = await new Deno.Command("kcat", {
+    args: ["-C", "-b", bootstrapServers, "-t", topic, "-o", "beginning", "-e", "-q", "-J"],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (code !== 0) throw new Error(`kcat failed (${code}): ${new TextDecoder().decode(stderr)}`);
+  return new TextDecoder().decode(stdout).split("\n").filter((l) => l.trim() !== "").map((line) => {
+    const j = JSON.parse(line) as {
+      topic: string;
+      partition: number;
+      offset: number;
+      ts: number;
+      key: string | null;
+      payload: string | null;
+      headers?: string[];
+    };
+    const headers: Record<string, string> = {};
+    for (let i = 0; j.headers && i < j.headers.length; i += 2) headers[j.headers[i]] = j.headers[i + 1];
+    return {
+      topic: j.topic,
+      partition: j.partition,
+      offset: j.offset,
+      timestamp: j.ts,
+      key: j.key,
+      value: j.payload,
+      headers,
+    };
+  }).sort((a, b) => a.partition - b.partition || a.offset - b.offset);
+}
