@@ -55,7 +55,10 @@ export const runCommand: Command = {
       log.info({ signal: name }, `received ${name}`);
       daemon.shutdown();
     };
-    const handlers: [Deno.Signal, () => void][] = [["SIGTERM", onSignal("SIGTERM")], ["SIGINT", onSignal("SIGINT")]];
+    const handlers: [Deno.Signal, () => void][] = [["SIGTERM", onSignal("SIGTERM")], [
+      "SIGINT",
+      onSignal("SIGINT"),
+    ]];
     for (const [sig, handler] of handlers) Deno.addSignalListener(sig, handler);
     await daemon.done;
     for (const [sig, handler] of handlers) Deno.removeSignalListener(sig, handler);

@@ -6,6 +6,7 @@ import type { Converter, HeaderConverter, RawHeader } from "../connect/converter
 import { ConnectHeaders } from "../connect/headers.ts";
 import type { ConnectRecord } from "../connect/record.ts";
 import type { Stage } from "./errors/stage.ts";
+import { isPreparingConverter } from "../connect/registry/preparing_converter.ts";
 
 export interface RecordConverters {
   key: Converter;
@@ -38,6 +39,47 @@ function attempt<T>(stage: Stage, cls: string, fn: () => T): T {
   } catch (e) {
     throw new ConversionError(stage, cls, e instanceof Error ? e : new Error(String(e)));
   }
+}
+
+/**
+ * Schema-registry converters must register or fetch a schema before converting (an async step, needed once per
+ * new schema). Returns undefined when nothing is pending (the common case), otherwise a promise that rejects
+ * with a ConversionError naming the stage.
+ */
+export function prepareToBytes(c: RecordConverters, record: ConnectRecord<any>): Promise<void> | undefined {
+  const key = isPreparingConverter(c.key)
+    ? c.key.prepareFromConnectData(record.topic, record.keySchema, record.key)
+    : undefined;
+  const value = isPreparingConverter(c.value)
+    ? c.value.prepareFromConnectData(record.topic, record.valueSchema, record.value)
+    : undefined;
+  return settle(key, value, c);
+}
+
+/** The same for consumed bytes (fetching schemas by id). */
+export function prepareFromBytes(
+  c: RecordConverters,
+  topic: string,
+  bytes: { key: Uint8Array | null; value: Uint8Array | null },
+): Promise<void> | undefined {
+  const key = isPreparingConverter(c.key) ? c.key.prepareToConnectData(topic, bytes.key) : undefined;
+  const value = isPreparingConverter(c.value) ? c.value.prepareToConnectData(topic, bytes.value) : undefined;
+  return settle(key, value, c);
+}
+
+function settle(
+  key: Promise<void> | undefined,
+  value: Promise<void> | undefined,
+  c: RecordConverters,
+): Promise<void> | undefined {
+  if (!key && !value) return undefined;
+  const wrap = (stage: Stage, cls: string) => (e: unknown) => {
+    throw new ConversionError(stage, cls, e instanceof Error ? e : new Error(String(e)));
+  };
+  return Promise.all([
+    key?.catch(wrap("KEY_CONVERTER", c.classes.key)),
+    value?.catch(wrap("VALUE_CONVERTER", c.classes.value)),
+  ]).then(() => {});
 }
 
 /** Connect record → bytes. Throws ConversionError naming the failing stage. */

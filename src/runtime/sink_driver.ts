@@ -13,7 +13,7 @@ import type { ConsumedBatch, ConsumedRecord, Consumer, KafkaClient, Subscription
 import type { Logger } from "../observability/log.ts";
 import type { MetricsRegistry } from "../observability/metrics.ts";
 import type { ErrorHandler } from "./errors/error_handler.ts";
-import { ConversionError, fromBytes, type RecordConverters } from "./record_bytes.ts";
+import { ConversionError, fromBytes, prepareFromBytes, type RecordConverters } from "./record_bytes.ts";
 import { PauseGate, retryBackoffMs, sleep } from "./pause_gate.ts";
 import type { RecordTransformer } from "./source_driver.ts";
 
@@ -167,6 +167,8 @@ export class SinkDriver {
     const o = this.#o;
     let parts;
     try {
+      const pending = prepareFromBytes(o.converters, consumed.topic, consumed);
+      if (pending) await pending;
       parts = fromBytes(o.converters, consumed.topic, consumed);
     } catch (e) {
       if (!(e instanceof ConversionError)) throw e;

@@ -15,7 +15,7 @@ import type { MetricsRegistry } from "../observability/metrics.ts";
 import { redact } from "../observability/redact.ts";
 import { type SubmittedRecord, SubmittedRecords } from "./offsets/submitted_records.ts";
 import type { ErrorHandler } from "./errors/error_handler.ts";
-import { ConversionError, type RecordConverters, toBytes } from "./record_bytes.ts";
+import { ConversionError, prepareToBytes, type RecordConverters, toBytes } from "./record_bytes.ts";
 import { PauseGate, retryBackoffMs, sleep } from "./pause_gate.ts";
 import type { OffsetEntry } from "./worker_protocol.ts";
 
@@ -148,6 +148,8 @@ export class SourceDriver {
     if (transformed === null) return null;
     let bytes;
     try {
+      const pending = prepareToBytes(this.#o.converters, transformed);
+      if (pending) await pending;
       bytes = toBytes(this.#o.converters, transformed);
     } catch (e) {
       if (!(e instanceof ConversionError)) throw e;

@@ -141,7 +141,7 @@ export class TablePoller {
     }
     const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(this.#failures - 1, 16));
     this.#nextAt = Date.now() + delay;
-    this.#o.context.metrics.increment("source_table_errors_total", this.#labels);
+    this.#o.context.metrics.increment("tablesync_source_table_errors_total", this.#labels);
     this.#o.context.logger.warn(
       { ...this.#labels, retryInMs: delay, failures: this.#failures },
       `table ${this.#t.table} (alias ${this.#t.alias}) failed; backing off, other tables continue: ${error.message}`,
@@ -177,6 +177,11 @@ export class TablePoller {
     const extractedAt = Date.now();
     this.#o.clock.observe(page.instanceTime);
     const { records, last } = await this.#handleRows(page.rows, extractedAt);
+    if (this.#cursor && page.instanceTime) {
+      // How far the table's cursor trails the instance clock (includes the safety lag and quiet periods).
+      const lag = (page.instanceTime.getTime() - this.#cursor.epochMs) / 1000;
+      this.#o.context.metrics.set("tablesync_source_lag_seconds", this.#labels, Math.max(0, lag));
+    }
     if (!sweep.advance(page.rows.length, limit, last)) {
       this.#sweep = null;
       this.#nextAt = Date.now() + t.pollIntervalMs;
@@ -237,9 +242,9 @@ export class TablePoller {
       }
     }
     const metrics = this.#o.context.metrics;
-    metrics.increment("source_rows_read_total", this.#labels, rows.length);
-    if (records.length > 0) metrics.increment("source_records_total", this.#labels, records.length);
-    if (suppressed > 0) metrics.increment("source_duplicates_suppressed_total", this.#labels, suppressed);
+    metrics.increment("tablesync_source_rows_read_total", this.#labels, rows.length);
+    if (records.length > 0) metrics.increment("tablesync_source_records_total", this.#labels, records.length);
+    if (suppressed > 0) metrics.increment("tablesync_source_duplicates_suppressed_total", this.#labels, suppressed);
     return { records, last };
   }
 
@@ -258,7 +263,7 @@ export class TablePoller {
     const t = this.#t;
     const { context, source } = this.#o;
     const error = new BadRowError(t.table, t.alias, sysId, field, reason, cause ? { cause } : undefined);
-    context.metrics.increment("source_bad_rows_total", { ...this.#labels, behavior: source.badRowBehavior });
+    context.metrics.increment("tablesync_source_bad_rows_total", { ...this.#labels, behavior: source.badRowBehavior });
     const details = { topic: t.topic, key: sysId, value: row };
     if (source.badRowBehavior === "skip") {
       context.logger.warn({ ...this.#labels, sys_id: sysId, field }, `${error.message}; skipped`);

@@ -53,7 +53,7 @@ Deno.test("bad row, skip: logged, counted and skipped; good rows keep flowing", 
       const records = await pollUntil(driven, (r) => r.length >= 3);
       assertEquals(records.map((r) => r.key), ["id-a", "id-c", "id-e"]);
       assertEquals(
-        driven.context.counter("source_bad_rows_total", {
+        driven.context.counter("tablesync_source_bad_rows_total", {
           table: "incident",
           alias: "inc",
           behavior: "skip",

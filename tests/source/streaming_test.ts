@@ -69,7 +69,7 @@ Deno.test("overlap and dedup: re-reads are suppressed, updates and late rows in 
     try {
       await pollUntil(driven, (r) => r.length >= 5);
       await pollUntil(driven, () =>
-        context.counter("source_duplicates_suppressed_total", {
+        context.counter("tablesync_source_duplicates_suppressed_total", {
           table: "incident",
           alias: "inc",
         }) >= 6);

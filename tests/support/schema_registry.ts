@@ -23,6 +23,8 @@ export interface RecordedRegistryRequest {
 export interface TestRegistryOptions {
   /** Require this Authorization header value (e.g. `Basic ...` or `Bearer ...`); others get 401. */
   requireAuthorization?: string;
+  /** Serve HTTPS with this PEM certificate and key (the URL then uses `localhost`). */
+  tls?: { cert: string; key: string };
 }
 
 interface StoredSchema {
@@ -113,7 +115,11 @@ export function startSchemaRegistry(options: TestRegistryOptions = {}): TestSche
       if (stored.schema === schema && stored.schemaType === schemaType) return v.id;
     }
     if (!compatible(subject, schema, schemaType)) {
-      return error(409, 409, `Schema being registered is incompatible with an earlier schema for subject "${subject}"`);
+      return error(
+        409,
+        409,
+        `Schema being registered is incompatible with an earlier schema for subject "${subject}"`,
+      );
     }
     const id = idFor(schema, schemaType);
     versions.push({ version: (versions.at(-1)?.version ?? 0) + 1, id });
@@ -137,7 +143,9 @@ export function startSchemaRegistry(options: TestRegistryOptions = {}): TestSche
     const parts = url.pathname.split("/").filter((p) => p !== "").map(decodeURIComponent);
     const schemaType = (body?.schemaType as string | undefined) ?? "AVRO";
     // POST /subjects/{s}/versions
-    if (request.method === "POST" && parts[0] === "subjects" && parts[2] === "versions" && parts.length === 3) {
+    if (
+      request.method === "POST" && parts[0] === "subjects" && parts[2] === "versions" && parts.length === 3
+    ) {
       const result = register(parts[1], String(body.schema), schemaType);
       return typeof result === "number" ? json(200, { id: result }) : result;
     }
@@ -155,14 +163,21 @@ export function startSchemaRegistry(options: TestRegistryOptions = {}): TestSche
     if (request.method === "GET" && parts[0] === "schemas" && parts[1] === "ids" && parts.length === 3) {
       const stored = byId.get(Number(parts[2]));
       if (!stored) return error(404, 40403, `Schema ${parts[2]} not found`);
-      return json(200, { ...(stored.schemaType === "AVRO" ? {} : { schemaType: stored.schemaType }), schema: stored.schema });
+      return json(200, {
+        ...(stored.schemaType === "AVRO" ? {} : { schemaType: stored.schemaType }),
+        schema: stored.schema,
+      });
     }
-    if (request.method === "GET" && parts[0] === "subjects" && parts.length === 1) return json(200, [...subjects.keys()]);
+    if (request.method === "GET" && parts[0] === "subjects" && parts.length === 1) {
+      return json(200, [...subjects.keys()]);
+    }
     if (request.method === "GET" && parts[0] === "subjects" && parts[2] === "versions") {
       const versions = subjects.get(parts[1]);
       if (!versions) return error(404, 40401, `Subject '${parts[1]}' not found.`);
       if (parts.length === 3) return json(200, versions.map((v) => v.version));
-      const v = parts[3] === "latest" ? versions.at(-1) : versions.find((x) => x.version === Number(parts[3]));
+      const v = parts[3] === "latest"
+        ? versions.at(-1)
+        : versions.find((x) => x.version === Number(parts[3]));
       return v ? json(200, describe(parts[1], v)) : error(404, 40402, `Version ${parts[3]} not found.`);
     }
     // POST /compatibility/subjects/{s}/versions/latest
@@ -177,16 +192,23 @@ export function startSchemaRegistry(options: TestRegistryOptions = {}): TestSche
     return error(404, 404, `HTTP 404 Not Found: ${url.pathname}`);
   }
 
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handle);
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {}, ...(options.tls ?? {}) },
+    handle,
+  );
   const address = server.addr as Deno.NetAddr;
   const close = async () => {
     await server.shutdown();
   };
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: options.tls ? `https://localhost:${address.port}` : `http://127.0.0.1:${address.port}`,
     requests,
     versions: (subject) =>
-      (subjects.get(subject) ?? []).map((v) => ({ ...v, schema: byId.get(v.id)!.schema, schemaType: byId.get(v.id)!.schemaType })),
+      (subjects.get(subject) ?? []).map((v) => ({
+        ...v,
+        schema: byId.get(v.id)!.schema,
+        schemaType: byId.get(v.id)!.schemaType,
+      })),
     subjects: () => [...subjects.keys()],
     register: (subject, schema, schemaType = "AVRO") => {
       const result = register(subject, schema, schemaType);

@@ -11,6 +11,12 @@ import type { Converter, HeaderConverter } from "./converter.ts";
 import { JSON_CONVERTER_CLASS, JsonConverter } from "./json/json_converter.ts";
 import { SIMPLE_HEADER_CONVERTER_CLASS, SimpleHeaderConverter } from "./simple_header_converter.ts";
 import { STRING_CONVERTER_CLASS, StringConverter } from "./string_converter.ts";
+import { AVRO_CONVERTER_CLASS, AvroConverter } from "../registry/avro/avro_converter.ts";
+import {
+  JSON_SCHEMA_CONVERTER_CLASS,
+  JsonSchemaConverter,
+} from "../registry/json_schema/json_schema_converter.ts";
+import { PROTOBUF_CONVERTER_CLASS, ProtobufConverter } from "../registry/protobuf/protobuf_converter.ts";
 
 /** What a plugin can be used as: `key.converter`/`value.converter`, or `header.converter`. */
 export type ConverterPluginKind = "converter" | "header_converter";
@@ -86,5 +92,11 @@ export function builtinConverterRegistry(): ConverterRegistry {
     });
 }
 
-/** The process-wide registry the factory uses by default. */
-export const defaultConverterRegistry: ConverterRegistry = builtinConverterRegistry();
+/**
+ * The process-wide registry the factory uses by default: the built-ins plus the schema registry converters
+ * (src/connect/registry/), which need their async prepare step awaited (src/connect/registry/preparing_converter.ts).
+ */
+export const defaultConverterRegistry: ConverterRegistry = builtinConverterRegistry()
+  .register({ className: AVRO_CONVERTER_CLASS, newConverter: () => new AvroConverter() })
+  .register({ className: JSON_SCHEMA_CONVERTER_CLASS, newConverter: () => new JsonSchemaConverter() })
+  .register({ className: PROTOBUF_CONVERTER_CLASS, newConverter: () => new ProtobufConverter() });

@@ -1,0 +1,142 @@
+/**
+ * Benchmark plumbing: the simulator, a Kafka broker and the daemon as separate processes (so each gets its own
+ * CPU accounting), and process CPU and peak memory read from /proc.
+ */
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+export interface Proc {
+  child: Deno.ChildProcess;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Reads lines of a stream until `match` returns a value. */
+async function firstMatch<T>(
+  stream: ReadableStream<Uint8Array>,
+  match: (line: string) => T | undefined,
+): Promise<T> {
+  let buffer = "";
+  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`process ended before it was ready:\n${buffer}`);
+    buffer += value;
+    for (const line of buffer.split("\n")) {
+      const found = match(line);
+      if (found !== undefined) {
+        // Keep draining so the child never blocks on a full pipe.
+        (async () => {
+          for (;;) if ((await reader.read()).done) break;
+        })();
+        return found;
+      }
+    }
+  }
+}
+
+export async function startSimulatorProcess(
+  seed: string,
+  extra: string[] = [],
+): Promise<Proc & { url: string }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-all",
+      `${ROOT}main.ts`,
+      "simulate",
+      "--port",
+      "0",
+      "--seed",
+      seed,
+      "--user",
+      "admin:bench-pass",
+      ...extra,
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const url = await firstMatch(child.stdout, (l) => /listening on (\S+)/.exec(l)?.[1]);
+  return { child, pid: child.pid, url, stop: () => stop(child) };
+}
+
+export async function startBrokerProcess(topics: string): Promise<Proc & { bootstrap: string }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-ffi",
+      "--allow-env",
+      "--allow-read",
+      `${ROOT}tests/support/kafka_mock_child.ts`,
+      "--brokers",
+      "1",
+      "--topics",
+      topics,
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const bootstrap = await firstMatch(
+    child.stdout,
+    (l) => l.startsWith("{") ? JSON.parse(l).bootstraps as string : undefined,
+  );
+  return {
+    child,
+    pid: child.pid,
+    bootstrap,
+    stop: async () => {
+      await child.stdin.close().catch(() => {});
+      await child.status;
+    },
+  };
+}
+
+export async function startDaemonProcess(
+  config: unknown,
+  env: Record<string, string> = {},
+): Promise<Proc & { url: string; dir: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "tablesync-bench-" });
+  await Deno.writeTextFile(`${dir}/config.json`, JSON.stringify(config));
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", `${ROOT}main.ts`, "run", "--config", `${dir}/config.json`],
+    env: { NO_COLOR: "1", ...env },
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const url = await firstMatch(child.stderr, (l) => /REST API listening on (http\S+?)"/.exec(l)?.[1]);
+  return { child, pid: child.pid, url, dir, stop: () => stop(child) };
+}
+
+async function stop(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGTERM");
+  } catch { /* gone */ }
+  await child.status;
+}
+
+/** User + system CPU seconds of a process (all its threads). */
+export function cpuSeconds(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks / 100;
+}
+
+/** Peak resident memory (VmHWM) of a process, bytes. */
+export function peakRss(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb * 1024;
+}
+
+/** CPU seconds of this process (main and worker threads). */
+export function ownCpuSeconds(): number {
+  return cpuSeconds(Deno.pid);
+}
+
+export function arg(name: string, fallback: number): number {
+  const at = Deno.args.indexOf(`--${name}`);
+  return at >= 0 ? Number(Deno.args[at + 1]) : fallback;
+}
+
+export const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits });

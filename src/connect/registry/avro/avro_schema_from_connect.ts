@@ -1,0 +1,246 @@
+/**
+ * Connect schema → Avro schema JSON, as Confluent's `AvroData.fromConnectSchema` builds it (with
+ * `connect.meta.data=true`) and as Avro's Java `Schema.toString()` prints it, so a registered schema text
+ * matches what Kafka Connect registers:
+ *
+ * - STRUCT → `record` named after the schema (namespace = the part before the last dot); unnamed structs are
+ *   `io.confluent.connect.avro.ConnectDefault` (a second, different unnamed shape in one schema becomes
+ *   `ConnectDefault2`, ...: Confluent fails there with "Can't redefine").
+ * - INT8/INT16 → `int` with `connect.type`; INT32 `int`; INT64 `long`; FLOAT32 `float`; FLOAT64 `double`;
+ *   BOOLEAN, STRING, BYTES as named; ARRAY `array`; MAP with required string keys `map`, otherwise an array of
+ *   `io.confluent.connect.avro.MapEntry` records.
+ * - Decimal → `bytes` with `scale`, `precision` (`connect.decimal.precision`, default 64) and
+ *   `logicalType: decimal`; Date → `int`/`date`; Time → `int`/`time-millis`; Timestamp → `long`/`timestamp-millis`.
+ * - Metadata as properties, in Confluent's order: `connect.doc`, `connect.version`, `connect.parameters`,
+ *   `connect.default`, `connect.name`, `connect.type`, then `logicalType`.
+ * - Optional → union `["null", T]` (field default `null`), or `[T, "null"]` when the schema has a default.
+ *
+ * Java prints a named type in full the first time and by name afterwards; the namespace is printed only when it
+ * differs from the enclosing one.
+ */
+import { DataException } from "../../errors.ts";
+import { encodeLatin1Default } from "./avro_defaults.ts";
+import {
+  DATE_LOGICAL_NAME,
+  DECIMAL_LOGICAL_NAME,
+  TIME_LOGICAL_NAME,
+  TIMESTAMP_LOGICAL_NAME,
+} from "../../logical.ts";
+import type { Schema } from "../../schema.ts";
+import { valuesEqual } from "../../equality.ts";
+import { checkAvroName } from "./avro_schema_parser.ts";
+
+export const AVRO_NAMESPACE = "io.confluent.connect.avro";
+export const DEFAULT_SCHEMA_NAME = "ConnectDefault";
+export const DEFAULT_SCHEMA_FULL_NAME = `${AVRO_NAMESPACE}.${DEFAULT_SCHEMA_NAME}`;
+export const FIELD_DEFAULT_FLAG = `${AVRO_NAMESPACE}.field.default`;
+const RECORD_DOC_PARAM = `${AVRO_NAMESPACE}.record.doc`;
+const FIELD_DOC_PREFIX = `${AVRO_NAMESPACE}.field.doc.`;
+const DECIMAL_PRECISION_PARAM = "connect.decimal.precision";
+const DEFAULT_DECIMAL_PRECISION = 64;
+
+const LOGICAL_AVRO: Record<string, string> = {
+  [TIME_LOGICAL_NAME]: "time-millis",
+  [TIMESTAMP_LOGICAL_NAME]: "timestamp-millis",
+  [DATE_LOGICAL_NAME]: "date",
+};
+
+type Json = unknown;
+
+function splitName(fullName: string): [string | null, string] {
+  const dot = fullName.lastIndexOf(".");
+  return dot < 0 ? [null, fullName] : [fullName.slice(0, dot), fullName.slice(dot + 1)];
+}
+
+/** Equal STRUCT schemas apart from optionality (Confluent's `nonOptional` key), so equal shapes share one record. */
+function isSameShape(a: Schema, b: Schema): boolean {
+  if (a.type !== b.type || a.name !== b.name || a.version !== b.version || a.doc !== b.doc) return false;
+  if (!valuesEqual(a.defaultValue, b.defaultValue)) return false;
+  const pa = [...(a.parameters ?? [])];
+  if (pa.length !== (b.parameters?.size ?? 0) || pa.some(([k, v]) => b.parameters?.get(k) !== v)) {
+    return false;
+  }
+  const fa = a.fields();
+  const fb = b.fields();
+  return fa.length === fb.length && fa.every((f, i) => f.equals(fb[i]));
+}
+
+class Generator {
+  /** Records already printed: full name → the Connect shape it stands for. */
+  readonly #records = new Map<string, Schema>();
+  #unnamedCount = 0;
+  readonly #unnamedNames: Array<[Schema, string]> = [];
+
+  /** The Avro JSON of `schema` inside namespace `space`; `ignoreOptional` for union members. */
+  toJson(schema: Schema, space: string | null, ignoreOptional = false): Json {
+    const base = this.#base(schema, space);
+    if (ignoreOptional || !schema.isOptional || schema.type === "STRUCT") {
+      if (schema.type === "STRUCT" && schema.isOptional && !ignoreOptional) return ["null", base];
+      return base;
+    }
+    return schema.defaultValue !== null ? [base, "null"] : ["null", base];
+  }
+
+  #base(schema: Schema, space: string | null): Json {
+    if (schema.type === "STRUCT") return this.#record(schema, space);
+    const props: Array<[string, Json]> = [];
+    let type: string;
+    let connectType: string | null = null;
+    const extra: Array<[string, Json]> = [];
+    switch (schema.type) {
+      case "INT8":
+      case "INT16":
+        type = "int";
+        connectType = schema.type.toLowerCase();
+        break;
+      case "INT32":
+        type = "int";
+        break;
+      case "INT64":
+        type = "long";
+        break;
+      case "FLOAT32":
+        type = "float";
+        break;
+      case "FLOAT64":
+        type = "double";
+        break;
+      case "BOOLEAN":
+        type = "boolean";
+        break;
+      case "STRING":
+        type = "string";
+        break;
+      case "BYTES":
+        type = "bytes";
+        if (schema.name === DECIMAL_LOGICAL_NAME) {
+          const scale = Number(schema.parameters?.get("scale"));
+          const precision = Number(
+            schema.parameters?.get(DECIMAL_PRECISION_PARAM) ?? DEFAULT_DECIMAL_PRECISION,
+          );
+          if (!Number.isInteger(scale)) {
+            throw new DataException("Invalid Decimal schema: scale parameter not found.");
+          }
+          props.push(["scale", scale], ["precision", precision]);
+        }
+        break;
+      case "ARRAY":
+        type = "array";
+        extra.push(["items", this.toJson(schema.valueSchema(), space)]);
+        break;
+      case "MAP":
+        if (schema.keySchema().type === "STRING" && !schema.keySchema().isOptional) {
+          type = "map";
+          extra.push(["values", this.toJson(schema.valueSchema(), space)]);
+        } else {
+          type = "array";
+          extra.push(["items", this.#mapEntry(schema, space)]);
+        }
+        break;
+      default:
+        throw new DataException(`Unknown schema type: ${schema.type}`);
+    }
+    this.#metadata(schema, props);
+    if (connectType !== null) props.push(["connect.type", connectType]);
+    const logical = this.#logicalType(schema);
+    if (logical !== null) props.push(["logicalType", logical]);
+    for (const [k, v] of schema.parameters ?? []) if (k.startsWith("avro")) props.push([k, v]);
+    if (props.length === 0 && extra.length === 0) return type;
+    return Object.fromEntries([["type", type], ...extra, ...props]);
+  }
+
+  #logicalType(schema: Schema): string | null {
+    if (schema.name === null) return null;
+    if (schema.name === DECIMAL_LOGICAL_NAME) return "decimal";
+    return LOGICAL_AVRO[schema.name] ?? null;
+  }
+
+  /** Confluent's connect.* properties, in its order. */
+  #metadata(schema: Schema, props: Array<[string, Json]>): void {
+    if (schema.doc !== null) props.push(["connect.doc", schema.doc]);
+    if (schema.version !== null) props.push(["connect.version", schema.version]);
+    const parameters = [...(schema.parameters ?? [])].filter(([k]) => k !== FIELD_DEFAULT_FLAG);
+    if (parameters.length > 0) props.push(["connect.parameters", Object.fromEntries(parameters)]);
+    if (schema.defaultValue !== null && !schema.parameters?.has(FIELD_DEFAULT_FLAG)) {
+      props.push(["connect.default", defaultJson(schema, schema.defaultValue)]);
+    }
+    if (schema.name !== null) props.push(["connect.name", schema.name]);
+  }
+
+  #recordName(schema: Schema): string {
+    if (schema.name !== null) return schema.name;
+    const known = this.#unnamedNames.find(([s]) => isSameShape(s, schema));
+    if (known) return known[1];
+    this.#unnamedCount++;
+    const name = `${DEFAULT_SCHEMA_FULL_NAME}${this.#unnamedCount === 1 ? "" : this.#unnamedCount}`;
+    this.#unnamedNames.push([schema, name]);
+    return name;
+  }
+
+  #reference(fullName: string, space: string | null): string {
+    const [namespace, name] = splitName(fullName);
+    return namespace === space ? name : fullName;
+  }
+
+  #record(schema: Schema, space: string | null): Json {
+    const fullName = this.#recordName(schema);
+    const printed = this.#records.get(fullName);
+    if (printed !== undefined) {
+      if (!isSameShape(printed, schema)) throw new DataException(`Can't redefine: ${fullName}`);
+      return this.#reference(fullName, space);
+    }
+    this.#records.set(fullName, schema);
+    const [namespace, name] = splitName(fullName);
+    for (const part of fullName.split(".")) checkAvroName(part, "record");
+    const out: Array<[string, Json]> = [["type", "record"], ["name", name]];
+    if (namespace !== null && namespace !== space) out.push(["namespace", namespace]);
+    const doc = schema.parameters?.get(RECORD_DOC_PARAM);
+    if (doc !== undefined) out.push(["doc", doc]);
+    const inner = namespace ?? space;
+    out.push([
+      "fields",
+      schema.fields().map((field) => {
+        checkAvroName(field.name, "field");
+        const entry: Array<[string, Json]> = [["name", field.name], [
+          "type",
+          this.toJson(field.schema, inner),
+        ]];
+        const fieldDoc = schema.parameters?.get(FIELD_DOC_PREFIX + field.name);
+        if (fieldDoc !== undefined) entry.push(["doc", fieldDoc]);
+        if (field.schema.defaultValue !== null) {
+          entry.push(["default", defaultJson(field.schema, field.schema.defaultValue)]);
+        } else if (field.schema.isOptional) {
+          entry.push(["default", null]);
+        }
+        return Object.fromEntries(entry);
+      }),
+    ]);
+    const props: Array<[string, Json]> = [];
+    this.#metadata(schema, props);
+    return Object.fromEntries([...out, ...props]);
+  }
+
+  #mapEntry(schema: Schema, space: string | null): Json {
+    const fullName = schema.name ?? `${AVRO_NAMESPACE}.MapEntry`;
+    const [namespace, name] = splitName(fullName);
+    const out: Array<[string, Json]> = [["type", "record"], ["name", name]];
+    if (namespace !== null && namespace !== space) out.push(["namespace", namespace]);
+    const inner = namespace ?? space;
+    out.push(["fields", [
+      { name: "key", type: this.toJson(schema.keySchema(), inner) },
+      { name: "value", type: this.toJson(schema.valueSchema(), inner) },
+    ]]);
+    if (schema.name !== null) out.push(["connect.internal.type", "MapEntry"]);
+    return Object.fromEntries(out);
+  }
+}
+
+/** A Connect default value as Avro default JSON (Confluent's `defaultValueFromConnect`). */
+function defaultJson(schema: Schema, value: unknown): Json {
+  return encodeLatin1Default(schema, value);
+}
+
+/** The Avro schema JSON text for a Connect schema. */
+export function avroSchemaText(schema: Schema): string {
+  return JSON.stringify(new Generator().toJson(schema, null));
+}

@@ -1,0 +1,201 @@
+/**
+ * Avro schema → Connect schema, as Confluent's `AvroData.toConnectSchema` (with `connect.meta.data=true`):
+ * `["null", T]` unions become optional T; `logicalType` decimal/date/time-millis/timestamp-millis become the
+ * Connect logical types; `connect.name`, `connect.version` (else the registry version, top level only),
+ * `connect.doc`, `connect.parameters` and `connect.default` restore the Connect metadata; a record without
+ * `connect.name` is named by its full name (except `io.confluent.connect.avro.ConnectDefault*`). Other unions
+ * become `io.confluent.connect.avro.Union` structs with one optional field per branch.
+ */
+import { DataException } from "../../errors.ts";
+import { ConnectDate, ConnectDecimal, ConnectTime, ConnectTimestamp } from "../../logical.ts";
+import type { Schema } from "../../schema.ts";
+import { SchemaBuilder } from "../../schema_builder.ts";
+import { decodeAvroDefault } from "./avro_defaults.ts";
+import { AVRO_NAMESPACE, DEFAULT_SCHEMA_FULL_NAME, FIELD_DEFAULT_FLAG } from "./avro_schema_from_connect.ts";
+import { avroProp, type AvroType, avroTypeName, simpleName } from "./avro_types.ts";
+
+export const AVRO_UNION_NAME = `${AVRO_NAMESPACE}.Union`;
+const DEFAULT_DECIMAL_PRECISION = 64;
+
+function isMapEntry(type: AvroType): boolean {
+  return type.kind === "record" &&
+    (type.fullName === `${AVRO_NAMESPACE}.MapEntry` ||
+      type.props.get("connect.internal.type") === "MapEntry") &&
+    type.fields.length === 2 && type.fields[0].name === "key" && type.fields[1].name === "value";
+}
+
+/** The Connect field name of a union branch (Confluent's `unionMemberFieldName`). */
+export function unionMemberFieldName(type: AvroType): string {
+  return type.kind === "record" || type.kind === "enum" ? simpleName(type.fullName) : avroTypeName(type);
+}
+
+class Converter {
+  /** Records being converted, to stop at recursive schemas (Connect schemas cannot be cyclic here). */
+  readonly #inProgress = new Set<AvroType>();
+
+  convert(
+    type: AvroType,
+    forceOptional: boolean,
+    fieldDefault: { present: boolean; value: unknown },
+    version: number | null,
+  ): Schema {
+    if (type.kind === "union") return this.#union(type);
+    const builder = this.#builder(type);
+    const doc = avroProp(type, "connect.doc");
+    if (typeof doc === "string") builder.doc(doc);
+    const connectVersion = avroProp(type, "connect.version");
+    if (typeof connectVersion === "number") builder.version(connectVersion);
+    else if (version !== null) builder.version(version);
+    const parameters = avroProp(type, "connect.parameters");
+    if (parameters !== undefined) {
+      if (typeof parameters !== "object" || parameters === null) {
+        throw new DataException(
+          `Expected JSON object for schema parameters but found: ${JSON.stringify(parameters)}`,
+        );
+      }
+      for (const [k, v] of Object.entries(parameters)) {
+        if (typeof v !== "string") {
+          throw new DataException(
+            `Expected schema parameter values to be strings but found: ${JSON.stringify(v)}`,
+          );
+        }
+        builder.parameter(k, v);
+      }
+    }
+    for (const [k, v] of type.props) if (k.startsWith("avro")) builder.parameter(k, String(v));
+    const connectName = avroProp(type, "connect.name");
+    let name: string | null = typeof connectName === "string" ? connectName : null;
+    if (name === null && (type.kind === "record" || type.kind === "enum")) name = type.fullName;
+    if (name !== null && !name.startsWith(DEFAULT_SCHEMA_FULL_NAME)) {
+      const current = builder.build().name;
+      if (current === null) builder.name(name);
+      else if (current !== name) {
+        throw new DataException(
+          `Mismatched names: name already added to SchemaBuilder (${current}) differs from name in source schema (${name})`,
+        );
+      }
+    }
+    if (forceOptional) builder.optional();
+    const connectDefault = avroProp(type, "connect.default");
+    let defaultJson: unknown = undefined;
+    if (fieldDefault.present) {
+      defaultJson = fieldDefault.value;
+      if (connectDefault === undefined) builder.parameter(FIELD_DEFAULT_FLAG, "true");
+    } else if (connectDefault !== undefined) {
+      defaultJson = connectDefault;
+    }
+    if (defaultJson !== undefined && defaultJson !== null) {
+      builder.defaultValue(decodeAvroDefault(builder.build(), defaultJson));
+    }
+    return builder.build();
+  }
+
+  #builder(type: Exclude<AvroType, { kind: "union" }>): SchemaBuilder {
+    const logical = avroProp(type, "logicalType");
+    switch (type.kind) {
+      case "primitive":
+        switch (type.type) {
+          case "boolean":
+            return SchemaBuilder.bool();
+          case "bytes":
+            return this.#bytes(type, logical);
+          case "double":
+            return SchemaBuilder.float64();
+          case "float":
+            return SchemaBuilder.float32();
+          case "int": {
+            if (logical === "date") return ConnectDate.builder();
+            if (logical === "time-millis") return ConnectTime.builder();
+            const connectType = avroProp(type, "connect.type");
+            if (connectType === "int8") return SchemaBuilder.int8();
+            if (connectType === "int16") return SchemaBuilder.int16();
+            return SchemaBuilder.int32();
+          }
+          case "long":
+            return logical === "timestamp-millis" ? ConnectTimestamp.builder() : SchemaBuilder.int64();
+          case "string":
+            return SchemaBuilder.string();
+          case "null":
+            throw new DataException("Standalone null schemas are not supported by this converter");
+        }
+        break;
+      case "fixed":
+        return this.#bytes(type, logical);
+      case "enum": {
+        const builder = SchemaBuilder.string().parameter(`${AVRO_NAMESPACE}.Enum`, type.fullName);
+        for (const symbol of type.symbols) builder.parameter(`${AVRO_NAMESPACE}.Enum.${symbol}`, symbol);
+        return builder;
+      }
+      case "array":
+        if (isMapEntry(type.items)) {
+          const entry = type.items as AvroType & { kind: "record" };
+          return SchemaBuilder.map(this.#field(entry.fields[0].type), this.#field(entry.fields[1].type));
+        }
+        return SchemaBuilder.array(this.#field(type.items));
+      case "map":
+        return SchemaBuilder.map(SchemaBuilder.string().build(), this.#field(type.values));
+      case "record": {
+        if (this.#inProgress.has(type)) {
+          throw new DataException(`Recursive Avro record ${type.fullName} is not supported`);
+        }
+        this.#inProgress.add(type);
+        const builder = SchemaBuilder.struct();
+        if (type.doc !== null) builder.parameter(`${AVRO_NAMESPACE}.record.doc`, type.doc);
+        for (const field of type.fields) {
+          if (field.doc !== null) builder.parameter(`${AVRO_NAMESPACE}.field.doc.${field.name}`, field.doc);
+          builder.field(
+            field.name,
+            this.convert(field.type, false, { present: field.hasDefault, value: field.default }, null),
+          );
+        }
+        this.#inProgress.delete(type);
+        return builder;
+      }
+    }
+  }
+
+  #bytes(type: AvroType, logical: unknown): SchemaBuilder {
+    if (logical !== "decimal") return SchemaBuilder.bytes();
+    const scale = avroProp(type, "scale");
+    if (typeof scale !== "number") throw new DataException("scale must be specified and must be a number.");
+    const builder = ConnectDecimal.builder(scale);
+    const precision = avroProp(type, "precision");
+    if (precision !== undefined) {
+      if (typeof precision !== "number") {
+        throw new DataException("precision property must be a JSON Integer.");
+      }
+      if (precision !== DEFAULT_DECIMAL_PRECISION) {
+        builder.parameter("connect.decimal.precision", String(precision));
+      }
+    }
+    return builder;
+  }
+
+  #field(type: AvroType): Schema {
+    return this.convert(type, false, { present: false, value: undefined }, null);
+  }
+
+  #union(type: AvroType & { kind: "union" }): Schema {
+    const nonNull = type.branches.filter((b) => !(b.kind === "primitive" && b.type === "null"));
+    if (type.branches.length === 2 && nonNull.length === 1) {
+      return this.convert(nonNull[0], true, { present: false, value: undefined }, null);
+    }
+    const builder = SchemaBuilder.struct().name(AVRO_UNION_NAME);
+    if (nonNull.length !== type.branches.length) builder.optional();
+    const names = new Set<string>();
+    for (const branch of nonNull) {
+      const name = unionMemberFieldName(branch);
+      if (names.has(name)) {
+        throw new DataException("Multiple union schemas map to the Connect union field name");
+      }
+      names.add(name);
+      builder.field(name, this.convert(branch, true, { present: false, value: undefined }, null));
+    }
+    return builder.build();
+  }
+}
+
+/** The Connect schema of an Avro schema; `version` (the registry version) applies when the schema has none. */
+export function avroToConnectSchema(type: AvroType, version: number | null): Schema {
+  return new Converter().convert(type, false, { present: false, value: undefined }, version);
+}

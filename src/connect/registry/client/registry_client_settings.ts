@@ -1,0 +1,189 @@
+/**
+ * The schema registry client's settings, read from converter settings with Confluent's property names
+ * (`value.converter.schema.registry.url=...` reaches the converter as `schema.registry.url`):
+ *
+ * | Setting                                        | Default | Meaning                                                 |
+ * |------------------------------------------------|---------|---------------------------------------------------------|
+ * | `schema.registry.url`                          | required | comma-separated base URLs; requests fail over across them |
+ * | `basic.auth.credentials.source`                | `URL`   | `URL` (user info in the URL), `USER_INFO`; `SASL_INHERIT` is refused |
+ * | `basic.auth.user.info` (alias `schema.registry.basic.auth.user.info`) | none | `user:password` for `USER_INFO` |
+ * | `bearer.auth.credentials.source`               | none    | `STATIC_TOKEN` (with `bearer.auth.token`)                |
+ * | `bearer.auth.logical.cluster`, `bearer.auth.identity.pool.id` | none | sent as `target-sr-cluster` / `Confluent-Identity-Pool-Id` |
+ * | `request.header.<Name>`                        | none    | extra request headers                                   |
+ * | `schema.registry.ssl.truststore.location` / `.password` / `.type` | none | trust store (JKS, PKCS12 or PEM) |
+ * | `schema.registry.ssl.keystore.location` / `.password` / `.type` | none | client certificate for mutual TLS |
+ * | `max.retries`                                  | `3`     | retries after the first attempt (429, 408, 425, 5xx, I/O errors) |
+ * | `retries.wait.ms`                              | `1000`  | first backoff ceiling (full jitter, doubling)           |
+ * | `retries.max.wait.ms`                          | `20000` | largest backoff ceiling                                 |
+ * | `http.read.timeout.ms`                         | `30000` | per attempt, until the response body has arrived        |
+ *
+ * Every credential is registered with the redaction layer as soon as it is read.
+ */
+import { ConfigException } from "../../errors.ts";
+import { intSetting } from "../../converters/config_values.ts";
+import type { ConverterConfig } from "../../converters/converter.ts";
+import { registerSecret } from "../../../observability/redact.ts";
+
+export const SCHEMA_REGISTRY_URL_CONFIG = "schema.registry.url";
+
+export interface StoreSettings {
+  readonly location: string;
+  readonly password: string | null;
+  /** `JKS`, `PKCS12` or `PEM` (upper-cased; default JKS as in Java). */
+  readonly type: string;
+}
+
+export interface RegistryClientSettings {
+  /** Base URLs without user info and without a trailing slash. */
+  readonly urls: readonly string[];
+  /** The `Authorization` header value, or null. */
+  readonly authorization: string | null;
+  /** Extra headers sent with every request. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly truststore: StoreSettings | null;
+  readonly keystore: StoreSettings | null;
+  readonly maxRetries: number;
+  readonly retryWaitMs: number;
+  readonly retryMaxWaitMs: number;
+  readonly readTimeoutMs: number;
+}
+
+function text(configs: ConverterConfig, name: string): string | null {
+  const value = configs[name];
+  return value === undefined || value.trim() === "" ? null : value.trim();
+}
+
+function basicHeader(userInfo: string): string {
+  return `Basic ${btoa(String.fromCodePoint(...new TextEncoder().encode(userInfo)))}`;
+}
+
+/** Splits the URL list, taking user info out of each URL (it becomes the basic credentials for source URL). */
+function parseUrls(raw: string): { urls: string[]; userInfo: string | null } {
+  let userInfo: string | null = null;
+  const urls = raw.split(",").map((s) => s.trim()).filter((s) => s !== "").map((entry) => {
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      throw ConfigException.invalidValue(SCHEMA_REGISTRY_URL_CONFIG, redactUrl(entry), "not a URL");
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw ConfigException.invalidValue(
+        SCHEMA_REGISTRY_URL_CONFIG,
+        redactUrl(entry),
+        "only http and https URLs",
+      );
+    }
+    if (url.username !== "") {
+      userInfo = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+      registerSecret(decodeURIComponent(url.password));
+      registerSecret(userInfo);
+      url.username = "";
+      url.password = "";
+    }
+    return url.toString().replace(/\/+$/, "");
+  });
+  return { urls, userInfo };
+}
+
+/** A URL for messages: user info replaced. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/[^/@]*@/, "//[hidden]@");
+}
+
+function authorization(configs: ConverterConfig, userInfoFromUrl: string | null): string | null {
+  const bearerSource = text(configs, "bearer.auth.credentials.source")?.toUpperCase() ?? null;
+  if (bearerSource !== null) {
+    if (bearerSource !== "STATIC_TOKEN") {
+      throw ConfigException.invalidValue(
+        "bearer.auth.credentials.source",
+        bearerSource,
+        "only STATIC_TOKEN is supported (set bearer.auth.token)",
+      );
+    }
+    const token = text(configs, "bearer.auth.token");
+    if (token === null) {
+      throw new ConfigException(
+        "bearer.auth.token must be set when bearer.auth.credentials.source is STATIC_TOKEN",
+      );
+    }
+    registerSecret(token);
+    return `Bearer ${token}`;
+  }
+  const source = text(configs, "basic.auth.credentials.source")?.toUpperCase() ?? "URL";
+  switch (source) {
+    case "URL":
+      return userInfoFromUrl === null ? null : basicHeader(userInfoFromUrl);
+    case "USER_INFO": {
+      const info = text(configs, "basic.auth.user.info") ??
+        text(configs, "schema.registry.basic.auth.user.info");
+      if (info === null) {
+        throw new ConfigException(
+          "basic.auth.user.info must be set when basic.auth.credentials.source is USER_INFO",
+        );
+      }
+      registerSecret(info);
+      registerSecret(info.slice(info.indexOf(":") + 1));
+      return basicHeader(info);
+    }
+    case "SASL_INHERIT":
+      throw ConfigException.invalidValue(
+        "basic.auth.credentials.source",
+        source,
+        "SASL_INHERIT needs the Kafka client's SASL settings, which converters do not see here; use USER_INFO",
+      );
+    default:
+      throw ConfigException.invalidValue(
+        "basic.auth.credentials.source",
+        source,
+        "String must be one of: URL, USER_INFO, SASL_INHERIT",
+      );
+  }
+}
+
+function store(configs: ConverterConfig, role: "truststore" | "keystore"): StoreSettings | null {
+  const prefix = `schema.registry.ssl.${role}`;
+  const location = text(configs, `${prefix}.location`);
+  if (location === null) return null;
+  const password = text(configs, `${prefix}.password`);
+  registerSecret(password);
+  registerSecret(text(configs, "schema.registry.ssl.key.password"));
+  return { location, password, type: (text(configs, `${prefix}.type`) ?? "JKS").toUpperCase() };
+}
+
+function extraHeaders(configs: ConverterConfig): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [key, value] of Object.entries(configs)) {
+    if (key.startsWith("request.header.")) headers[key.slice("request.header.".length)] = value;
+  }
+  const cluster = text(configs, "bearer.auth.logical.cluster");
+  if (cluster !== null) headers["target-sr-cluster"] = cluster;
+  const pool = text(configs, "bearer.auth.identity.pool.id");
+  if (pool !== null) headers["Confluent-Identity-Pool-Id"] = pool;
+  return headers;
+}
+
+/** Reads the client settings; throws `ConfigException` naming the property for a missing or invalid value. */
+export function parseRegistryClientSettings(configs: ConverterConfig): RegistryClientSettings {
+  const raw = text(configs, SCHEMA_REGISTRY_URL_CONFIG);
+  if (raw === null) {
+    throw new ConfigException(
+      `Missing required configuration "${SCHEMA_REGISTRY_URL_CONFIG}" which has no default value.`,
+    );
+  }
+  const { urls, userInfo } = parseUrls(raw);
+  if (urls.length === 0) {
+    throw ConfigException.invalidValue(SCHEMA_REGISTRY_URL_CONFIG, raw, "at least one URL is required");
+  }
+  return Object.freeze({
+    urls: Object.freeze(urls),
+    authorization: authorization(configs, userInfo),
+    headers: Object.freeze(extraHeaders(configs)),
+    truststore: store(configs, "truststore"),
+    keystore: store(configs, "keystore"),
+    maxRetries: intSetting(configs, "max.retries", 3, 0),
+    retryWaitMs: intSetting(configs, "retries.wait.ms", 1000, 0),
+    retryMaxWaitMs: intSetting(configs, "retries.max.wait.ms", 20000, 0),
+    readTimeoutMs: intSetting(configs, "http.read.timeout.ms", 30000, 1),
+  });
+}

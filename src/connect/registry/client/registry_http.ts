@@ -1,0 +1,161 @@
+/**
+ * One JSON request to the schema registry, with the instance client's retry rules (src/instance/retry_policy.ts:
+ * 429, 408, 425 and 5xx are retried with full-jitter exponential backoff, `Retry-After` wins) and fail-over:
+ * each attempt walks the configured URLs from the last one that answered, moving on at an I/O error or a
+ * retryable status, so one registry node down costs no backoff.
+ *
+ * Credentials only ever travel in headers; messages and logs name the method, the path and the URL without
+ * user info.
+ */
+import { isRetryableStatus, RetryPolicy } from "../../../instance/retry_policy.ts";
+import { parseRetryAfter } from "../../../instance/retry_after.ts";
+import { logger } from "../../../observability/log.ts";
+import { redact } from "../../../observability/redact.ts";
+import { RegistryResponseError, RegistryUnavailableError } from "./registry_errors.ts";
+import { redactUrl, type RegistryClientSettings } from "./registry_client_settings.ts";
+import { createRegistryHttpClient } from "./registry_tls.ts";
+
+const log = logger("registry");
+
+const CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+const ACCEPT = "application/vnd.schemaregistry.v1+json, application/vnd.schemaregistry+json; qs=0.9, " +
+  "application/json; qs=0.5";
+/** Retries stop once the next wait would end this long after the first attempt. */
+const MAX_ELAPSED_MS = 300_000;
+
+export type Sleep = (ms: number) => Promise<void>;
+
+const sleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Failure {
+  readonly description: string;
+  readonly retryAfterMs: number | null;
+}
+
+export class RegistryHttp {
+  readonly #settings: RegistryClientSettings;
+  readonly #policy: RetryPolicy;
+  readonly #sleep: Sleep;
+  #current = 0;
+  #client: Promise<Deno.HttpClient | null> | null = null;
+
+  constructor(settings: RegistryClientSettings, options: { sleep?: Sleep; random?: () => number } = {}) {
+    this.#settings = settings;
+    this.#sleep = options.sleep ?? sleep;
+    this.#policy = new RetryPolicy({
+      maxAttempts: settings.maxRetries + 1,
+      maxElapsedMs: MAX_ELAPSED_MS,
+      initialBackoffMs: settings.retryWaitMs,
+      maxBackoffMs: settings.retryMaxWaitMs,
+    }, options.random);
+  }
+
+  /** Sends a request and returns the parsed JSON body; throws `RegistryResponseError` or `RegistryUnavailableError`. */
+  async request(method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
+    const client = await (this.#client ??= createRegistryHttpClient(
+      this.#settings.truststore,
+      this.#settings.keystore,
+    ));
+    const started = Date.now();
+    const label = `${method} ${path.replace(/\?.*$/, "")}`;
+    for (let attempt = 1;; attempt++) {
+      let failure: Failure | null = null;
+      const { urls } = this.#settings;
+      for (let tried = 0; tried < urls.length; tried++) {
+        const base = urls[this.#current];
+        const outcome = await this.#send(client, base, method, path, body, label);
+        if (!("failure" in outcome)) return outcome.body;
+        failure = outcome.failure;
+        if (urls.length > 1) {
+          log.warn(
+            { url: redactUrl(base), request: label, failure: failure.description },
+            "schema registry failed; trying the next URL",
+          );
+        }
+        this.#current = (this.#current + 1) % urls.length;
+      }
+      const decision = this.#policy.next(attempt, Date.now() - started, failure!.retryAfterMs);
+      if (!decision.retry) {
+        throw new RegistryUnavailableError(
+          `Schema registry ${label} failed after ${attempt} attempt(s) on ${urls.length} URL(s): ` +
+            `${failure!.description} (${
+              attempt > this.#settings.maxRetries
+                ? "max.retries reached"
+                : `no retry within ${MAX_ELAPSED_MS} ms`
+            })`,
+        );
+      }
+      await this.#sleep(decision.waitMs);
+    }
+  }
+
+  async #send(
+    client: Deno.HttpClient | null,
+    base: string,
+    method: string,
+    path: string,
+    body: unknown,
+    label: string,
+  ): Promise<{ body: unknown } | { failure: Failure }> {
+    const headers: Record<string, string> = { ...this.#settings.headers, Accept: ACCEPT };
+    if (body !== undefined) headers["Content-Type"] = CONTENT_TYPE;
+    if (this.#settings.authorization !== null) headers.Authorization = this.#settings.authorization;
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.#settings.readTimeoutMs),
+        ...(client === null ? {} : { client }),
+      });
+      text = await response.text();
+    } catch (error) {
+      return {
+        failure: { description: `I/O error: ${redact((error as Error).message)}`, retryAfterMs: null },
+      };
+    }
+    if (response.ok) {
+      try {
+        return { body: text === "" ? null : JSON.parse(text) };
+      } catch {
+        return {
+          failure: {
+            description: `HTTP ${response.status} with a body that is not JSON`,
+            retryAfterMs: null,
+          },
+        };
+      }
+    }
+    if (isRetryableStatus(response.status)) {
+      return {
+        failure: {
+          description: `HTTP ${response.status}`,
+          retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), response.headers.get("date")),
+        },
+      };
+    }
+    const { errorCode, message } = errorBody(text, response.status);
+    throw new RegistryResponseError(response.status, errorCode, message, label);
+  }
+
+  close(): void {
+    const pending = this.#client;
+    this.#client = null;
+    pending?.then((client) => client?.close(), () => {});
+  }
+}
+
+/** Confluent's error body `{"error_code":40401,"message":"Subject 'x' not found."}`, tolerating other bodies. */
+function errorBody(text: string, status: number): { errorCode: number; message: string } {
+  try {
+    const parsed = JSON.parse(text) as { error_code?: unknown; message?: unknown };
+    return {
+      errorCode: typeof parsed.error_code === "number" ? parsed.error_code : status,
+      message: typeof parsed.message === "string" ? parsed.message : `HTTP ${status}`,
+    };
+  } catch {
+    return { errorCode: status, message: `HTTP ${status}` };
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The JSON Schema registry format: schemas are JSON Schema documents (json_schema_from_connect.ts), payloads
+ * UTF-8 JSON (json_schema_values.ts). Payloads are not validated against the schema, as Confluent's converter
+ * does not by default (`json.fail.invalid.schema=false`).
+ */
+import { DataException } from "../../errors.ts";
+import { parseJson } from "../../converters/json/json_parser.ts";
+import type { Schema, SchemaAndValue } from "../../schema.ts";
+import type { FormatSchema, RegistryFormat } from "../registry_format.ts";
+import { jsonSchemaText } from "./json_schema_from_connect.ts";
+import { jsonSchemaToConnect } from "./json_schema_to_connect.ts";
+import { type DecimalFormat, readJsonValue, writeJsonValue } from "./json_schema_values.ts";
+
+export interface JsonSchemaDocument extends FormatSchema {
+  readonly document: unknown;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+export class JsonSchemaFormat implements RegistryFormat<JsonSchemaDocument> {
+  readonly schemaType = "JSON" as const;
+  readonly displayName = "JSON Schema";
+  readonly tombstoneForRequiredSchema = false;
+  readonly #connectSchemas = new WeakMap<JsonSchemaDocument, Map<number | null, Schema>>();
+
+  constructor(private readonly decimalFormat: DecimalFormat) {}
+
+  fromConnectSchema(schema: Schema): JsonSchemaDocument {
+    return this.parse(jsonSchemaText(schema));
+  }
+
+  parse(text: string): JsonSchemaDocument {
+    let document: unknown;
+    try {
+      document = JSON.parse(text);
+    } catch (error) {
+      throw new DataException(`Invalid JSON Schema: ${(error as Error).message}`);
+    }
+    const title = typeof document === "object" && document !== null
+      ? (document as { title?: unknown }).title
+      : null;
+    return { text, document, recordName: typeof title === "string" ? title : null };
+  }
+
+  serialize(_writer: JsonSchemaDocument, schema: Schema, value: unknown): Uint8Array {
+    return encoder.encode(writeJsonValue(schema, value, this.decimalFormat));
+  }
+
+  deserialize(writer: JsonSchemaDocument, payload: Uint8Array, version: number | null): SchemaAndValue {
+    let byVersion = this.#connectSchemas.get(writer);
+    if (byVersion === undefined) this.#connectSchemas.set(writer, byVersion = new Map());
+    let schema = byVersion.get(version);
+    if (schema === undefined) byVersion.set(version, schema = jsonSchemaToConnect(writer.document, version));
+    let text: string;
+    try {
+      text = decoder.decode(payload);
+    } catch {
+      throw new DataException("the payload is not UTF-8");
+    }
+    return { schema, value: readJsonValue(schema, parseJson(text)) };
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Connect schema → JSON Schema document, as Confluent's `JsonSchemaData.fromConnectSchema` builds it:
+ *
+ * - INT8…INT64 → `"integer"`, FLOAT32/FLOAT64 → `"number"`, each with `connect.type` (`int8`, …, `float64`);
+ *   BOOLEAN `"boolean"`, STRING `"string"`; BYTES `"string"` with `connect.type: bytes` (Decimal: `"number"`).
+ * - STRUCT → `"object"` with `properties`; each property carries `connect.index` (its field position).
+ * - ARRAY → `"array"` with `items`; MAP with required string keys → `"object"` with `additionalProperties` and
+ *   `connect.type: map`, other maps an array of `{key, value}` objects.
+ * - Names → `title`, docs → `description`, `connect.version`, `connect.parameters`, `default`.
+ * - Optional → `{"oneOf": [{"type": "null"}, <schema>]}` (`connect.index` moves to the `oneOf`).
+ *
+ * Logical types keep their underlying JSON type and are told apart by `title` (e.g. Timestamp is an integer
+ * titled `org.apache.kafka.connect.data.Timestamp` with `connect.type: int64`).
+ */
+import { DataException } from "../../errors.ts";
+import { DECIMAL_LOGICAL_NAME } from "../../logical_names.ts";
+import type { Schema } from "../../schema.ts";
+import { jsonDefault } from "./json_schema_values.ts";
+
+export const JSON_NAMESPACE = "io.confluent.connect.json";
+
+type JsonObject = Record<string, unknown>;
+
+const CONNECT_TYPE: Partial<Record<Schema["type"], [string, string]>> = {
+  INT8: ["integer", "int8"],
+  INT16: ["integer", "int16"],
+  INT32: ["integer", "int32"],
+  INT64: ["integer", "int64"],
+  FLOAT32: ["number", "float32"],
+  FLOAT64: ["number", "float64"],
+};
+
+function nonOptional(schema: Schema, index: number | null): JsonObject {
+  const out: JsonObject = {};
+  const props: JsonObject = {};
+  if (index !== null) props["connect.index"] = index;
+  const mapped = CONNECT_TYPE[schema.type];
+  if (mapped) {
+    out.type = mapped[0];
+    props["connect.type"] = mapped[1];
+  } else {
+    switch (schema.type) {
+      case "BOOLEAN":
+        out.type = "boolean";
+        break;
+      case "STRING":
+        out.type = "string";
+        break;
+      case "BYTES":
+        out.type = schema.name === DECIMAL_LOGICAL_NAME ? "number" : "string";
+        props["connect.type"] = "bytes";
+        break;
+      case "ARRAY":
+        out.type = "array";
+        break;
+      case "MAP":
+        if (schema.keySchema().type === "STRING" && !schema.keySchema().isOptional) out.type = "object";
+        else out.type = "array";
+        props["connect.type"] = "map";
+        break;
+      case "STRUCT":
+        out.type = "object";
+        break;
+      default:
+        throw new DataException(`Unsupported type ${schema.type}`);
+    }
+  }
+  if (schema.name !== null) out.title = schema.name;
+  if (schema.doc !== null) out.description = schema.doc;
+  switch (schema.type) {
+    case "ARRAY":
+      out.items = jsonSchemaOf(schema.valueSchema(), null);
+      break;
+    case "MAP":
+      if (out.type === "object") out.additionalProperties = jsonSchemaOf(schema.valueSchema(), null);
+      else {
+        out.items = {
+          type: "object",
+          properties: {
+            key: jsonSchemaOf(schema.keySchema(), 0),
+            value: jsonSchemaOf(schema.valueSchema(), 1),
+          },
+        };
+      }
+      break;
+    case "STRUCT":
+      out.properties = Object.fromEntries(
+        schema.fields().map((f) => [f.name, jsonSchemaOf(f.schema, f.index)]),
+      );
+      break;
+  }
+  if (schema.defaultValue !== null) out.default = JSON.parse(jsonDefault(schema, schema.defaultValue));
+  if (schema.version !== null) props["connect.version"] = schema.version;
+  const parameters = [...(schema.parameters ?? [])].filter(([k]) => !k.startsWith(JSON_NAMESPACE));
+  if (parameters.length > 0) props["connect.parameters"] = Object.fromEntries(parameters);
+  return { ...out, ...props };
+}
+
+/** The JSON Schema of a Connect schema; `index` is the field position inside a struct. */
+export function jsonSchemaOf(schema: Schema, index: number | null): JsonObject {
+  if (!schema.isOptional) return nonOptional(schema, index);
+  const inner = nonOptional(schema, null);
+  return {
+    ...(index === null ? {} : { "connect.index": index }),
+    oneOf: [{ type: "null" }, inner],
+  };
+}
+
+/** The registered text: the document without whitespace. */
+export function jsonSchemaText(schema: Schema): string {
+  return JSON.stringify(jsonSchemaOf(schema, null));
+}

@@ -1,0 +1,208 @@
+/**
+ * Connect schema → .proto text, as Confluent's `ProtobufData.fromConnectSchema` builds it:
+ *
+ * - The root must be a STRUCT: a proto3 message named after the schema's last name part, in the package of the
+ *   part before it (`tablesync.incident` → `package tablesync; message incident`). Nested structs become nested
+ *   messages (unnamed ones `ConnectDefault1`, `ConnectDefault2`, ... numbered per schema; Confluent numbers them
+ *   per converter instance). A message named like its field gets the suffix `Message`.
+ * - Field numbers are the field positions from 1, unless the field has an `io.confluent.connect.protobuf.Tag`.
+ * - INT8/INT16 → `int32` with `connect.type` in `(confluent.field_meta)`; INT32 `int32`; INT64 `int64`;
+ *   FLOAT32 `float`; FLOAT64 `double`; BOOLEAN `bool`; STRING `string`; BYTES `bytes`; ARRAY `repeated`;
+ *   MAP `map<K, V>`.
+ * - Decimal → `confluent.type.Decimal` with `scale` (and `precision` from `connect.decimal.precision`) params;
+ *   Date → `google.type.Date`; Time → `google.type.TimeOfDay`; Timestamp → `google.protobuf.Timestamp`.
+ * - Optional primitives are plain proto3 fields by default, so a null reads back as the type's default ("" or
+ *   0), as with Confluent's defaults. `wrapper.for.nullables=true` uses `google.protobuf.*Value` wrappers and
+ *   `optional.for.nullables=true` the proto3 `optional` label, both of which keep null.
+ */
+import { DataException } from "../../errors.ts";
+import {
+  DATE_LOGICAL_NAME,
+  DECIMAL_LOGICAL_NAME,
+  TIME_LOGICAL_NAME,
+  TIMESTAMP_LOGICAL_NAME,
+} from "../../logical_names.ts";
+import type { Schema } from "../../schema.ts";
+import {
+  DATE_TYPE,
+  DECIMAL_TYPE,
+  TIME_OF_DAY_TYPE,
+  TIMESTAMP_TYPE,
+  WELL_KNOWN_IMPORTS,
+} from "./proto_types.ts";
+
+export const PROTOBUF_NAMESPACE = "io.confluent.connect.protobuf";
+export const TAG_PARAM = `${PROTOBUF_NAMESPACE}.Tag`;
+const DEFAULT_NAME = "ConnectDefault";
+
+export interface NullableStyle {
+  /** `wrapper.for.nullables`: optional primitives as `google.protobuf.*Value`. */
+  readonly wrappers: boolean;
+  /** `optional.for.nullables`: optional primitives with the proto3 `optional` label. */
+  readonly optionalLabel: boolean;
+}
+
+const WRAPPER_OF: Partial<Record<Schema["type"], string>> = {
+  INT8: "google.protobuf.Int32Value",
+  INT16: "google.protobuf.Int32Value",
+  INT32: "google.protobuf.Int32Value",
+  INT64: "google.protobuf.Int64Value",
+  FLOAT32: "google.protobuf.FloatValue",
+  FLOAT64: "google.protobuf.DoubleValue",
+  BOOLEAN: "google.protobuf.BoolValue",
+  STRING: "google.protobuf.StringValue",
+  BYTES: "google.protobuf.BytesValue",
+};
+
+const SCALAR_OF: Partial<Record<Schema["type"], string>> = {
+  INT8: "int32",
+  INT16: "int32",
+  INT32: "int32",
+  INT64: "int64",
+  FLOAT32: "float",
+  FLOAT64: "double",
+  BOOLEAN: "bool",
+  STRING: "string",
+  BYTES: "bytes",
+};
+
+const LOGICAL_MESSAGES: Record<string, string> = {
+  [DECIMAL_LOGICAL_NAME]: DECIMAL_TYPE,
+  [DATE_LOGICAL_NAME]: DATE_TYPE,
+  [TIME_LOGICAL_NAME]: TIME_OF_DAY_TYPE,
+  [TIMESTAMP_LOGICAL_NAME]: TIMESTAMP_TYPE,
+};
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function checkName(name: string, what: string): string {
+  if (!NAME.test(name)) throw new DataException(`Illegal Protobuf ${what} name: ${JSON.stringify(name)}`);
+  return name;
+}
+
+function splitName(fullName: string): [string | null, string] {
+  const dot = fullName.lastIndexOf(".");
+  return dot < 0 ? [null, fullName] : [fullName.slice(0, dot), fullName.slice(dot + 1)];
+}
+
+function fieldMeta(params: ReadonlyArray<[string, string]>): string {
+  if (params.length === 0) return "";
+  const entries = params.map(([k, v]) => `{ key: ${JSON.stringify(k)}, value: ${JSON.stringify(v)} }`).join(
+    ", ",
+  );
+  return ` [(confluent.field_meta) = { params: [${entries}] }]`;
+}
+
+class Generator {
+  readonly imports = new Set<string>();
+  #unnamed: number;
+
+  /** `unnamedBefore`: default names already used (the root's, when it is unnamed). */
+  constructor(private readonly style: NullableStyle, unnamedBefore: number) {
+    this.#unnamed = unnamedBefore;
+  }
+
+  #unqualified(name: string | null): string {
+    return name === null || name === "" ? `${DEFAULT_NAME}${++this.#unnamed}` : splitName(name)[1];
+  }
+
+  message(name: string, schema: Schema, indent: string): string {
+    const lines: string[] = [`${indent}message ${checkName(name, "message")} {`];
+    const nested: string[] = [];
+    let next = 1;
+    for (const field of schema.fields()) {
+      const tagText = field.schema.parameters?.get(TAG_PARAM);
+      const tag = tagText !== undefined ? Number(tagText) : next++;
+      lines.push(`${indent}  ${this.#field(field.name, field.schema, tag, indent + "  ", nested)}`);
+    }
+    return [...lines, ...nested, `${indent}}`].join("\n");
+  }
+
+  #field(name: string, schema: Schema, tag: number, indent: string, nested: string[]): string {
+    checkName(name, "field");
+    let label = "";
+    let element = schema;
+    if (schema.type === "ARRAY") {
+      label = "repeated ";
+      element = schema.valueSchema();
+      if (element.type === "ARRAY") throw new DataException("Array cannot be nested");
+    }
+    const params: Array<[string, string]> = [];
+    if (element.type === "MAP") {
+      if (label !== "") throw new DataException("Arrays of maps are not supported");
+      const key = this.#scalarType(element.keySchema(), params);
+      const value = this.#typeOf(element.valueSchema(), name, indent, nested, []);
+      return `map<${key}, ${value}> ${name} = ${tag};`;
+    }
+    const type = this.#typeOf(element, name, indent, nested, params);
+    if (
+      label === "" && element.isOptional && this.style.optionalLabel && !this.style.wrappers &&
+      SCALAR_OF[element.type] !== undefined && !(element.name !== null && element.name in LOGICAL_MESSAGES)
+    ) {
+      label = "optional ";
+    }
+    return `${label}${type} ${name} = ${tag}${fieldMeta(params)};`;
+  }
+
+  #scalarType(schema: Schema, params: Array<[string, string]>): string {
+    const scalar = SCALAR_OF[schema.type];
+    if (scalar === undefined) throw new DataException(`Unsupported map key type ${schema.type}`);
+    if (schema.type === "INT8" || schema.type === "INT16") {
+      params.push(["connect.type", schema.type.toLowerCase()]);
+    }
+    return scalar;
+  }
+
+  #typeOf(
+    schema: Schema,
+    fieldName: string,
+    indent: string,
+    nested: string[],
+    params: Array<[string, string]>,
+  ): string {
+    if (schema.name !== null && schema.name in LOGICAL_MESSAGES) {
+      const type = LOGICAL_MESSAGES[schema.name];
+      this.imports.add(WELL_KNOWN_IMPORTS[type]);
+      if (schema.name === DECIMAL_LOGICAL_NAME) {
+        const precision = schema.parameters?.get("connect.decimal.precision");
+        if (precision !== undefined) params.push(["precision", precision]);
+        const scale = schema.parameters?.get("scale");
+        if (scale !== undefined) params.push(["scale", scale]);
+      }
+      return type;
+    }
+    if (schema.type === "STRUCT") {
+      let name = this.#unqualified(schema.name);
+      if (name === fieldName) name += "Message";
+      nested.push(this.message(name, schema, indent));
+      return name;
+    }
+    if (schema.type === "MAP" || schema.type === "ARRAY") {
+      throw new DataException(`Nested ${schema.type} is not supported`);
+    }
+    if (schema.type === "INT8" || schema.type === "INT16") {
+      params.push(["connect.type", schema.type.toLowerCase()]);
+    }
+    if (this.style.wrappers && schema.isOptional) {
+      const wrapper = WRAPPER_OF[schema.type]!;
+      this.imports.add(WELL_KNOWN_IMPORTS[wrapper]);
+      return wrapper;
+    }
+    return SCALAR_OF[schema.type]!;
+  }
+}
+
+/** The .proto text of a STRUCT schema. */
+export function protoText(schema: Schema, style: NullableStyle): string {
+  if (schema.type !== "STRUCT") {
+    throw new DataException(`Unsupported root schema of type ${schema.type}: Protobuf needs a STRUCT`);
+  }
+  const generator = new Generator(style, schema.name === null ? 1 : 0);
+  const [pkg, name] = schema.name === null ? [null, `${DEFAULT_NAME}1`] : splitName(schema.name);
+  const body = generator.message(name, schema, "");
+  if (body.includes("(confluent.field_meta)")) generator.imports.add("confluent/meta.proto");
+  const header = [`syntax = "proto3";`];
+  if (pkg !== null) header.push(`package ${pkg};`);
+  const imports = [...generator.imports].sort().map((i) => `import "${i}";`);
+  return [header.join("\n"), ...(imports.length > 0 ? [imports.join("\n")] : []), body].join("\n\n") + "\n";
+}

@@ -1,0 +1,157 @@
+/**
+ * Operating the daemon: a bearer-token protected HTTPS REST listener, the Prometheus metrics, SIGTERM committing
+ * the final offsets, and a clear error when a source topic is missing and cannot be created.
+ */
+import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { startKafkaMock } from "../support/kafka_mock.ts";
+import { readTopicWithKcat } from "../support/kafka_helpers.ts";
+import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { tlsFixtures } from "../support/tls_fixtures.ts";
+import { startSimulator } from "../../src/sim/mod.ts";
+
+const PASSWORD = "pw-Ops-Puffin-61";
+const TOKEN = "rest-token-Glacier-7734";
+
+Deno.test("HTTPS listener with a bearer token, metrics, and SIGTERM committing the last cursor", async () => {
+  const tls = await tlsFixtures();
+  const sim = await startSimulator({ port: 0, seed: { incident: 1500 }, users: [`admin:${PASSWORD}`] });
+  await using kafka = startKafkaMock();
+  kafka.createTopic("ops.incident", 2);
+  const dir = await Deno.makeTempDir({ prefix: "tablesync-ops-" });
+  await Deno.writeTextFile(`${dir}/server.pem`, tls.serverCertPem);
+  await Deno.writeTextFile(`${dir}/server.key`, tls.serverKeyPem);
+  const daemon = await startDaemonProcess({
+    worker: {
+      "bootstrap.servers": kafka.bootstrapServers,
+      "listeners": "https://127.0.0.1:0",
+      "listeners.https.ssl.certificate.location": `${dir}/server.pem`,
+      "listeners.https.ssl.key.location": `${dir}/server.key`,
+      "rest.auth.token": "${env:OPS_REST_TOKEN}",
+    },
+    connectors: [{
+      name: "ops",
+      config: {
+        "connector.class": "TableSourceConnector",
+        "svc.url": sim.url,
+        "svc.auth.username": "admin",
+        "svc.auth.password": PASSWORD,
+        "svc.tables": "incident",
+        "svc.table.incident.name": "incident",
+        "svc.table.incident.topic": "ops.incident",
+      },
+    }],
+  }, { dir, env: { OPS_REST_TOKEN: TOKEN } });
+  const client = Deno.createHttpClient({ caCerts: [tls.caPem] });
+  const get = (path: string, token?: string) =>
+    fetch(daemon.url.replace("127.0.0.1", "localhost") + path, {
+      client,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+  try {
+    assert(daemon.url.startsWith("https://"), daemon.url);
+    const anonymous = await get("/connectors");
+    assertEquals(anonymous.status, 401);
+    assertEquals((await anonymous.json()).error_code, 401);
+    assertEquals((await get("/connectors", "wrong-token")).status, 401);
+    const ok = await get("/connectors", TOKEN);
+    assertEquals(await ok.json(), ["ops"]);
+
+    await waitFor(
+      async () => (await readTopicWithKcat(kafka.bootstrapServers, "ops.incident")).length >= 1500,
+      60_000,
+      "backfill",
+    );
+    // Task metrics arrive every 2 s: wait until the counters show the whole backfill.
+    const metrics = await waitFor(
+      async () => {
+        const text = await (await get("/metrics", TOKEN)).text();
+        const produced = text.split("\n").filter((l) =>
+          l.startsWith("tablesync_source_records_produced_total")
+        )
+          .reduce((n, l) => n + Number(l.split(" ").pop()), 0);
+        return produced >= 1500 ? text : null;
+      },
+      20_000,
+      "metrics showing the backfill",
+    );
+    for (
+      const line of [
+        'tablesync_task_state{connector="ops",task="0",state="RUNNING"} 1',
+        'tablesync_connector_state{connector="ops",type="source",state="RUNNING"} 1',
+        "# TYPE tablesync_source_records_produced_total counter",
+        "tablesync_source_lag_seconds{",
+        "tablesync_source_rows_read_total{",
+        'tablesync_instance_requests_total{instance="127.0.0.1:',
+        "tablesync_instance_throttle_limit{",
+        "tablesync_kafka_produce_latency_seconds_count{",
+      ]
+    ) assertStringIncludes(metrics, line);
+    assert(!metrics.includes(PASSWORD) && !metrics.includes(TOKEN), "secret in metrics");
+  } finally {
+    client.close();
+    const { code } = await daemon.stop("SIGTERM");
+    await sim.stop();
+    assertEquals(code, 0, daemon.output().slice(-2000));
+  }
+  // After SIGTERM the offsets file holds the cursor of the newest row: (sys_updated_on, sys_id) of the last one.
+  const table = sim.table("incident");
+  const ids = table.sysIds();
+  const newest = table.get(ids[ids.length - 1])!;
+  const stored = JSON.parse(await Deno.readTextFile(`${dir}/offsets.json`));
+  assertEquals(stored.rows.length, 1);
+  assertEquals(stored.rows[0].value, { timestamp: newest.sys_updated_on, sys_id: newest.sys_id });
+  assert(!daemon.output().includes(TOKEN) && !daemon.output().includes(PASSWORD), "secret in logs");
+});
+
+Deno.test("a missing source topic fails the task with a clear error, with and without topic.creation", async () => {
+  const sim = await startSimulator({ port: 0, seed: { incident: 20 }, users: [`admin:${PASSWORD}`] });
+  await using kafka = startKafkaMock();
+  const config = (name: string, extra: Record<string, string | number> = {}) => ({
+    name,
+    config: {
+      "connector.class": "TableSourceConnector",
+      "svc.url": sim.url,
+      "svc.auth.username": "admin",
+      "svc.auth.password": PASSWORD,
+      "svc.tables": "incident",
+      "svc.table.incident.name": "incident",
+      "svc.table.incident.topic": `missing.${name}`,
+      ...extra,
+    },
+  });
+  const daemon = await startDaemonProcess({
+    worker: { "bootstrap.servers": kafka.bootstrapServers },
+    connectors: [
+      config("plain"),
+      // The mock broker cannot create topics through the API, as some managed clusters cannot.
+      config("create", {
+        "topic.creation.default.partitions": 3,
+        "topic.creation.default.replication.factor": 1,
+      }),
+    ],
+  });
+  try {
+    const plain = await waitFor(
+      async () => {
+        const s = (await daemon.request("GET", "/connectors/plain/status")).body;
+        return s.tasks[0]?.state === "FAILED" ? s : null;
+      },
+      30_000,
+      "plain FAILED",
+    );
+    assertStringIncludes(plain.tasks[0].trace, "topic missing.plain does not exist");
+    assertStringIncludes(plain.tasks[0].trace, "topic.creation.default.partitions");
+    const create = await waitFor(
+      async () => {
+        const s = (await daemon.request("GET", "/connectors/create/status")).body;
+        return s.tasks[0]?.state === "FAILED" ? s : null;
+      },
+      30_000,
+      "create FAILED",
+    );
+    assertStringIncludes(create.tasks[0].trace, "cannot create it through the API");
+  } finally {
+    await daemon.stop("SIGTERM");
+    await sim.stop();
+  }
+});
