@@ -105,6 +105,7 @@ const pages: Record<string, unknown>[][] = [];
       },
     }],
   });
+  console.error(`daemon ${daemon.url}, log ${daemon.dir}/daemon.log`);
   const cpu0 = cpuSeconds(daemon.pid);
   const started = performance.now();
   let produced = 0;
@@ -114,7 +115,11 @@ const pages: Record<string, unknown>[][] = [];
     produced = metrics.split("\n")
       .filter((l) => l.startsWith("tablesync_source_records_produced_total"))
       .reduce((n, l) => n + Number(l.split(" ").pop()), 0);
-    if (performance.now() - started > 600_000) throw new Error(`only ${produced} rows after 10 minutes`);
+    const status = await (await fetch(`${daemon.url}/connectors/bench/status`)).json();
+    if (status.tasks?.[0]?.state === "FAILED") {
+      throw new Error(`the source task failed:\n${status.tasks[0].trace}`);
+    }
+    if (performance.now() - started > 300_000) throw new Error(`only ${produced} rows after 5 minutes`);
   }
   const seconds = (performance.now() - started) / 1000;
   // Metrics are reported every 2 s by the task: the end is known to within that, so the rate is a lower bound.

@@ -10,10 +10,11 @@ export interface Proc {
   stop(): Promise<void>;
 }
 
-/** Reads lines of a stream until `match` returns a value. */
+/** Reads lines of a stream until `match` returns a value; later output goes to `rest` (default: dropped). */
 async function firstMatch<T>(
   stream: ReadableStream<Uint8Array>,
   match: (line: string) => T | undefined,
+  rest?: (text: string) => void,
 ): Promise<T> {
   let buffer = "";
   const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
@@ -26,7 +27,11 @@ async function firstMatch<T>(
       if (found !== undefined) {
         // Keep draining so the child never blocks on a full pipe.
         (async () => {
-          for (;;) if ((await reader.read()).done) break;
+          for (;;) {
+            const next = await reader.read();
+            if (next.done) break;
+            rest?.(next.value);
+          }
         })();
         return found;
       }
@@ -96,15 +101,41 @@ export async function startDaemonProcess(
   env: Record<string, string> = {},
 ): Promise<Proc & { url: string; dir: string }> {
   const dir = await Deno.makeTempDir({ prefix: "tablesync-bench-" });
-  await Deno.writeTextFile(`${dir}/config.json`, JSON.stringify(config));
+  // Offsets and REST state live in the run's own directory, so every run starts from scratch.
+  const { worker, connectors } = config as { worker: Record<string, unknown>; connectors: unknown[] };
+  const full = {
+    worker: {
+      "offset.storage.file.filename": `${dir}/offsets.json`,
+      "config.storage.file.filename": `${dir}/connectors.json`,
+      ...worker,
+    },
+    connectors,
+  };
+  await Deno.writeTextFile(`${dir}/config.json`, JSON.stringify(full));
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", `${ROOT}main.ts`, "run", "--config", `${dir}/config.json`],
     env: { NO_COLOR: "1", ...env },
     stdout: "null",
     stderr: "piped",
   }).spawn();
-  const url = await firstMatch(child.stderr, (l) => /REST API listening on (http\S+?)"/.exec(l)?.[1]);
-  return { child, pid: child.pid, url, dir, stop: () => stop(child) };
+  // The daemon's log goes to <dir>/daemon.log, for a look when a figure is odd.
+  const log = await Deno.open(`${dir}/daemon.log`, { write: true, create: true, append: true });
+  const encoder = new TextEncoder();
+  const url = await firstMatch(
+    child.stderr,
+    (l) => /REST API listening on (http\S+?)"/.exec(l)?.[1],
+    (text) => log.writeSync(encoder.encode(text)),
+  );
+  return {
+    child,
+    pid: child.pid,
+    url,
+    dir,
+    stop: async () => {
+      await stop(child);
+      log.close();
+    },
+  };
 }
 
 async function stop(child: Deno.ChildProcess): Promise<void> {

@@ -9,6 +9,7 @@
  * Null handling is Kafka's: a null schema with a null value converts to null bytes (a tombstone); null bytes
  * convert to a null schema and value.
  */
+import { schemalessJsonFastPath } from "./schemaless_fast_path.ts";
 import { DataException } from "../../errors.ts";
 import { NULL_SCHEMA_AND_VALUE, type Schema, type SchemaAndValue } from "../../schema.ts";
 import type { Converter, ConverterConfig, HeaderConverter } from "../converter.ts";
@@ -55,7 +56,7 @@ export class JsonConverter implements Converter, HeaderConverter {
 
   /** The JSON text `fromConnectData` encodes (envelope included when schemas are enabled). */
   toJsonText(schema: Schema | null, value: unknown): string {
-    const payload = this.#data.toJson(schema, value);
+    const payload = (schema === null ? schemalessJsonFastPath(value) : undefined) ?? this.#data.toJson(schema, value);
     if (!this.#settings.schemasEnabled) return payload;
     return `{"schema":${this.#schemas.asJsonSchema(schema)},"payload":${payload}}`;
   }
