@@ -89,7 +89,9 @@ Deno.test("isolation: a table refused with 403 backs off while another table of 
       await pollUntil(driven, (r) => r.filter((x) => x.topic === "topic.inc").length >= 5);
       await pollUntil(
         driven,
-        () => driven.context.counter("tablesync_source_table_errors_total", { table: "problem", alias: "prb" }) >= 1,
+        () =>
+          driven.context.counter("tablesync_source_table_errors_total", { table: "problem", alias: "prb" }) >=
+            1,
       );
       const incident = driven.records.filter((r) => r.topic === "topic.inc").map((r) => r.key);
       assertEquals(incident, [...ids, ...more]);
