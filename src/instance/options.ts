@@ -5,7 +5,8 @@
  * `instanceOptionsFromProps` runs, every `svc.*` name is present with its default applied. The figures quoted
  * in the field comments are those defaults, for the reader's convenience.
  */
-import type { PropValue, TypedProps } from "../config/types.ts";
+import { PropReader } from "../config/prop_reader.ts";
+import type { TypedProps } from "../config/types.ts";
 import { registerSecret } from "../observability/redact.ts";
 import { InstanceConfigError } from "./errors.ts";
 
@@ -96,7 +97,7 @@ export interface InstanceClientOptions {
  * chosen flow needs is missing or has the wrong type.
  */
 export function instanceOptionsFromProps(props: TypedProps): InstanceClientOptions {
-  const read = new PropReader(props);
+  const read = new InstancePropReader(props);
   for (
     const secret of [
       "svc.auth.password",
@@ -169,42 +170,10 @@ export function instanceOptionsFromProps(props: TypedProps): InstanceClientOptio
   };
 }
 
-/** Typed access to one property with a message naming it when it is wrong. */
-class PropReader {
-  constructor(private readonly props: TypedProps) {}
-
-  private value(name: string): PropValue | undefined {
-    return this.props[name];
-  }
-
-  optionalString(name: string): string | null {
-    const v = this.value(name);
-    if (v === null || v === undefined || v === "") return null;
-    if (typeof v !== "string") throw new InstanceConfigError(`${name} must be a string`);
-    return v;
-  }
-
-  requiredString(name: string, neededFor?: string): string {
-    const v = this.optionalString(name);
-    if (v === null) {
-      throw new InstanceConfigError(`${name} is required${neededFor ? ` for ${neededFor}` : ""}`);
-    }
-    return v;
-  }
-
-  number(name: string, min: number): number {
-    const v = this.value(name);
-    if (typeof v !== "number" || !Number.isFinite(v)) {
-      throw new InstanceConfigError(`${name} must be a number`);
-    }
-    if (v < min) throw new InstanceConfigError(`${name} must be at least ${min}, got ${v}`);
-    return v;
-  }
-
-  boolean(name: string): boolean {
-    const v = this.value(name);
-    if (typeof v !== "boolean") throw new InstanceConfigError(`${name} must be a boolean`);
-    return v;
+/** Typed access to the instance properties, plus the trust and key store sections. */
+class InstancePropReader extends PropReader {
+  constructor(props: TypedProps) {
+    super(props, (message) => new InstanceConfigError(message));
   }
 
   store(prefix: "svc.tls.truststore" | "svc.tls.keystore"): StoreOptions | null {

@@ -3,7 +3,8 @@
  * definitions (src/config/defs/sink.ts): every defined name is present here with its default applied, so this
  * file only checks types and names the property when a value is unusable.
  */
-import type { PropValue, TypedProps } from "../config/types.ts";
+import { PropReader } from "../config/prop_reader.ts";
+import type { TypedProps } from "../config/types.ts";
 import { SINK_TOPIC_PREFIX } from "../config/defs/sink.ts";
 
 export class SinkConfigError extends Error {
@@ -86,7 +87,7 @@ export const RESERVED_FIELDS: readonly string[] = [
 ];
 
 export function sinkSettingsFromProps(props: TypedProps): SinkSettings {
-  const read = new Props(props);
+  const read = new PropReader(props, (message) => new SinkConfigError(message));
   const operationHeader = read.string("svc.sink.operation.header");
   const allowlist = read.list("svc.sink.field.allowlist");
   const denylist = read.list("svc.sink.field.denylist");
@@ -148,7 +149,7 @@ export function sinkSettingsFromProps(props: TypedProps): SinkSettings {
   };
 }
 
-function routingSettings(read: Props, props: TypedProps): RoutingSettings {
+function routingSettings(read: PropReader, props: TypedProps): RoutingSettings {
   const mode = read.oneOf("svc.sink.routing.mode", ["fixed", "topic_map", "header"] as const);
   switch (mode) {
     case "fixed": {
@@ -177,7 +178,7 @@ function routingSettings(read: Props, props: TypedProps): RoutingSettings {
   }
 }
 
-function operationSettings(read: Props, header: string): OperationSettings {
+function operationSettings(read: PropReader, header: string): OperationSettings {
   const mode = read.oneOf("svc.sink.operation.mode", ["key_value", "header", "fixed"] as const);
   if (mode === "key_value") return { mode };
   if (mode === "header") return { mode, header };
@@ -209,48 +210,4 @@ function parseRenames(pairs: readonly string[]): ReadonlyMap<string, string> {
     renames.set(from, to);
   }
   return renames;
-}
-
-/** Typed access to one property, naming it when its value has the wrong type. */
-class Props {
-  constructor(private readonly props: TypedProps) {}
-
-  private value(name: string): PropValue | undefined {
-    return this.props[name];
-  }
-
-  optionalString(name: string): string | null {
-    const v = this.value(name);
-    if (v === null || v === undefined || v === "") return null;
-    if (typeof v !== "string") throw new SinkConfigError(`${name} must be a string`);
-    return v;
-  }
-
-  string(name: string): string {
-    const v = this.optionalString(name);
-    if (v === null) throw new SinkConfigError(`${name} must be set`);
-    return v;
-  }
-
-  oneOf<T extends string>(name: string, values: readonly T[]): T {
-    const v = this.string(name);
-    const found = values.find((candidate) => candidate === v);
-    if (found === undefined) {
-      throw new SinkConfigError(`${name} must be one of ${values.join(", ")}, got "${v}"`);
-    }
-    return found;
-  }
-
-  number(name: string): number {
-    const v = this.value(name);
-    if (typeof v !== "number" || !Number.isFinite(v)) throw new SinkConfigError(`${name} must be a number`);
-    return v;
-  }
-
-  list(name: string): string[] {
-    const v = this.value(name);
-    if (v === null || v === undefined) return [];
-    if (!Array.isArray(v)) throw new SinkConfigError(`${name} must be a list`);
-    return v.map((item) => item.trim()).filter((item) => item !== "");
-  }
 }

@@ -3,7 +3,8 @@
  * defaults applied by src/config/defs/). Per-alias overrides of batch size and poll interval are resolved here so
  * that the rest of the source never looks at properties.
  */
-import type { PropValue, TypedProps } from "../config/types.ts";
+import { PropReader } from "../config/prop_reader.ts";
+import type { TypedProps } from "../config/types.ts";
 import { TABLE_PREFIX } from "../config/defs/table.ts";
 import type { DisplayValue } from "../instance/mod.ts";
 
@@ -53,62 +54,18 @@ export class SourceSettingsError extends Error {
   override name = "SourceSettingsError";
 }
 
-function value(props: TypedProps, key: string): PropValue | undefined {
-  return props[key];
+function reader(props: TypedProps): PropReader {
+  return new PropReader(props, (message) => new SourceSettingsError(message));
 }
 
-function str(props: TypedProps, key: string): string {
-  const v = value(props, key);
-  if (typeof v !== "string") {
-    throw new SourceSettingsError(`${key} must be a string, got ${JSON.stringify(v)}`);
-  }
-  return v;
-}
-
-function optionalStr(props: TypedProps, key: string): string | null {
-  const v = value(props, key);
-  if (v === null || v === undefined || v === "") return null;
-  if (typeof v !== "string") throw new SourceSettingsError(`${key} must be a string`);
-  return v;
-}
-
-function num(props: TypedProps, key: string): number {
-  const v = value(props, key);
-  if (typeof v !== "number") {
-    throw new SourceSettingsError(`${key} must be a number, got ${JSON.stringify(v)}`);
-  }
-  return v;
-}
-
-function optionalNum(props: TypedProps, key: string): number | null {
-  const v = value(props, key);
-  if (v === null || v === undefined) return null;
-  if (typeof v !== "number") throw new SourceSettingsError(`${key} must be a number`);
-  return v;
-}
-
-function bool(props: TypedProps, key: string): boolean {
-  const v = value(props, key);
-  if (typeof v !== "boolean") {
-    throw new SourceSettingsError(`${key} must be a boolean, got ${JSON.stringify(v)}`);
-  }
-  return v;
-}
-
-function list(props: TypedProps, key: string): string[] {
-  const v = value(props, key);
-  if (v === null || v === undefined) return [];
-  if (!Array.isArray(v)) throw new SourceSettingsError(`${key} must be a list`);
-  return v;
-}
-
-function oneOf<T extends string>(props: TypedProps, key: string, allowed: readonly T[]): T {
-  const v = str(props, key);
-  if (!(allowed as readonly string[]).includes(v)) {
-    throw new SourceSettingsError(`${key} must be one of ${allowed.join(", ")}, got ${v}`);
-  }
-  return v as T;
-}
+const str = (props: TypedProps, key: string) => reader(props).string(key);
+const optionalStr = (props: TypedProps, key: string) => reader(props).optionalString(key);
+const num = (props: TypedProps, key: string) => reader(props).number(key);
+const optionalNum = (props: TypedProps, key: string) => reader(props).optionalNumber(key);
+const bool = (props: TypedProps, key: string) => reader(props).boolean(key);
+const list = (props: TypedProps, key: string) => reader(props).list(key);
+const oneOf = <T extends string>(props: TypedProps, key: string, allowed: readonly T[]) =>
+  reader(props).oneOf(key, allowed);
 
 /** The aliases of `svc.tables`, in order. */
 export function aliasesFromProps(props: TypedProps): string[] {

@@ -244,7 +244,9 @@ export class TablePoller {
     const metrics = this.#o.context.metrics;
     metrics.increment("tablesync_source_rows_read_total", this.#labels, rows.length);
     if (records.length > 0) metrics.increment("tablesync_source_records_total", this.#labels, records.length);
-    if (suppressed > 0) metrics.increment("tablesync_source_duplicates_suppressed_total", this.#labels, suppressed);
+    if (suppressed > 0) {
+      metrics.increment("tablesync_source_duplicates_suppressed_total", this.#labels, suppressed);
+    }
     return { records, last };
   }
 
@@ -263,7 +265,10 @@ export class TablePoller {
     const t = this.#t;
     const { context, source } = this.#o;
     const error = new BadRowError(t.table, t.alias, sysId, field, reason, cause ? { cause } : undefined);
-    context.metrics.increment("tablesync_source_bad_rows_total", { ...this.#labels, behavior: source.badRowBehavior });
+    context.metrics.increment("tablesync_source_bad_rows_total", {
+      ...this.#labels,
+      behavior: source.badRowBehavior,
+    });
     const details = { topic: t.topic, key: sysId, value: row };
     if (source.badRowBehavior === "skip") {
       context.logger.warn({ ...this.#labels, sys_id: sysId, field }, `${error.message}; skipped`);

@@ -6,7 +6,7 @@
  *  - a round trip: the source reads instance A's incident table into a topic and the sink writes it into
  *    instance B; B's user fields equal A's.
  */
-import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaMock } from "../support/kafka_mock.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";

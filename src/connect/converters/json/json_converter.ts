@@ -56,7 +56,8 @@ export class JsonConverter implements Converter, HeaderConverter {
 
   /** The JSON text `fromConnectData` encodes (envelope included when schemas are enabled). */
   toJsonText(schema: Schema | null, value: unknown): string {
-    const payload = (schema === null ? schemalessJsonFastPath(value) : undefined) ?? this.#data.toJson(schema, value);
+    const payload = (schema === null ? schemalessJsonFastPath(value) : undefined) ??
+      this.#data.toJson(schema, value);
     if (!this.#settings.schemasEnabled) return payload;
     return `{"schema":${this.#schemas.asJsonSchema(schema)},"payload":${payload}}`;
   }
