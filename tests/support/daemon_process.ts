@@ -62,6 +62,7 @@ export async function startDaemonProcess(
     stderr: "piped",
   }).spawn();
   const lines: string[] = [];
+  let restUrl: string | undefined;
   const listening = Promise.withResolvers<string>();
   const collect = async (stream: ReadableStream<Uint8Array>) => {
     let buffer = "";
@@ -73,7 +74,9 @@ export async function startDaemonProcess(
         buffer = buffer.slice(nl + 1);
         lines.push(line);
         const m = /REST API listening on (http\S+?)"/.exec(line);
-        if (m) listening.resolve(m[1]);
+        if (m) restUrl = m[1];
+        // Ready once the herder has taken every connector of the file ("tablesync started" follows it).
+        if (restUrl && line.includes('"msg":"tablesync started"')) listening.resolve(restUrl);
       }
     }
     if (buffer) lines.push(buffer);
