@@ -82,6 +82,9 @@ Deno.test("input shapes produced by kcat land as the spec says; other primitives
           "errors.deadletterqueue.topic.name": "in.dlq",
           "errors.deadletterqueue.context.headers.enable": true,
           "behavior.on.api.errors": "log",
+          // Altering offsets joins the group briefly; the mock broker wants matching session timeouts.
+          "consumer.override.session.timeout.ms": 6000,
+          "consumer.override.heartbeat.interval.ms": 1000,
           ...reporter,
         }),
       },
@@ -186,6 +189,21 @@ Deno.test("input shapes produced by kcat land as the spec says; other primitives
       "committed sink offsets",
     );
     assertEquals(offsets[0].partition, { kafka_topic: "in.string", kafka_partition: 0 });
+    // KIP-875 on a sink: alter and reset the group's offsets while the connector is stopped.
+    assertEquals((await daemon.request("PUT", "/connectors/string/stop")).status, 204);
+    const partition = { kafka_topic: "in.string", kafka_partition: 0 };
+    const altered = await daemon.request("PATCH", "/connectors/string/offsets", {
+      offsets: [{ partition, offset: { kafka_offset: 1 } }],
+    });
+    assertEquals(altered.status, 200, JSON.stringify(altered.body));
+    assertEquals((await daemon.request("GET", "/connectors/string/offsets")).body.offsets, [
+      { partition, offset: { kafka_offset: 1 } },
+    ]);
+    const badPartition = await daemon.request("PATCH", "/connectors/string/offsets", {
+      offsets: [{ partition: { kafka_topic: "in.string" }, offset: { kafka_offset: 1 } }],
+    });
+    assertEquals(badPartition.status, 400);
+    assertEquals((await daemon.request("DELETE", "/connectors/string/offsets")).status, 200);
     assert(!daemon.output().includes(PASSWORD), "password in output");
   } finally {
     await daemon.stop("SIGTERM");
