@@ -35,7 +35,7 @@ export interface SourceDriverOptions {
   commitOffsets: (entries: OffsetEntry[]) => void;
   /** Makes sure a topic exists before its first record is sent (topic.creation.* or a clear error). */
   ensureTopic: (topic: string) => Promise<void>;
-  /** Records sent but not yet acknowledged before polling waits. Default 20000. */
+  /** Records sent but not yet acknowledged before polling waits. Default 10000 (two 5000-row pages). */
   maxInFlightRecords?: number;
   /** Largest wait between retries of a retriable poll or send failure. Default 30000. */
   maxRetryBackoffMs?: number;
@@ -124,7 +124,7 @@ export class SourceDriver {
     }
     this.#publishOffsets();
     if (out.length === 0) return;
-    await this.#submitted.awaitInFlightAtMost(this.#o.maxInFlightRecords ?? 20000, this.#stop.signal);
+    await this.#submitted.awaitInFlightAtMost(this.#o.maxInFlightRecords ?? 10000, this.#stop.signal);
     const send = this.#send(out, tracked);
     this.#sends.add(send);
     send.finally(() => this.#sends.delete(send));
