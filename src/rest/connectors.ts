@@ -116,16 +116,10 @@ export function connectorRoutes(router: Router, herder: Herder): void {
   router.add("POST", "/connectors/:name/restart", async (_r, p, url) => {
     const includeTasks = url.searchParams.get("includeTasks") === "true";
     const onlyFailed = url.searchParams.get("onlyFailed") === "true";
-    herder.status(p.name);
-    if (!includeTasks && !onlyFailed) {
-      await herder.restart(p.name, false, false);
-      return noContent();
-    }
-    const restarting = herder.restart(p.name, includeTasks, onlyFailed);
-    // Connect answers 202 at once with the instances being restarted shown as RESTARTING.
-    const status = herder.status(p.name);
-    await restarting;
-    return json(status, 202);
+    const { status, done } = herder.restart(p.name, includeTasks, onlyFailed);
+    await done;
+    // Connect: 204 for the legacy form, else 202 with the instances being restarted shown as RESTARTING.
+    return !includeTasks && !onlyFailed ? noContent() : json(status, 202);
   });
 
   router.add("PUT", "/connectors/:name/pause", async (_r, p) => {

@@ -25,6 +25,7 @@ import type { OffsetStore } from "./offsets/types.ts";
 import { ConnectRestError } from "./connect_rest_error.ts";
 import { configHash, type ConnectorStateStore, type TargetState } from "./connector_state_store.ts";
 import { TaskRunner } from "./task_runner.ts";
+import { sinkGroupOf } from "./sink_group.ts";
 import type { OffsetEntry } from "./worker_protocol.ts";
 
 const log = logger("herder");
@@ -54,7 +55,8 @@ export interface HerderOptions {
 interface Managed {
   name: string;
   config: RawConfig;
-  plugin: ConnectorPlugin;
+  /** undefined when connector.class names no connector of this build (the connector is FAILED). */
+  plugin: ConnectorPlugin | undefined;
   target: TargetState;
   state: ConnectorState;
   trace?: string;
@@ -121,6 +123,11 @@ export class Herder {
     return m;
   }
 
+  #pluginFor(config: RawConfig): ConnectorPlugin | undefined {
+    const kind = connectorTypeOf(config["connector.class"]);
+    return this.#o.plugins.find((p) => p.kind === kind);
+  }
+
   #analyze(config: RawConfig): ConnectorAnalysis {
     return analyzeConnector(config, { worker: this.#o.workerStrings });
   }
@@ -131,7 +138,10 @@ export class Herder {
       return;
     }
     const analysis = this.#analyze(m.config);
-    if (errorCount(analysis) > 0 || !m.plugin) {
+    const plugin = m.plugin;
+    // Never start over running tasks, nor for a connector deleted meanwhile.
+    if (m.tasks.length > 0 || this.#connectors.get(m.name) !== m) return;
+    if (errorCount(analysis) > 0 || !plugin) {
       m.state = "FAILED";
       m.trace = `Connector configuration is invalid:\n${errorLines(analysis).join("\n")}`;
       log.error(
@@ -146,7 +156,7 @@ export class Herder {
       if (typeof url === "string") {
         permitPoolFor(parseInstanceUrl(url).host, props["svc.http.max.concurrent.requests"] as number);
       }
-      m.taskConfigs = m.plugin.taskConfigs(m.config, props, props["tasks.max"] as number);
+      m.taskConfigs = plugin.taskConfigs(m.config, props, props["tasks.max"] as number);
       m.state = m.target === "PAUSED" ? "PAUSED" : "RUNNING";
       m.trace = undefined;
       m.tasks = m.taskConfigs.map((tc, id) => this.#startTask(m, id, tc));
@@ -162,7 +172,8 @@ export class Herder {
   }
 
   #startTask(m: Managed, id: number, taskConfig: RawConfig): TaskRunner {
-    const offsets: OffsetEntry[] = m.plugin.kind === "source"
+    const kind = m.plugin!.kind;
+    const offsets: OffsetEntry[] = kind === "source"
       ? this.#o.offsets.getAll(m.name).map((e) => ({
         partition: { ...e.partition },
         offset: { ...e.offset },
@@ -170,7 +181,7 @@ export class Herder {
       : [];
     return new TaskRunner({
       type: "start",
-      kind: m.plugin.kind,
+      kind,
       connectorName: m.name,
       taskId: id,
       taskConfig,
@@ -225,7 +236,7 @@ export class Herder {
       name,
       config: shownConfig(m.config),
       tasks: m.taskConfigs.map((_, task) => ({ connector: name, task })),
-      type: m.plugin.kind,
+      type: kindOf(m),
     };
   }
 
@@ -245,7 +256,7 @@ export class Herder {
       name,
       connector,
       tasks: m.tasks.map((t) => this.#taskState(t)),
-      type: m.plugin.kind,
+      type: kindOf(m),
     };
   }
 
@@ -274,14 +285,14 @@ export class Herder {
   /** Every task's runner, for metrics. */
   allTasks(): { connector: string; kind: string; task: TaskRunner }[] {
     return [...this.#connectors.values()].flatMap((m) =>
-      m.tasks.map((task) => ({ connector: m.name, kind: m.plugin.kind, task }))
+      m.tasks.map((task) => ({ connector: m.name, kind: kindOf(m), task }))
     );
   }
 
   connectorStates(): { connector: string; kind: string; state: ConnectorState }[] {
     return [...this.#connectors.values()].map((m) => ({
       connector: m.name,
-      kind: m.plugin.kind,
+      kind: kindOf(m),
       state: m.state,
     }));
   }
@@ -329,8 +340,30 @@ export class Herder {
   }
 
   // ---- commands -----------------------------------------------------------------------------------------------
+  //
+  // Commands on one connector run one at a time (a per-connector queue): a restart racing a delete or a config
+  // change must not leave orphan workers or start tasks for a connector that is gone. Once shutdown begins,
+  // commands are refused.
 
-  async create(name: string, config: RawConfig, initialState: TargetState = "RUNNING"): Promise<void> {
+  #queues = new Map<string, Promise<unknown>>();
+  #closing = false;
+
+  #serialised<T>(name: string, command: () => Promise<T>): Promise<T> {
+    if (this.#closing) return Promise.reject(new ConnectRestError(503, "The worker is shutting down"));
+    const previous = this.#queues.get(name) ?? Promise.resolve();
+    const next = previous.catch(() => {}).then(command);
+    this.#queues.set(name, next);
+    next.finally(() => {
+      if (this.#queues.get(name) === next) this.#queues.delete(name);
+    }).catch(() => {});
+    return next;
+  }
+
+  create(name: string, config: RawConfig, initialState: TargetState = "RUNNING"): Promise<void> {
+    return this.#serialised(name, () => this.#create(name, config, initialState));
+  }
+
+  async #create(name: string, config: RawConfig, initialState: TargetState): Promise<void> {
     if (this.#connectors.has(name)) throw new ConnectRestError(409, `Connector ${name} already exists`);
     const full: RawConfig = { ...config, name };
     this.#checkValid(full);
@@ -340,109 +373,145 @@ export class Herder {
   }
 
   /** PUT config: creates (true) or reconfigures (false). */
-  async putConfig(name: string, config: RawConfig): Promise<boolean> {
+  putConfig(name: string, config: RawConfig): Promise<boolean> {
+    return this.#serialised(name, () => this.#putConfig(name, config));
+  }
+
+  async #putConfig(name: string, config: RawConfig): Promise<boolean> {
     if (!this.#connectors.has(name)) {
-      await this.create(name, config);
+      await this.#create(name, config, "RUNNING");
       return true;
     }
     const m = this.#get(name);
     const full: RawConfig = keepHiddenSecrets({ ...config, name }, m.config);
     this.#checkValid(full);
     await this.#stopTasks(m);
-    const kind = connectorTypeOf(full["connector.class"]);
-    m.plugin = this.#o.plugins.find((p) => p.kind === kind)!;
+    m.plugin = this.#pluginFor(full);
     m.config = full;
     await this.#persist(m);
     this.#startConnector(m);
     return false;
   }
 
-  async patchConfig(name: string, patch: Record<string, string | null>): Promise<void> {
-    const m = this.#get(name);
-    const next: RawConfig = { ...m.config };
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === null) delete next[k];
-      else next[k] = v;
-    }
-    await this.putConfig(name, next);
-  }
-
-  async pause(name: string): Promise<void> {
-    const m = this.#get(name);
-    if (m.target === "STOPPED") return;
-    m.target = "PAUSED";
-    if (m.state === "RUNNING") m.state = "PAUSED";
-    for (const t of m.tasks) t.pause();
-    await this.#persist(m);
-  }
-
-  async resume(name: string): Promise<void> {
-    const m = this.#get(name);
-    const wasStopped = m.target === "STOPPED";
-    m.target = "RUNNING";
-    await this.#persist(m);
-    if (wasStopped) {
-      this.#startConnector(m);
-      return;
-    }
-    if (m.state === "PAUSED") m.state = "RUNNING";
-    for (const t of m.tasks) t.resume();
-  }
-
-  async stop(name: string): Promise<void> {
-    const m = this.#get(name);
-    m.target = "STOPPED";
-    await this.#stopTasks(m);
-    m.taskConfigs = [];
-    m.state = "STOPPED";
-    m.trace = undefined;
-    await this.#persist(m);
-  }
-
-  /** POST /connectors/<name>/restart. Returns the status to answer with when tasks were included. */
-  async restart(name: string, includeTasks: boolean, onlyFailed: boolean): Promise<void> {
-    const m = this.#get(name);
-    if (m.target === "STOPPED") return;
-    const connectorFailed = m.state === "FAILED";
-    if (!includeTasks) {
-      if (onlyFailed && !connectorFailed) return;
-      if (connectorFailed || m.tasks.length === 0) {
-        await this.#stopTasks(m);
-        this.#startConnector(m);
+  patchConfig(name: string, patch: Record<string, string | null>): Promise<void> {
+    return this.#serialised(name, async () => {
+      const m = this.#get(name);
+      const next: RawConfig = { ...m.config };
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === null) delete next[k];
+        else next[k] = v;
       }
-      return;
-    }
-    if (!onlyFailed || connectorFailed) {
-      m.state = "RESTARTING";
-      await this.#stopTasks(m);
-      this.#startConnector(m);
-      return;
-    }
-    const failed = m.tasks.filter((t) => t.state === "FAILED").map((t) => t.taskId);
-    for (const id of failed) await this.restartTask(name, id);
+      await this.#putConfig(name, next);
+    });
   }
 
-  async restartTask(name: string, id: number): Promise<void> {
+  /** Kafka Connect: a STOPPED connector that is paused starts its tasks paused. */
+  pause(name: string): Promise<void> {
+    return this.#serialised(name, async () => {
+      const m = this.#get(name);
+      const wasStopped = m.target === "STOPPED";
+      m.target = "PAUSED";
+      await this.#persist(m);
+      if (wasStopped) {
+        this.#startConnector(m);
+        return;
+      }
+      if (m.state === "RUNNING") m.state = "PAUSED";
+      for (const t of m.tasks) t.pause();
+    });
+  }
+
+  resume(name: string): Promise<void> {
+    return this.#serialised(name, async () => {
+      const m = this.#get(name);
+      const wasStopped = m.target === "STOPPED";
+      m.target = "RUNNING";
+      await this.#persist(m);
+      if (wasStopped) {
+        this.#startConnector(m);
+        return;
+      }
+      if (m.state === "PAUSED") m.state = "RUNNING";
+      for (const t of m.tasks) t.resume();
+    });
+  }
+
+  stop(name: string): Promise<void> {
+    return this.#serialised(name, async () => {
+      const m = this.#get(name);
+      m.target = "STOPPED";
+      await this.#stopTasks(m);
+      m.taskConfigs = [];
+      m.state = "STOPPED";
+      m.trace = undefined;
+      await this.#persist(m);
+    });
+  }
+
+  /**
+   * POST /connectors/<name>/restart. Resolves with the status to answer (202) as Kafka Connect gives it: the
+   * instances being restarted shown as RESTARTING, taken before the restart work begins. The work itself runs
+   * in the connector's queue; `done` settles when it has finished.
+   */
+  restart(
+    name: string,
+    includeTasks: boolean,
+    onlyFailed: boolean,
+  ): { status: ReturnType<Herder["status"]>; done: Promise<void> } {
     const m = this.#get(name);
+    const connectorRestarts = m.target !== "STOPPED" && (!onlyFailed || m.state === "FAILED");
+    const tasks = m.target === "STOPPED" || !includeTasks
+      ? []
+      : m.tasks.filter((t) => connectorRestarts || t.state === "FAILED").map((t) => t.taskId);
+    const status = this.status(name);
+    if (connectorRestarts) status.connector.state = "RESTARTING";
+    for (const t of status.tasks) if (tasks.includes(t.id as number)) t.state = "RESTARTING";
+    const done = this.#serialised(name, async () => {
+      const current = this.#get(name);
+      if (current.target === "STOPPED") return;
+      if (connectorRestarts && (includeTasks || current.state === "FAILED" || current.tasks.length === 0)) {
+        current.state = "RESTARTING";
+        await this.#stopTasks(current);
+        this.#startConnector(current);
+        return;
+      }
+      for (const id of tasks) await this.#restartTask(current, id);
+    });
+    return { status, done };
+  }
+
+  restartTask(name: string, id: number): Promise<void> {
+    const m = this.#get(name);
+    if (!m.tasks.some((t) => t.taskId === id)) {
+      throw new ConnectRestError(404, `Task ${name}-${id} not found`);
+    }
+    return this.#serialised(name, () => this.#restartTask(this.#get(name), id));
+  }
+
+  async #restartTask(m: Managed, id: number): Promise<void> {
     const index = m.tasks.findIndex((t) => t.taskId === id);
-    if (index < 0) throw new ConnectRestError(404, `Task ${name}-${id} not found`);
+    if (index < 0) throw new ConnectRestError(404, `Task ${m.name}-${id} not found`);
     await m.tasks[index].stop(this.#o.gracefulTimeoutMs);
     await this.#o.offsets.flush();
-    m.tasks[index] = this.#startTask(m, id, m.taskConfigs[id]);
+    if (this.#connectors.get(m.name) === m && m.tasks[index]?.taskId === id) {
+      m.tasks[index] = this.#startTask(m, id, m.taskConfigs[id]);
+    }
   }
 
-  async delete(name: string): Promise<void> {
-    const m = this.#get(name);
-    await this.#stopTasks(m);
-    this.#connectors.delete(name);
-    if (m.fileHash) {
-      await this.#o.stateStore.put(name, {
-        config: m.config,
-        target: m.target,
-        deleted: true,
-        fileHash: m.fileHash,
-      });
-    } else await this.#o.stateStore.remove(name);
+  delete(name: string): Promise<void> {
+    return this.#serialised(name, async () => {
+      const m = this.#get(name);
+      this.#connectors.delete(name);
+      await this.#stopTasks(m);
+      if (m.fileHash) {
+        await this.#o.stateStore.put(name, {
+          config: m.config,
+          target: m.target,
+          deleted: true,
+          fileHash: m.fileHash,
+        });
+      } else await this.#o.stateStore.remove(name);
+    });
   }
 
   async #persist(m: Managed): Promise<void> {
@@ -455,7 +524,7 @@ export class Herder {
     name: string,
   ): Promise<{ offsets: { partition: Record<string, unknown>; offset: Record<string, unknown> }[] }> {
     const m = this.#get(name);
-    if (m.plugin.kind === "source") {
+    if (kindOf(m) === "source") {
       return {
         offsets: this.#o.offsets.getAll(name).map((e) => ({
           partition: { ...e.partition },
@@ -465,7 +534,7 @@ export class Herder {
     }
     const admin = await (await this.#o.kafka()).admin();
     try {
-      const committed = await admin.fetchCommittedOffsets(sinkGroup(name));
+      const committed = await admin.fetchCommittedOffsets(sinkGroupOf(m.config));
       return {
         offsets: committed.map((c) => ({
           partition: { kafka_topic: c.topic, kafka_partition: c.partition },
@@ -486,7 +555,11 @@ export class Herder {
     }
   }
 
-  async alterOffsets(name: string, entries: { partition: unknown; offset: unknown }[]): Promise<void> {
+  alterOffsets(name: string, entries: { partition: unknown; offset: unknown }[]): Promise<void> {
+    return this.#serialised(name, () => this.#alterOffsets(name, entries));
+  }
+
+  async #alterOffsets(name: string, entries: { partition: unknown; offset: unknown }[]): Promise<void> {
     const m = this.#get(name);
     this.#requireStopped(m);
     if (!Array.isArray(entries) || entries.length === 0) {
@@ -495,7 +568,7 @@ export class Herder {
         "Partitions / offsets need to be provided for an alter offsets request",
       );
     }
-    if (m.plugin.kind === "source") {
+    if (kindOf(m) === "source") {
       for (const e of entries) {
         if (!isObject(e.partition)) throw new ConnectRestError(400, "Source partitions may not be null");
         if (e.offset !== null && !isObject(e.offset)) {
@@ -513,16 +586,20 @@ export class Herder {
     const changes = entries.map((e) => sinkOffsetChange(e));
     const admin = await (await this.#o.kafka()).admin();
     try {
-      await admin.setCommittedOffsets(sinkGroup(name), changes);
+      await admin.setCommittedOffsets(sinkGroupOf(m.config), changes);
     } finally {
       await admin.close();
     }
   }
 
-  async resetOffsets(name: string): Promise<void> {
+  resetOffsets(name: string): Promise<void> {
+    return this.#serialised(name, () => this.#resetOffsets(name));
+  }
+
+  async #resetOffsets(name: string): Promise<void> {
     const m = this.#get(name);
     this.#requireStopped(m);
-    if (m.plugin.kind === "source") {
+    if (kindOf(m) === "source") {
       this.#o.offsets.set(
         name,
         this.#o.offsets.getAll(name).map((e) => ({ partition: e.partition, offset: null })),
@@ -532,10 +609,10 @@ export class Herder {
     }
     const admin = await (await this.#o.kafka()).admin();
     try {
-      const committed = await admin.fetchCommittedOffsets(sinkGroup(name));
+      const committed = await admin.fetchCommittedOffsets(sinkGroupOf(m.config));
       if (committed.length > 0) {
         await admin.setCommittedOffsets(
-          sinkGroup(name),
+          sinkGroupOf(m.config),
           committed.map((c) => ({ topic: c.topic, partition: c.partition, offset: -1 })),
         );
       }
@@ -546,6 +623,9 @@ export class Herder {
 
   /** Stops every task gracefully (they flush and commit), then writes offsets. A second call kills at once. */
   async shutdown(): Promise<void> {
+    this.#closing = true;
+    // Commands already queued finish first, so none starts workers after the snapshot below.
+    await Promise.allSettled([...this.#queues.values()]);
     await Promise.all([...this.#connectors.values()].map((m) => this.#stopTasks(m).catch(() => {})));
   }
 
@@ -574,8 +654,9 @@ function isSecretKey(key: string): boolean {
   return isSecretProperty(PASSWORD_DEFS.get(key), key);
 }
 
-export function sinkGroup(name: string): string {
-  return `connect-${name}`;
+/** Connect's connector type: "unknown" when the class names no connector of this build. */
+function kindOf(m: Managed): "source" | "sink" | "unknown" {
+  return m.plugin?.kind ?? "unknown";
 }
 
 /** Kafka Connect's alias matching: compare without a trailing "Connector", by suffix. */

@@ -36,6 +36,9 @@ export interface SinkDriverOptions {
 
 const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
+/** How often a busy batch handler heartbeats (kafkajs throttles to heartbeat.interval.ms itself). */
+const HEARTBEAT_WHILE_BUSY_MS = 1000;
+
 export class SinkDriver {
   #o: SinkDriverOptions;
   #consumer: Consumer | null = null;
@@ -49,6 +52,8 @@ export class SinkDriver {
   #done!: Promise<void>;
   #finish!: (error?: Error) => void;
   #committing: Promise<void> = Promise.resolve();
+  /** The batch being handled (settled when none is). */
+  #handling: Promise<void> = Promise.resolve();
   /** Consumed records not yet committed past, per partition: the dead letter queue gets their original bytes. */
   #raw = new Map<string, ConsumedRecord[]>();
 
@@ -91,14 +96,28 @@ export class SinkDriver {
   async run(): Promise<void> {
     const o = this.#o;
     this.#consumer = await o.kafka.consumer(o.subscription, { ...o.consumerOptions, groupId: o.groupId }, {
+      onPartitionsAssigned: (partitions) => {
+        // A rebalance while paused must not resume fetching the newly assigned partitions.
+        if (this.#gate.paused) this.#consumer?.pause(partitions);
+      },
       onPartitionsRevoked: async (partitions) => {
         await o.task.close?.(partitions);
         await this.#commit();
-        for (const p of partitions) this.#consumed.delete(tpKey(p.topic, p.partition));
+        for (const p of partitions) {
+          this.#consumed.delete(tpKey(p.topic, p.partition));
+          this.#raw.delete(tpKey(p.topic, p.partition));
+        }
       },
     });
+    // Commit on a timer too, so the tail of a burst is committed without waiting for the next batch.
+    const commitTimer = setInterval(() => {
+      this.#commit().catch((e) => o.logger.warn({ err: e }, "periodic offset commit failed"));
+    }, o.commitIntervalMs);
     const onStop = async () => {
+      clearInterval(commitTimer);
       try {
+        // Let the batch being written finish, so the final commit (on close) covers it.
+        await this.#handling;
         await this.#consumer?.close();
         this.#finish();
       } catch (e) {
@@ -106,18 +125,26 @@ export class SinkDriver {
       }
     };
     this.#stop.signal.addEventListener("abort", onStop, { once: true });
+    if (this.#stop.signal.aborted) onStop();
     await this.#consumer.run(async (batch, ctx) => {
+      // Keep group membership alive while a batch waits (pause, instance outage with redelivery backoff).
+      const heartbeat = setInterval(() => ctx.heartbeat().catch(() => {}), HEARTBEAT_WHILE_BUSY_MS);
+      const work = this.#handle(batch, ctx.isRunning);
+      this.#handling = work.then(() => {}, () => {});
       try {
-        await this.#handle(batch, ctx.isRunning);
+        await work;
       } catch (e) {
+        // Stopping: the batch is abandoned and nothing past it is committed, so it is redelivered later.
+        if (this.#stop.signal.aborted) return;
         // A non-retriable failure fails the task; nothing past the failed record is committed.
-        if (!this.#stop.signal.aborted) {
-          this.#stop.signal.removeEventListener("abort", onStop);
-          this.#stop.abort();
-          this.#consumer?.close().catch(() => {});
-          this.#finish(e as Error);
-        }
+        clearInterval(commitTimer);
+        this.#stop.signal.removeEventListener("abort", onStop);
+        this.#stop.abort();
+        this.#consumer?.close().catch(() => {});
+        this.#finish(e as Error);
         throw e;
+      } finally {
+        clearInterval(heartbeat);
       }
     });
     if (this.#gate.paused) this.#consumer.pause(this.#consumer.assignment());
@@ -207,7 +234,7 @@ export class SinkDriver {
 
   /** Commits what the task says is safe. Serialised, so commits never overtake each other. */
   #commit(): Promise<void> {
-    this.#committing = this.#committing.then(async () => {
+    this.#committing = this.#committing.catch(() => {}).then(async () => {
       this.#lastCommit = Date.now();
       if (this.#consumed.size === 0 || !this.#consumer) return;
       const safe = await this.#o.task.preCommit([...this.#consumed.values()]);

@@ -47,6 +47,7 @@ export class SourceDriver {
   #stop = new AbortController();
   #submitted = new SubmittedRecords();
   #sends = new Set<Promise<void>>();
+  #lastSend: Promise<void> = Promise.resolve();
   #knownTopics = new Set<string>();
   #fatal: Error | null = null;
 
@@ -124,8 +125,18 @@ export class SourceDriver {
     }
     this.#publishOffsets();
     if (out.length === 0) return;
-    await this.#submitted.awaitInFlightAtMost(this.#o.maxInFlightRecords ?? 10000, this.#stop.signal);
-    const send = this.#send(out, tracked);
+    try {
+      await this.#submitted.awaitInFlightAtMost(this.#o.maxInFlightRecords ?? 10000, this.#stop.signal);
+    } catch (e) {
+      // Stopping while waiting for acks: these records are never sent, so their offsets never advance.
+      if (this.#stop.signal.aborted) return;
+      throw e;
+    }
+    // Sends are chained, one request at a time, as Kafka Connect's source producers do: a retried batch can
+    // never land after a later one, so row versions stay in order within each partition. Polling the next
+    // page still overlaps with the send.
+    const send = this.#lastSend.then(() => this.#send(out, tracked));
+    this.#lastSend = send;
     this.#sends.add(send);
     send.finally(() => this.#sends.delete(send));
   }
@@ -210,9 +221,11 @@ export class SourceDriver {
           this.#stop.abort();
           return;
         }
+        // Stopping: give up on this batch; its records stay unacknowledged, so their offsets never advance.
+        if (this.#stop.signal.aborted) return;
         const wait = retryBackoffMs(attempt, this.#o.maxRetryBackoffMs ?? 30000);
         this.#o.logger.warn({ err: error, attempt, records: out.length }, "send to Kafka failed; retrying");
-        await sleep(wait);
+        await sleep(wait, this.#stop.signal);
       }
     }
     for (const { record, handle } of tracked) {

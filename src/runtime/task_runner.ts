@@ -138,12 +138,13 @@ export class TaskRunner {
     }
   }
 
+  /** Always forwarded: a worker still starting applies it once its driver exists. */
   pause(): void {
-    if (this.state === "RUNNING") this.#post({ type: "pause" });
+    if (this.state !== "FAILED") this.#post({ type: "pause" });
   }
 
   resume(): void {
-    if (this.state === "PAUSED") this.#post({ type: "resume" });
+    if (this.state !== "FAILED") this.#post({ type: "resume" });
   }
 
   /** Asks the task to finish in-flight work and commit; terminates it when `timeoutMs` passes first. */

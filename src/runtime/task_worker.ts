@@ -34,7 +34,7 @@ import { SinkDriver } from "./sink_driver.ts";
 import { canonicalJson } from "./offsets/offset_key.ts";
 import { topicCreationEnabled, topicCreationFor } from "./topic_creation.ts";
 import { newTask } from "./task_factories.ts";
-import { sinkGroup } from "./herder.ts";
+import { sinkGroupOf } from "./sink_group.ts";
 import { splitList } from "../config/coerce.ts";
 
 const METRICS_INTERVAL_MS = 2000;
@@ -58,6 +58,7 @@ export function traceOf(error: unknown): string {
 }
 
 let driver: SourceDriver | SinkDriver | null = null;
+let pauseWanted = false;
 let running: Promise<void> | null = null;
 let cleanup: (() => Promise<void>) | null = null;
 let metrics = new MetricsRegistry();
@@ -69,13 +70,20 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
     case "start":
       start(message).catch((e) => fail(e));
       break;
+    // A pause or resume that arrives while the task is still starting is applied once the driver exists.
     case "pause":
-      driver?.pause();
-      post({ type: "state", state: "PAUSED" });
+      pauseWanted = true;
+      if (driver) {
+        driver.pause();
+        post({ type: "state", state: "PAUSED" });
+      }
       break;
     case "resume":
-      driver?.resume();
-      post({ type: "state", state: "RUNNING" });
+      pauseWanted = false;
+      if (driver) {
+        driver.resume();
+        post({ type: "state", state: "RUNNING" });
+      }
       break;
     case "stop":
       stop(message.timeoutMs);
@@ -91,6 +99,7 @@ function taskMetrics(): TaskMetrics {
 }
 
 async function start(msg: StartMessage): Promise<void> {
+  pauseWanted = msg.paused;
   setLogLevel(msg.logLevel);
   importPermitPools(msg.permitPools as PermitPoolTransfer);
   const log = logger("task", { connector: msg.connectorName, task: msg.taskId });
@@ -257,7 +266,7 @@ async function start(msg: StartMessage): Promise<void> {
       subscription: topics.length > 0
         ? { topics }
         : { pattern: new RegExp(`^(?:${config["topics.regex"]})$`) },
-      groupId: config["consumer.override.group.id"] ?? sinkGroup(msg.connectorName),
+      groupId: sinkGroupOf(config),
       consumerOptions: kafkaOptions.consumer,
       converters,
       transforms: sinkTransforms(),
@@ -276,8 +285,8 @@ async function start(msg: StartMessage): Promise<void> {
     };
   }
 
-  if (msg.paused) driver.pause();
-  post({ type: "state", state: msg.paused ? "PAUSED" : "RUNNING" });
+  if (pauseWanted) driver.pause();
+  post({ type: "state", state: pauseWanted ? "PAUSED" : "RUNNING" });
   running = driver.run();
   stopOn = stopSignal;
   running.catch((e) => fail(e));
@@ -287,13 +296,15 @@ let stopOn: AbortController | null = null;
 let finished = false;
 
 async function stop(timeoutMs: number): Promise<void> {
+  stopping = true;
   stopOn?.abort();
   driver?.stop();
   if (running) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
       running.catch(() => {}),
-      new Promise((resolve) => timer = setTimeout(resolve, timeoutMs)),
+      // Leave a fifth of the budget for closing the task and the producers before the main thread terminates us.
+      new Promise((resolve) => timer = setTimeout(resolve, timeoutMs * 0.8)),
     ]);
     clearTimeout(timer);
   }
@@ -301,8 +312,15 @@ async function stop(timeoutMs: number): Promise<void> {
   finish();
 }
 
+let stopping = false;
+
 function fail(error: unknown): void {
   if (finished) return;
+  if (stopping) {
+    // An error while asked to stop (an abandoned retry, a closing client) is not a task failure.
+    logger("task").warn({ err: error }, "error while stopping the task");
+    return;
+  }
   post({ type: "state", state: "FAILED", trace: traceOf(error) });
   stopOn?.abort();
   cleanup?.().finally(() => finish(traceOf(error)));

@@ -226,6 +226,11 @@ Deno.test("a failing task is FAILED with a trace while the daemon keeps serving;
         },
       },
       { name: "good", config: { ...sourceConfig(sim.url), "svc.table.incident.topic": "fail.incident" } },
+      // A mistyped class in the file: FAILED with the validation errors, type "unknown"; the API keeps working.
+      {
+        name: "typo",
+        config: { ...sourceConfig(sim.url), "connector.class": "io.tablesync.TableSourceConector" },
+      },
     ],
   });
   try {
@@ -244,6 +249,12 @@ Deno.test("a failing task is FAILED with a trace while the daemon keeps serving;
       20_000,
       "good RUNNING",
     );
+    const typo = (await daemon.request("GET", "/connectors/typo/status")).body;
+    assertEquals(typo.connector.state, "FAILED");
+    assertEquals(typo.type, "unknown");
+    assertStringIncludes(typo.connector.trace, "TableSourceConector");
+    assertEquals((await daemon.request("GET", "/metrics")).status, 200);
+    assertEquals((await daemon.request("GET", "/connectors?expand=status")).status, 200);
     assertEquals((await daemon.request("GET", "/")).status, 200);
 
     // Fix the cause (the user is created), restart only failed tasks: the task comes back.
@@ -256,6 +267,52 @@ Deno.test("a failing task is FAILED with a trace while the daemon keeps serving;
       "bad task RUNNING after restart",
     );
     assert(!daemon.output().includes(PASSWORD), "password in output");
+  } finally {
+    const { code } = await daemon.stop("SIGTERM");
+    await sim.stop();
+    assertEquals(code, 0);
+  }
+});
+
+Deno.test("commands racing on one connector leave no orphan task; a pause right after create is honoured", async () => {
+  const sim = await startSimulator({ port: 0, seed: { incident: 100 }, users: [`admin:${PASSWORD}`] });
+  await using kafka = startKafkaMock();
+  kafka.createTopic("life.incident", 1);
+  const daemon = await startDaemonProcess({
+    worker: { "bootstrap.servers": kafka.bootstrapServers },
+    connectors: [],
+  });
+  try {
+    // Pause straight after create, while the task worker is still starting.
+    assertEquals(
+      (await daemon.request("POST", "/connectors", { name: "race", config: sourceConfig(sim.url) })).status,
+      201,
+    );
+    assertEquals((await daemon.request("PUT", "/connectors/race/pause")).status, 202);
+    await waitFor(
+      async () => (await daemon.request("GET", "/connectors/race/status")).body.tasks[0]?.state === "PAUSED",
+      20_000,
+      "PAUSED",
+    );
+    assertEquals((await daemon.request("PUT", "/connectors/race/resume")).status, 202);
+    await waitFor(
+      async () => (await daemon.request("GET", "/connectors/race/status")).body.tasks[0]?.state === "RUNNING",
+      20_000,
+      "RUNNING",
+    );
+    // Two restarts and a stop at once: they run one after another, and once stopped no task polls anymore.
+    const results = await Promise.all([
+      daemon.request("POST", "/connectors/race/restart?includeTasks=true"),
+      daemon.request("POST", "/connectors/race/restart?includeTasks=true"),
+      daemon.request("PUT", "/connectors/race/stop"),
+    ]);
+    assertEquals(results.map((r) => r.status), [202, 202, 204]);
+    assertEquals((await daemon.request("GET", "/connectors/race/status")).body.tasks, []);
+    await new Promise((r) => setTimeout(r, 500));
+    const before = sim.journal.entries().length;
+    await new Promise((r) => setTimeout(r, 2000));
+    assertEquals(sim.journal.entries().length, before, "a task still polls the instance after stop");
+    assertEquals((await daemon.request("DELETE", "/connectors/race")).status, 204);
   } finally {
     const { code } = await daemon.stop("SIGTERM");
     await sim.stop();
