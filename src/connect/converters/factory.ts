@@ -22,7 +22,12 @@ import {
   type HeaderConverter,
 } from "./converter.ts";
 import { JSON_CONVERTER_CLASS } from "./json/json_converter.ts";
-import { type ConverterPluginKind, type ConverterRegistry, defaultConverterRegistry } from "./registry.ts";
+import {
+  type ConverterPlugin,
+  type ConverterPluginKind,
+  type ConverterRegistry,
+  defaultConverterRegistry,
+} from "./registry.ts";
 import { SIMPLE_HEADER_CONVERTER_CLASS } from "./simple_header_converter.ts";
 
 export const KEY_CONVERTER_CLASS_CONFIG = "key.converter";
@@ -96,6 +101,37 @@ function unknownClass(
   );
 }
 
+/** The plugin a choice names, able to make `kind`; a ConfigException naming the property and class otherwise. */
+function pluginFor(
+  registry: ConverterRegistry,
+  classProperty: string,
+  choice: ConverterChoice,
+  kind: ConverterPluginKind,
+): ConverterPlugin {
+  const plugin = registry.resolve(choice.className);
+  if (plugin === null) {
+    throw unknownClass(
+      registry,
+      classProperty,
+      choice.className,
+      kind,
+      `Class ${choice.className} could not be found.`,
+    );
+  }
+  const able = kind === "converter" ? plugin.newConverter : plugin.newHeaderConverter;
+  if (able === undefined) {
+    const what = kind === "converter" ? "Converter" : "HeaderConverter";
+    throw unknownClass(
+      registry,
+      classProperty,
+      choice.className,
+      kind,
+      `Class ${choice.className} is not a ${what}.`,
+    );
+  }
+  return plugin;
+}
+
 /** Instantiates and configures a key or value converter for a choice. */
 export function newConverter(
   registry: ConverterRegistry,
@@ -103,26 +139,7 @@ export function newConverter(
   choice: ConverterChoice,
   isKey: boolean,
 ): Converter {
-  const plugin = registry.resolve(choice.className);
-  if (plugin === null) {
-    throw unknownClass(
-      registry,
-      classProperty,
-      choice.className,
-      "converter",
-      `Class ${choice.className} could not be found.`,
-    );
-  }
-  if (plugin.newConverter === undefined) {
-    throw unknownClass(
-      registry,
-      classProperty,
-      choice.className,
-      "converter",
-      `Class ${choice.className} is not a Converter.`,
-    );
-  }
-  const converter = plugin.newConverter();
+  const converter = pluginFor(registry, classProperty, choice, "converter").newConverter!();
   converter.configure(choice.settings, isKey);
   return converter;
 }
@@ -133,26 +150,7 @@ export function newHeaderConverter(
   classProperty: string,
   choice: ConverterChoice,
 ): HeaderConverter {
-  const plugin = registry.resolve(choice.className);
-  if (plugin === null) {
-    throw unknownClass(
-      registry,
-      classProperty,
-      choice.className,
-      "header_converter",
-      `Class ${choice.className} could not be found.`,
-    );
-  }
-  if (plugin.newHeaderConverter === undefined) {
-    throw unknownClass(
-      registry,
-      classProperty,
-      choice.className,
-      "header_converter",
-      `Class ${choice.className} is not a HeaderConverter.`,
-    );
-  }
-  const converter = plugin.newHeaderConverter();
+  const converter = pluginFor(registry, classProperty, choice, "header_converter").newHeaderConverter!();
   converter.configure(choice.settings);
   return converter;
 }

@@ -19,7 +19,7 @@ import { BigDecimal } from "../big_decimal.ts";
 import { ConfigException, DataException } from "../errors.ts";
 import { formatJavaDouble, formatJavaFloat } from "../java_format.ts";
 import { ConnectDate, ConnectTime, ConnectTimestamp } from "../logical.ts";
-import { type Schema, type SchemaType } from "../schema.ts";
+import { type Schema, SCHEMA_TYPES, type SchemaType } from "../schema.ts";
 import { SchemaBuilder } from "../schema_builder.ts";
 import { Struct } from "../struct.ts";
 import { schemalessTypeOf } from "../values.ts";
@@ -70,20 +70,7 @@ const OUTPUT_TYPES: readonly SchemaType[] = [
   "STRING",
 ];
 const INPUT_TYPES: readonly SchemaType[] = [...OUTPUT_TYPES, "BYTES"];
-const SCHEMA_TYPE_NAMES = new Set([
-  "INT8",
-  "INT16",
-  "INT32",
-  "INT64",
-  "FLOAT32",
-  "FLOAT64",
-  "BOOLEAN",
-  "STRING",
-  "BYTES",
-  "ARRAY",
-  "MAP",
-  "STRUCT",
-]);
+const SCHEMA_TYPE_NAMES: ReadonlySet<string> = new Set(SCHEMA_TYPES);
 
 /** The whole-value cast, when the spec is a single type (Kafka keys it by a null field name). */
 const WHOLE_VALUE = Symbol("whole value");

@@ -6,7 +6,7 @@
  * MAP fields inside a Struct are not supported (as in Kafka). A null key/value passes through.
  */
 import { DataException } from "../errors.ts";
-import type { Schema } from "../schema.ts";
+import { type Schema, SCHEMA_TYPES } from "../schema.ts";
 import { SchemaBuilder } from "../schema_builder.ts";
 import { Struct } from "../struct.ts";
 import { schemalessTypeOf } from "../values.ts";
@@ -43,18 +43,7 @@ export const FLATTEN_CONFIG_DEF: readonly ConfigKeyDef[] = [
 const PURPOSE = "flattening";
 
 /** Schema types copied as a single flattened field. */
-const LEAF_TYPES = new Set([
-  "INT8",
-  "INT16",
-  "INT32",
-  "INT64",
-  "FLOAT32",
-  "FLOAT64",
-  "BOOLEAN",
-  "STRING",
-  "BYTES",
-  "ARRAY",
-]);
+const LEAF_TYPES: ReadonlySet<string> = new Set(SCHEMA_TYPES.filter((t) => t !== "MAP" && t !== "STRUCT"));
 
 export class Flatten<R extends AnyRecord> implements Transformation<R> {
   #delimiter = ".";
