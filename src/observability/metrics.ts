@@ -67,15 +67,6 @@ export class MetricsRegistry {
     this.#gauges.set(keyOf(name, labels), { name, labels: { ...labels }, value });
   }
 
-  /** Removes every gauge with this name whose labels include `match` (for example a deleted connector's states). */
-  removeGauges(name: string, match: Labels): void {
-    for (const [key, s] of this.#gauges) {
-      if (s.name === name && Object.entries(match).every(([k, v]) => s.labels[k] === v)) {
-        this.#gauges.delete(key);
-      }
-    }
-  }
-
   snapshot(): MetricsSnapshot {
     return {
       counters: [...this.#counters.values()].map((s) => ({ ...s })),

@@ -20,7 +20,7 @@ import { BigDecimal } from "../connect/big_decimal.ts";
 import { decodeBase64 } from "../connect/base64.ts";
 import { ConnectDate, ConnectDecimal, ConnectTime, ConnectTimestamp } from "../connect/logical.ts";
 import { type Schema, Schema as Schemas } from "../connect/schema.ts";
-import { TYPED_FIELD } from "../config/rules.ts";
+import { TYPED_FIELD, TYPED_FIELD_TYPES } from "../config/rules.ts";
 import { parseGlideDate, parseGlideDateTime, parseGlideTime } from "./glide_timestamp.ts";
 
 export type TypedType =
@@ -37,20 +37,8 @@ export class TypedValueError extends Error {
   }
 }
 
-const SIMPLE_KINDS = new Set([
-  "string",
-  "boolean",
-  "int8",
-  "int16",
-  "int32",
-  "int64",
-  "float32",
-  "float64",
-  "bytes",
-  "timestamp",
-  "date",
-  "time",
-]);
+/** Every allowed type but `decimal`, whose scale needs its own parsing: the list the config layer validates. */
+const SIMPLE_KINDS: ReadonlySet<string> = new Set(TYPED_FIELD_TYPES.filter((t) => t !== "decimal"));
 const DECIMAL_WITH_SCALE = /^decimal\((\d+)\)$/;
 const INTEGER_TEXT = /^[+-]?\d+$/;
 const DECIMAL_NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;

@@ -10,7 +10,14 @@ import { type KcatRecord, readTopicWithKcat } from "../support/kafka_helpers.ts"
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { parseDateTimeUtc } from "../../src/config/validators.ts";
-import { apiRows, expectedValue, PASSWORD, ROWS, sorted, TYPED } from "../support/source_expectations.ts";
+import {
+  apiRows,
+  expectedValue,
+  matrixSourceConfig,
+  PASSWORD,
+  ROWS,
+  sorted,
+} from "../support/source_expectations.ts";
 
 async function runMode(mode: "schemaless" | "strings" | "typed") {
   const sim = await startSimulator({ port: 0, seed: { incident: ROWS }, users: [`admin:${PASSWORD}`] });
@@ -29,21 +36,10 @@ async function runMode(mode: "schemaless" | "strings" | "typed") {
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: cells.map((c) => ({
       name: c.name,
-      config: {
-        "connector.class": "TableSourceConnector",
-        "svc.url": sim.url,
-        "svc.auth.username": "admin",
-        "svc.auth.password": PASSWORD,
-        "svc.tables": "incident",
-        "svc.table.incident.name": "incident",
-        "svc.table.incident.topic": c.topic,
-        "svc.table.incident.display.value": c.display,
-        "svc.source.schema.mode": mode,
-        "svc.source.emit.envelope": c.envelope,
-        ...(mode === "typed" ? { "svc.source.typed.fields": TYPED } : {}),
+      config: matrixSourceConfig(sim.url, { ...c, mode }, {
         "value.converter": "org.apache.kafka.connect.json.JsonConverter",
         "value.converter.schemas.enable": c.schemas,
-      },
+      }),
     })),
   });
   try {

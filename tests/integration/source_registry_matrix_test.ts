@@ -9,7 +9,14 @@ import { startKafkaMock } from "../support/kafka_mock.ts";
 import { type KcatRecord, readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSchemaRegistry } from "../support/schema_registry.ts";
-import { apiRows, expectedValue, PASSWORD, ROWS, sorted, TYPED } from "../support/source_expectations.ts";
+import {
+  apiRows,
+  expectedValue,
+  matrixSourceConfig,
+  PASSWORD,
+  ROWS,
+  sorted,
+} from "../support/source_expectations.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { defaultConverterRegistry } from "../../src/connect/converters/registry.ts";
 import { toConnectDataAsync } from "../../src/connect/registry/preparing_converter.ts";
@@ -62,21 +69,10 @@ async function runFormat(format: keyof typeof CLASSES) {
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: cells.map((c) => ({
       name: c.name,
-      config: {
-        "connector.class": "TableSourceConnector",
-        "svc.url": sim.url,
-        "svc.auth.username": "admin",
-        "svc.auth.password": PASSWORD,
-        "svc.tables": "incident",
-        "svc.table.incident.name": "incident",
-        "svc.table.incident.topic": c.topic,
-        "svc.table.incident.display.value": c.display,
-        "svc.source.schema.mode": c.mode,
-        "svc.source.emit.envelope": c.envelope,
-        ...(c.mode === "typed" ? { "svc.source.typed.fields": TYPED } : {}),
+      config: matrixSourceConfig(sim.url, c, {
         "value.converter": CLASSES[format],
         ...Object.fromEntries(Object.entries(settings).map(([k, v]) => [`value.converter.${k}`, v])),
-      },
+      }),
     })),
   });
   try {

@@ -65,3 +65,25 @@ export function sorted(value: unknown): unknown {
   }
   return value;
 }
+
+/** One matrix cell's source connector: the simulator's incident table into `topic` in the given shape. */
+export function matrixSourceConfig(
+  simUrl: string,
+  cell: { topic: string; mode: string; display: string; envelope: boolean },
+  converter: Record<string, string | boolean>,
+): Record<string, string | boolean> {
+  return {
+    "connector.class": "TableSourceConnector",
+    "svc.url": simUrl,
+    "svc.auth.username": "admin",
+    "svc.auth.password": PASSWORD,
+    "svc.tables": "incident",
+    "svc.table.incident.name": "incident",
+    "svc.table.incident.topic": cell.topic,
+    "svc.table.incident.display.value": cell.display,
+    "svc.source.schema.mode": cell.mode,
+    "svc.source.emit.envelope": cell.envelope,
+    ...(cell.mode === "typed" ? { "svc.source.typed.fields": TYPED } : {}),
+    ...converter,
+  };
+}
