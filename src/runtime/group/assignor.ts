@@ -20,7 +20,10 @@ export interface MemberOwnership {
  * Each member's units for this round (every member has an entry). A member's units it owned but does not get
  * are revoked. Units that are revoked from one member go to nobody in this round.
  */
-export function assignUnits(units: readonly string[], members: readonly MemberOwnership[]): Map<string, string[]> {
+export function assignUnits(
+  units: readonly string[],
+  members: readonly MemberOwnership[],
+): Map<string, string[]> {
   const all = new Set(units);
   const ordered = [...members].sort((a, b) => a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0);
   const result = new Map<string, string[]>(ordered.map((m) => [m.memberId, []]));
