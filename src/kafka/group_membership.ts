@@ -43,6 +43,9 @@ if (!Broker.prototype[CAPTURED]) {
   };
 }
 
+/** Pause before a member whose group consumer stopped for good joins again. */
+const RESTART_DELAY_MS = 1000;
+
 /** Thrown from the heartbeat path to make kafkajs's runner rejoin the group (it rejoins on rebalance errors). */
 class RejoinRequested extends Error {
   type = "REBALANCE_IN_PROGRESS";
@@ -63,6 +66,7 @@ export class KafkajsGroupMembership implements GroupMembership {
   #lastAlive = Date.now();
   #lost = false;
   #watchdog: ReturnType<typeof setInterval> | undefined;
+  #restart: ReturnType<typeof setTimeout> | undefined;
   #closed: Promise<void> | null = null;
   #firstAssignment = Promise.withResolvers<void>();
 
@@ -133,14 +137,19 @@ export class KafkajsGroupMembership implements GroupMembership {
     this.#consumer.on(this.#consumer.events.CRASH, ({ payload }) => {
       if (this.#closed) return;
       this.#log.error({ err: payload.error, restart: payload.restart }, "group membership crashed");
-      if (!payload.restart) this.#loseMembership(`the group consumer stopped: ${payload.error.message}`);
+      if (payload.restart) return; // kafkajs rejoins by itself
+      // An error kafkajs deems final (e.g. a coordinator answering INVALID_REQUEST during a join race): give up
+      // the work, then join again as a new member after a pause.
+      this.#loseMembership(`the group consumer stopped: ${payload.error.message}`);
+      this.#group = null;
+      this.#restart = setTimeout(() => {
+        this.#run().catch((e) => this.#log.error({ err: e }, "rejoining the group failed; retrying"));
+      }, RESTART_DELAY_MS);
     });
   }
 
   async start(): Promise<void> {
-    await this.#consumer.connect();
-    await this.#consumer.subscribe({ topics: [this.#options.topic] });
-    await this.#consumer.run({ autoCommit: false, eachBatch: () => Promise.resolve() });
+    await this.#run();
     const interval = Math.max(100, Math.min(1000, this.#options.heartbeatIntervalMs / 2));
     this.#watchdog = setInterval(() => this.#checkAlive(), interval);
     await this.#firstAssignment.promise;
@@ -154,9 +163,16 @@ export class KafkajsGroupMembership implements GroupMembership {
     return this.#group?.memberId ?? null;
   }
 
+  async #run(): Promise<void> {
+    await this.#consumer.connect();
+    await this.#consumer.subscribe({ topics: [this.#options.topic] });
+    await this.#consumer.run({ autoCommit: false, eachBatch: () => Promise.resolve() });
+  }
+
   close(): Promise<void> {
     this.#closed ??= (async () => {
       clearInterval(this.#watchdog);
+      clearTimeout(this.#restart);
       this.#firstAssignment.resolve();
       await this.#consumer.disconnect();
     })();
