@@ -179,3 +179,29 @@ Deno.test("topic store: a missing topic that the cluster cannot create stops sta
     /The offsets topic "no-such-offsets" does not exist and this cluster cannot create it .*cleanup\.policy=compact/,
   );
 });
+
+Deno.test("topic store: refresh takes other writers' offsets and tombstones, keeps this store's unwritten changes", async () => {
+  await using mock = startKafkaMock();
+  mock.createTopic(TOPIC, 5, 1);
+  const kafka = kafkaFor(mock);
+  const previousOwner = await openStore(kafka);
+  const successor = await openStore(kafka);
+  previousOwner.set("jira", [
+    { partition: { table: "incident" }, offset: { position: 41 } },
+    { partition: { table: "problem" }, offset: { position: 7 } },
+  ]);
+  await previousOwner.flush();
+  successor.set("jira", [{ partition: { table: "problem" }, offset: { position: 9 } }]);
+  successor.set("jira", [{ partition: { table: "change" }, offset: { position: 3 } }]);
+  await successor.flush();
+  previousOwner.set("jira", [{ partition: { table: "change" }, offset: null }]);
+  await previousOwner.flush();
+  // Not written yet: a refresh must not replace it with the topic's older value.
+  successor.set("jira", [{ partition: { table: "problem" }, offset: { position: 10 } }]);
+
+  await successor.refresh();
+  assert.deepEqual(successor.get("jira", { table: "incident" }), { position: 41 });
+  assert.deepEqual(successor.get("jira", { table: "problem" }), { position: 10 });
+  assert.equal(successor.get("jira", { table: "change" }), undefined);
+  await Promise.all([previousOwner.close(), successor.close()]);
+});

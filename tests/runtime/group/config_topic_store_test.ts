@@ -1,0 +1,64 @@
+/**
+ * The group's config topic against the librdkafka mock: Kafka Connect's keys and value shapes on the topic (read
+ * back with kcat), and a change written by one member reaching another member's listener.
+ */
+import { assert, assertEquals } from "../../support/assert.ts";
+import { startKafkaMock } from "../../support/kafka_mock.ts";
+import { readTopicWithKcat } from "../../support/kafka_helpers.ts";
+import { createKafka } from "../../../src/kafka/mod.ts";
+import { setLogLevel } from "../../../src/observability/log.ts";
+import { ConfigTopicStore } from "../../../src/runtime/group/config_topic_store.ts";
+import type { StoredConnector } from "../../../src/runtime/connector_state_store.ts";
+
+setLogLevel("error");
+
+Deno.test({
+  name: "config topic: Connect's records; a change on one member reaches the other; tombstones delete",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    await using mock = startKafkaMock();
+    mock.createTopic("configs", 1, 1);
+    const kafka = createKafka({
+      brokers: [mock.bootstrapServers],
+      clientId: "t",
+      requestTimeoutMs: 10_000,
+      connectionTimeoutMs: 3_000,
+    });
+    const one = new ConfigTopicStore(kafka, "configs");
+    const two = new ConfigTopicStore(kafka, "configs");
+    await Promise.all([one.start(), two.start()]);
+    const seen: [string, StoredConnector | undefined][] = [];
+    two.onChange((name, entry) => seen.push([name, entry]));
+    try {
+      const config = { "connector.class": "TableSourceConnector", "tasks.max": "2", name: "src" };
+      await one.put("src", { config, target: "RUNNING", fileHash: "abc" });
+      await one.put("src", { config, target: "STOPPED", fileHash: "abc" });
+      await one.put("old", { config: { name: "old" }, target: "PAUSED" });
+      await one.put("file", { config: {}, target: "RUNNING", deleted: true, fileHash: "f1" });
+      await one.remove("old");
+      // The writer returns once it read its own write back; the other member follows the same log.
+      await two.waitForPosition(one.position());
+      assertEquals(two.get("src"), { config, target: "STOPPED", fileHash: "abc" });
+      assertEquals(two.get("old"), undefined);
+      assertEquals(two.get("file")?.deleted, true);
+      assertEquals(two.names().sort(), ["file", "src"]);
+      assertEquals(seen.at(-1), ["old", undefined]);
+      assert(seen.some(([n, e]) => n === "src" && e?.target === "STOPPED"));
+      assert(
+        seen.some(([n, e]) => n === "file" && e === undefined),
+        "a deleted connector is reported as gone",
+      );
+
+      const records = await readTopicWithKcat(mock.bootstrapServers, "configs");
+      const byKey = new Map(records.map((r) => [r.key, r.value === null ? null : JSON.parse(r.value)]));
+      assertEquals(byKey.get("connector-src"), { properties: config, "file.hash": "abc" });
+      assertEquals(byKey.get("target-state-src"), { state: "PAUSED", "state.v2": "STOPPED" });
+      assertEquals(byKey.get("connector-old"), null);
+      assertEquals(byKey.get("target-state-old"), null);
+      assertEquals(records.every((r) => r.partition === 0), true);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  },
+});
