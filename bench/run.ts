@@ -9,6 +9,7 @@ const BENCHES = [
   ["daemon_idle_cpu.ts", []],
   ["source_e2e.ts", ["--rows", "100000"]],
   ["sink_e2e.ts", ["--records", "4000", "--latency-ms", "20", "--permits", "8"]],
+  ["group_failover.ts", []],
 ] as const;
 
 const only = Deno.args.length > 0 ? new Set(Deno.args) : null;
