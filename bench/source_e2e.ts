@@ -4,7 +4,10 @@
  *   (b) a bare produce loop of the same records with our Kafka producer (the Kafka side's ceiling).
  * Prints rows per second of each, the ratio, CPU seconds per 100,000 rows and the daemon's peak memory.
  *
- *   deno run -A bench/source_e2e.ts [--rows 100000] [--batch 5000]
+ *   deno run -A bench/source_e2e.ts [--rows 100000] [--batch 5000] [--latency-ms 0]
+ *
+ * `--latency-ms` adds that much latency to every simulator request: a latency-bound instance, where one table's
+ * rate is about batch / (latency + transfer time) whatever the daemon does (see docs/scaling.md).
  *
  * The simulator, the broker and the daemon run as separate processes; figures are printed, never asserted.
  */
@@ -22,11 +25,15 @@ import {
 
 const rows = arg("rows", 100_000);
 const batch = arg("batch", 5000);
+const latencyMs = arg("latency-ms", 0);
 let fetchRate = 0;
 let produceRate = 0;
 const auth = { authorization: "Basic " + btoa("admin:bench-pass"), "accept-encoding": "identity" };
 
-const sim = await startSimulatorProcess(`incident=${rows}`);
+const sim = await startSimulatorProcess(
+  `incident=${rows}`,
+  latencyMs > 0 ? ["--latency-ms", String(latencyMs)] : [],
+);
 const broker = await startBrokerProcess("bench.produce:16,bench.e2e:16");
 console.log(
   `${fmt(rows)} incident rows, pages of ${batch}; simulator ${sim.url}, broker ${broker.bootstrap}`,

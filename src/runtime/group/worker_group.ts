@@ -71,6 +71,7 @@ export class WorkerGroup {
   #generation = -1;
   /** The herder's work when the latest assignment was taken; a change means the group must assign again. */
   #assignedWork = "";
+  #configChanges: Promise<void> = Promise.resolve();
   /** The reconcile of the latest assignment (or loss); the next join waits for it. */
   #settling: Promise<void> = Promise.resolve();
 
@@ -211,14 +212,24 @@ export class WorkerGroup {
     this.#o.status.putTask(connector, task, { state, workerId: this.#o.workerId(), trace }, this.#generation);
   }
 
+  /** Applies shared config changes one after the other, in the order the config topic holds them. */
   #configChanged(name: string, entry: ReturnType<ConfigTopicStore["get"]>): void {
+    this.#configChanges = this.#configChanges.then(() => this.#applyConfigChange(name, entry)).catch((e) =>
+      log.error({ err: e, connector: name }, "applying a shared config change failed")
+    );
+  }
+
+  async #applyConfigChange(name: string, entry: ReturnType<ConfigTopicStore["get"]>): Promise<void> {
     const herder = this.#herder!;
-    herder.applyShared(name, entry ? { config: entry.config, target: entry.target } : null).then(() => {
-      // Tasks added or removed since the last assignment (by this change or a REST change here): assign again.
-      if (this.#assignedWork !== "" && JSON.stringify(herder.work()) !== this.#assignedWork) {
-        this.#membership?.requestRejoin();
-      }
-    }).catch((e) => log.error({ err: e, connector: name }, "applying a shared config change failed"));
+    // A stopped connector's offsets may have been altered or reset over REST on another member: read them
+    // again before its tasks start here.
+    const wasStopped = herder.connectorStates().some((c) => c.connector === name && c.state === "STOPPED");
+    if (wasStopped && entry && entry.target !== "STOPPED") await this.#o.refreshOffsets();
+    await herder.applyShared(name, entry ? { config: entry.config, target: entry.target } : null);
+    // Tasks added or removed since the last assignment (by this change or a REST change here): assign again.
+    if (this.#assignedWork !== "" && JSON.stringify(herder.work()) !== this.#assignedWork) {
+      this.#membership?.requestRejoin();
+    }
   }
 }
 
