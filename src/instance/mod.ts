@@ -34,6 +34,7 @@ export {
   containsOrderBy,
   EncodedQuery,
   keysetAfter,
+  keysetAtOrBefore,
   type Operator,
   utcLiteral,
 } from "./encoded_query.ts";

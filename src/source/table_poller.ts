@@ -164,8 +164,10 @@ export class TablePoller {
     }
     const sweep = this.#sweep;
     const limit = this.#limit;
+    const request = sweep.next(this.#query);
     const page = await this.#o.client.list(t.table, {
-      query: sweep.nextQuery(this.#query),
+      query: request.query,
+      count: request.count,
       limit,
       fields: this.#fields,
       displayValue: wireDisplayValue(t.displayValue),
@@ -182,9 +184,10 @@ export class TablePoller {
       const lag = (page.instanceTime.getTime() - this.#cursor.epochMs) / 1000;
       this.#o.context.metrics.set("tablesync_source_lag_seconds", this.#labels, Math.max(0, lag));
     }
-    if (!sweep.advance(page.rows.length, limit, last)) {
+    if (!sweep.advance({ rows: page.rows.length, limit, last, total: page.total })) {
       this.#sweep = null;
       this.#nextAt = Date.now() + t.pollIntervalMs;
+      this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
     }
     return records;
   }
