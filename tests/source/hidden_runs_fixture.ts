@@ -26,20 +26,18 @@ export interface HiddenRunsTable {
 /** Inserts the rows into `table` and installs the `acl_hide` fault for runs of `length` rows. */
 export function seedHiddenRuns(sim: Simulator, table: string, length: number): HiddenRunsTable {
   const base = Date.parse("2024-03-01T00:00:00Z");
-  const rows: Array<{ ts: string; id: string }> = [];
-  const add = (ts: string) => {
-    const row = sim.table(table).insert({ sys_updated_on: ts, sys_mod_count: "0" }, {
-      suppressAutoSysFields: true,
-    });
-    rows.push({ ts, id: row.sys_id });
-  };
+  const rows = sim.table(table);
+  const add = (ts: string) =>
+    rows.insert({ sys_updated_on: ts, sys_mod_count: "0" }, { suppressAutoSysFields: true });
   for (let i = 0; i < BEFORE; i++) add(stamp(base, i * 7));
   const bucketSecond = stamp(base, 3600);
   for (let i = 0; i < BUCKET; i++) add(bucketSecond);
   for (let i = 0; i < AFTER; i++) add(stamp(base, 7200 + i * 7));
-  rows.sort((a, b) => a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const ordered = rows.map((r) => r.id);
-  const middle = BEFORE + BUCKET_OFFSET;
+  // Every row of the table (some have reference data of their own), in cursor order.
+  const all = rows.sysIds().map((id) => ({ ts: rows.get(id)!.sys_updated_on, id }));
+  all.sort((a, b) => a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const ordered = all.map((r) => r.id);
+  const middle = all.findIndex((r) => r.ts === bucketSecond) + BUCKET_OFFSET;
   const hidden = new Set([
     ...ordered.slice(0, length),
     ...ordered.slice(middle, middle + length),
