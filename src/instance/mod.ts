@@ -42,6 +42,7 @@ export { type InstanceAddress, parseInstanceUrl } from "./instance_url.ts";
 export { InstanceClock, parseHttpDate } from "./instance_clock.ts";
 export {
   AmbiguousRequestError,
+  InstanceClockError,
   InstanceConfigError,
   InstanceError,
   InstanceHttpError,

@@ -12,6 +12,7 @@
 import { DictionaryReader, type TableDictionary } from "./dictionary.ts";
 import {
   AmbiguousRequestError,
+  InstanceClockError,
   InstanceHttpError,
   InstanceRetriableError,
   type RequestLabel,
@@ -24,6 +25,7 @@ import {
 } from "./http_client.ts";
 import type { InstanceAddress } from "./instance_url.ts";
 import type { InstanceClientOptions } from "./options.ts";
+import { describeUnusableDate } from "./instance_clock.ts";
 import { errorEnvelopeText, type TableRow } from "./table_rows.ts";
 
 export type DisplayValue = "false" | "true" | "all";
@@ -166,16 +168,20 @@ export class TableClient {
    * returns its `Date` header.
    */
   async readClock(table: string, signal?: AbortSignal): Promise<Date> {
-    const page = await this.list(table, { limit: 1, fields: ["sys_id"], signal });
-    if (!page.instanceTime) {
-      throw new InstanceRetriableError(
-        { method: "GET", path: tablePath(table) },
-        200,
-        1,
-        "response has no Date header",
+    const query = rowQuery({ fields: ["sys_id"] });
+    query.set("sysparm_limit", "1");
+    query.set("sysparm_no_count", "true");
+    query.set("sysparm_suppress_pagination_header", "true");
+    const path = tablePath(table);
+    const response = await this.send("GET", path, query, undefined, signal);
+    expectResult(response, "GET", path, "array");
+    if (!response.date) {
+      throw new InstanceClockError(
+        { method: "GET", path },
+        describeUnusableDate(response.headers.get("date")),
       );
     }
-    return page.instanceTime;
+    return response.date;
   }
 
   private send(
