@@ -9,6 +9,7 @@ import { formatGlideDateTime } from "./glide_time.ts";
 import { baseHeaders, errorBody, Errors, JSON_TYPE } from "./http/responses.ts";
 import type { JournalEntry } from "./journal.ts";
 import { type ApiRequest, type ApiResponse, bodyOf } from "./routes/request.ts";
+import { countRows } from "./routes/stats.ts";
 import { listRows } from "./routes/table_list.ts";
 import { deleteRecord, getRecord, insertRecord, updateRecord } from "./routes/table_record.ts";
 import type { SimState } from "./state.ts";
@@ -17,10 +18,11 @@ import { logger } from "../observability/log.ts";
 const log = logger("sim");
 
 const TABLE_PATH = /^\/api\/now\/(?:(v1|v2)\/)?table\/([^/]+)(?:\/([^/]+))?\/?$/;
+const STATS_PATH = /^\/api\/now\/(?:(v1)\/)?stats\/([^/]+)\/?$/;
 
 interface RouteMatch {
   key: string;
-  kind: "table" | "oauth" | "unknown";
+  kind: "table" | "stats" | "oauth" | "unknown";
   version?: string;
   table?: string;
   sysId?: string;
@@ -28,6 +30,11 @@ interface RouteMatch {
 
 export function matchRoute(method: string, path: string): RouteMatch {
   if (path === "/oauth_token.do") return { key: `${method} /oauth_token.do`, kind: "oauth" };
+  const stats = STATS_PATH.exec(path);
+  if (stats) {
+    const table = decodeURIComponent(stats[2]);
+    return { key: `${method} /api/now/stats/${table}`, kind: "stats", version: stats[1], table };
+  }
   const m = TABLE_PATH.exec(path);
   if (!m) return { key: `${method} (unknown)`, kind: "unknown" };
   const table = decodeURIComponent(m[2]);
@@ -225,7 +232,9 @@ async function respond(
     origin,
     headers,
   };
-  if (route.sysId === undefined) {
+  if (route.kind === "stats") {
+    if (method === "GET" || method === "HEAD") return countRows(req, source);
+  } else if (route.sysId === undefined) {
     if (method === "GET" || method === "HEAD") return listRows(req, source);
     if (method === "POST") return await insertRecord(req, source, store);
   } else {
