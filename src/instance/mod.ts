@@ -34,6 +34,7 @@ export {
   containsOrderBy,
   EncodedQuery,
   keysetAfter,
+  keysetAtOrBefore,
   type Operator,
   utcLiteral,
 } from "./encoded_query.ts";
@@ -41,6 +42,7 @@ export { type InstanceAddress, parseInstanceUrl } from "./instance_url.ts";
 export { InstanceClock, parseHttpDate } from "./instance_clock.ts";
 export {
   AmbiguousRequestError,
+  InstanceClockError,
   InstanceConfigError,
   InstanceError,
   InstanceHttpError,
