@@ -12,9 +12,12 @@
  * The consumer subscribes to one existing topic (the coordinator wants a subscription); no partition of it is
  * ever assigned.
  *
- * Liveness: a member must not keep working once the group may have given its work away. When no heartbeat has
- * succeeded for `sessionTimeoutMs` (and no join is in flight), `onLost` is called so the member stops its work
- * on its own; a later successful join calls `onAssigned` again.
+ * Liveness: a member must not keep working once the group may have given its work away. The coordinator expires
+ * a member `sessionTimeoutMs` after the last heartbeat it received, which is no later than our last successful
+ * one; so when no heartbeat has succeeded for `sessionTimeoutMs − heartbeatIntervalMs` (at least half the
+ * session; no join in flight), `onLost` is called and the member stops its work on its own, before the group can
+ * hand it on. If heartbeats succeed again (the coordinator had not expired it after all), the member asks for a
+ * rebalance so that its work is assigned again; otherwise kafkajs rejoins and `onAssigned` follows.
  */
 import BrokerModule from "kafkajs/src/broker/index.js";
 import { AssignerProtocol, type Consumer as KafkajsConsumer } from "kafkajs";
@@ -195,6 +198,7 @@ export class KafkajsGroupMembership implements GroupMembership {
 
   #alive(): void {
     this.#lastAlive = Date.now();
+    if (this.#lost) this.#rejoin = true; // it gave its work up: let the group assign it again
     this.#lost = false;
   }
 
@@ -202,9 +206,14 @@ export class KafkajsGroupMembership implements GroupMembership {
     if (this.#lost || this.#closed) return;
     const silentFor = Date.now() - this.#lastAlive;
     // A member waiting in JoinGroup keeps its membership until the rebalance timeout.
-    const limit = this.#joining ? this.#options.rebalanceTimeoutMs : this.#options.sessionTimeoutMs;
+    const { sessionTimeoutMs, heartbeatIntervalMs, rebalanceTimeoutMs } = this.#options;
+    const limit = this.#joining
+      ? rebalanceTimeoutMs
+      : Math.max(sessionTimeoutMs - heartbeatIntervalMs, sessionTimeoutMs / 2);
     if (silentFor >= limit) {
-      this.#loseMembership(`no successful heartbeat for ${silentFor} ms (session.timeout.ms ${limit})`);
+      this.#loseMembership(
+        `no successful heartbeat for ${silentFor} ms (session.timeout.ms ${sessionTimeoutMs})`,
+      );
     }
   }
 

@@ -138,7 +138,7 @@ export class WorkerGroup {
     }));
     // The leader assigns from a config at least as new as every member's.
     const position = Math.max(this.#o.config.position(), ...metas.map((m) => m.meta?.configPosition ?? 0));
-    await this.#o.config.waitForPosition(position);
+    await this.#configAt(position);
     const work = this.#herder!.work();
     const tasks = assignUnits(
       work.flatMap(({ connector, tasks }) => Array.from({ length: tasks }, (_, n) => taskUnit(connector, n))),
@@ -162,6 +162,28 @@ export class WorkerGroup {
     ]));
   }
 
+  /**
+   * Waits until this member applied the config up to `position`, at most the rebalance timeout: a connector
+   * read later is started then (its tasks are owned already), so a slow config read delays, never blocks.
+   */
+  async #configAt(position: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) =>
+      timer = setTimeout(() => resolve("late"), this.#o.rebalanceTimeoutMs)
+    );
+    const result = await Promise.race([this.#o.config.waitForPosition(position), late]).finally(() =>
+      clearTimeout(timer)
+    );
+    // The herder applies what the store read in order; assignments are made from what it applied.
+    if (result !== "late") await this.#configChanges;
+    if (result === "late") {
+      log.warn(
+        { position, at: this.#o.config.position() },
+        "the config topic was not read up to the group's position in time",
+      );
+    }
+  }
+
   async #take(received: GroupAssignment): Promise<void> {
     const assignment = decode<MemberAssignment>(received.assignment);
     if (!assignment) {
@@ -169,7 +191,7 @@ export class WorkerGroup {
       return;
     }
     this.#generation = received.generation;
-    await this.#o.config.waitForPosition(assignment.configPosition);
+    await this.#configAt(assignment.configPosition);
     this.#assignedWork = JSON.stringify(this.#herder!.work());
     const next = new Set(assignment.tasks);
     const gained = [...next].filter((u) => !this.#tasks.has(u));
@@ -182,12 +204,10 @@ export class WorkerGroup {
     if (gained.length > 0) await this.#o.refreshOffsets();
     this.#tasks = next;
     await this.#herder!.reconcile();
+    const states = new Map(this.#herder!.connectorStates().map((c) => [c.connector, c.state]));
     for (const connector of this.#connectors) {
-      this.#o.status.putConnector(
-        connector,
-        { state: "RUNNING", workerId: this.#o.workerId() },
-        this.#generation,
-      );
+      const state = states.get(connector) ?? "UNASSIGNED";
+      this.#o.status.putConnector(connector, { state, workerId: this.#o.workerId() }, this.#generation);
     }
     log.info(
       {
