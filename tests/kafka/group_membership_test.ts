@@ -4,7 +4,7 @@
  * whose heartbeats fail for the session timeout is told it lost its membership, and joins again afterwards.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { type KafkaMock, startKafkaMock } from "../support/kafka_mock.ts";
 import { createKafka } from "../../src/kafka/mod.ts";
 import type { GroupAssignment, GroupMembershipHandler } from "../../src/kafka/mod.ts";
 import { waitFor } from "./wait.ts";
@@ -41,19 +41,24 @@ const SETTINGS = {
   rebalanceTimeoutMs: 10_000,
 };
 
+/** Our Kafka client on the mock, whose "configs" topic (the membership's nominal subscription) is created. */
+function clientWithConfigsTopic(mock: KafkaMock, requestTimeoutMs: number) {
+  mock.createTopic("configs", 1, 1);
+  return createKafka({
+    brokers: [mock.bootstrapServers],
+    clientId: "t",
+    requestTimeoutMs,
+    connectionTimeoutMs: Math.min(3_000, requestTimeoutMs / 2),
+  });
+}
+
 Deno.test({
   name: "group membership: metadata to the leader, assignment bytes to each member, rejoin on request",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
     await using mock = startKafkaMock({ brokers: 1 });
-    mock.createTopic("configs", 1, 1);
-    const kafka = createKafka({
-      brokers: [mock.bootstrapServers],
-      clientId: "t",
-      requestTimeoutMs: 10_000,
-      connectionTimeoutMs: 3_000,
-    });
+    const kafka = clientWithConfigsTopic(mock, 10_000);
     const a = member("a");
     const b = member("b");
     const ma = kafka.groupMembership(SETTINGS, a.handler);
@@ -90,13 +95,8 @@ Deno.test({
   sanitizeResources: false,
   fn: async () => {
     await using mock = startKafkaMock({ brokers: 1 });
-    mock.createTopic("configs", 1, 1);
-    const kafka = createKafka({
-      brokers: [mock.bootstrapServers],
-      clientId: "t",
-      requestTimeoutMs: 2_000,
-      connectionTimeoutMs: 1_000,
-    });
+    // Short timeouts, so requests to the stopped broker fail quickly.
+    const kafka = clientWithConfigsTopic(mock, 2_000);
     const a = member("a");
     const ma = kafka.groupMembership(SETTINGS, a.handler);
     try {
