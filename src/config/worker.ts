@@ -95,7 +95,7 @@ export const WORKER_DEFS: readonly PropertyDef[] = [
   worker(
     "config.storage.file.filename",
     "STRING",
-    "File where connector configs and states changed over the REST API are kept across restarts.",
+    "File where connector configs and states changed over the REST API are kept across restarts (standalone; a worker group keeps them in config.storage.topic).",
     {
       default: "data/connectors.json",
       validator: nonEmpty,

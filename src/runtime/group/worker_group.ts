@@ -69,6 +69,8 @@ export class WorkerGroup {
   #tasks = new Set<string>();
   #connectors = new Set<string>();
   #generation = -1;
+  /** Counts membership losses; an assignment being applied when one happens is abandoned. */
+  #epoch = 0;
   /** The herder's work when the latest assignment was taken; a change means the group must assign again. */
   #assignedWork = "";
   #configChanges: Promise<void> = Promise.resolve();
@@ -116,11 +118,7 @@ export class WorkerGroup {
         );
         return Promise.resolve();
       },
-      onLost: () => {
-        this.#settling = this.#settling.then(() => this.#release()).catch((e) =>
-          log.error({ err: e }, "stopping tasks after losing group membership failed")
-        );
-      },
+      onLost: () => this.#release(),
     });
     await this.#membership.start();
     await this.#settling;
@@ -191,7 +189,9 @@ export class WorkerGroup {
       return;
     }
     this.#generation = received.generation;
+    const epoch = this.#epoch;
     await this.#configAt(assignment.configPosition);
+    if (epoch !== this.#epoch) return; // membership was lost meanwhile: this assignment is void
     this.#assignedWork = JSON.stringify(this.#herder!.work());
     const next = new Set(assignment.tasks);
     const gained = [...next].filter((u) => !this.#tasks.has(u));
@@ -202,6 +202,7 @@ export class WorkerGroup {
     this.#tasks = new Set([...this.#tasks].filter((u) => next.has(u)));
     await this.#herder!.reconcile();
     if (gained.length > 0) await this.#o.refreshOffsets();
+    if (epoch !== this.#epoch) return;
     this.#tasks = next;
     await this.#herder!.reconcile();
     const states = new Map(this.#herder!.connectorStates().map((c) => [c.connector, c.state]));
@@ -222,10 +223,17 @@ export class WorkerGroup {
     if (revoked > 0) this.#membership?.requestRejoin();
   }
 
-  async #release(): Promise<void> {
+  /** Membership lost: stops everything at once, without waiting for an assignment still being applied. */
+  #release(): void {
+    this.#epoch++;
     this.#tasks.clear();
     this.#connectors.clear();
-    await this.#herder!.reconcile();
+    const stopping = this.#herder!.reconcile().then(
+      () => {},
+      (e) => log.error({ err: e }, "stopping tasks after losing group membership failed"),
+    );
+    // The next join waits until they stopped, so its metadata never understates what runs here.
+    this.#settling = Promise.all([this.#settling, stopping]).then(() => {});
   }
 
   #reportTask(connector: string, task: number, state: TaskState, trace: string | undefined): void {
