@@ -26,7 +26,7 @@ import { ConnectRestError } from "./connect_rest_error.ts";
 import { configHash, type ConnectorStateStore, type TargetState } from "./connector_state_store.ts";
 import { TaskRunner } from "./task_runner.ts";
 import { sinkGroupOf } from "./sink_group.ts";
-import type { OffsetEntry } from "./worker_protocol.ts";
+import type { OffsetEntry, OffsetUpdate } from "./offsets/types.ts";
 
 const log = logger("herder");
 
@@ -193,7 +193,7 @@ export class Herder {
     }, {
       onOffsets: (entries) => {
         try {
-          this.#o.offsets.set(m.name, entries as never);
+          this.#o.offsets.set(m.name, entries);
         } catch (e) {
           log.error({ connector: m.name, err: e }, "invalid offsets from a task were not stored");
         }
@@ -576,7 +576,8 @@ export class Herder {
         }
       }
       try {
-        this.#o.offsets.set(name, entries as never);
+        // Objects or null, checked above; the store validates every value (primitives only) before applying.
+        this.#o.offsets.set(name, entries as OffsetUpdate[]);
       } catch (e) {
         throw new ConnectRestError(400, (e as Error).message);
       }

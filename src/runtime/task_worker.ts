@@ -172,7 +172,7 @@ async function start(msg: StartMessage): Promise<void> {
       logger: log,
       metrics: taskMetrics(),
       signal: stopSignal.signal,
-      offset: (partition) => (offsets.get(canonicalJson(partition)) ?? null) as never,
+      offset: (partition) => offsets.get(canonicalJson(partition)) ?? null,
       reportBadRow: async (error, details) => {
         const encode = (v: unknown) =>
           v === null || v === undefined
