@@ -154,8 +154,9 @@ function fromFieldValue(field: protobuf.Field, schema: Schema, message: Message)
   }
   if (present) return fromSingle(field, schema, value);
   // Absent: fields without presence read as their default, as protobuf-java's getField returns it.
-  if (field.hasPresence) return null;
-  return fromSingle(field, schema, field.resolvedType === null ? field.typeDefault : 0);
+  const resolved = field.resolvedType;
+  if (resolved === null) return field.hasPresence ? null : fromSingle(field, schema, field.typeDefault);
+  return resolved instanceof protobuf.Enum && !field.hasPresence ? fromSingle(field, schema, 0) : null;
 }
 
 /** A map key (always a string in protobufjs) as the key schema's type. */
