@@ -3,7 +3,7 @@
  * defaults applied by src/config/defs/). Per-alias overrides of batch size and poll interval are resolved here so
  * that the rest of the source never looks at properties.
  */
-import { PropReader } from "../config/prop_reader.ts";
+import { PropReader } from "../common/prop_reader.ts";
 import type { TypedProps } from "../config/types.ts";
 import { TABLE_PREFIX } from "../config/defs/table.ts";
 import type { DisplayValue } from "../instance/mod.ts";
