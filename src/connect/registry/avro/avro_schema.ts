@@ -7,7 +7,7 @@
 import avsc from "avsc";
 import { Buffer } from "node:buffer";
 import { DataException } from "../../errors.ts";
-import { narrowInt64 } from "../bytes.ts";
+import { normalizeInt64 } from "../../values.ts";
 
 export type AvroType = avsc.Type & Record<string, any>;
 /** A record field as avsc gives it. */
@@ -46,7 +46,7 @@ function longType(): avsc.Type {
     fromBuffer: (buf: Buffer) => {
       const high = buf.readInt32LE(4);
       if (Math.abs(high) < 2 ** 20) return high * TWO_32 + buf.readUInt32LE(0);
-      return narrowInt64(buf.readBigInt64LE());
+      return normalizeInt64(buf.readBigInt64LE());
     },
     toBuffer: (n: number | bigint) => {
       if (typeof n === "bigint" || !Number.isSafeInteger(n)) {
