@@ -20,13 +20,20 @@ import type { LogLevel } from "../observability/log.ts";
 import type { KafkaClient } from "../kafka/mod.ts";
 import type { OffsetStore } from "./offsets/types.ts";
 import { ConnectRestError } from "./connect_rest_error.ts";
-import { configHash, type ConnectorStateStore, type TargetState } from "./connector_state_store.ts";
+import { configHash, type ConnectorConfigStore, type TargetState } from "./connector_state_store.ts";
+import type { TaskPlacement } from "./task_placement.ts";
 import type { TaskRunner } from "./task_runner.ts";
 import { CommandQueue } from "./herder/command_queue.ts";
 import { keepHiddenSecrets, shownConfig } from "./herder/config_masking.ts";
 import { ConnectorLifecycle } from "./herder/connector_lifecycle.ts";
 import { ConnectorOffsets } from "./herder/connector_offsets.ts";
-import { connectorInfo, connectorStatus, taskConfigsOf, taskStatusOf } from "./herder/connector_status.ts";
+import {
+  connectorInfo,
+  connectorStatus,
+  groupTaskStatus,
+  taskConfigsOf,
+  taskStatusOf,
+} from "./herder/connector_status.ts";
 import { ConnectorValidator } from "./herder/connector_validation.ts";
 import { type ConnectorState, kindOf, type ManagedConnector } from "./herder/managed.ts";
 
@@ -42,7 +49,13 @@ export interface HerderOptions {
   workerId: string;
   logLevel: LogLevel;
   offsets: OffsetStore;
-  stateStore: ConnectorStateStore;
+  /** Where connectors changed over REST are kept: the local file (standalone) or the config topic (group). */
+  stateStore: ConnectorConfigStore;
+  /**
+   * Group mode: which tasks this member runs, and the statuses of the others. Default (standalone): every
+   * task runs here.
+   */
+  placement?: TaskPlacement;
   plugins: readonly ConnectorPlugin[];
   /** The worker's Kafka client (sink offsets over REST). */
   kafka: () => Promise<KafkaClient>;
@@ -88,6 +101,9 @@ export class Herder {
       if (stored && stored.fileHash === hash) {
         if (stored.deleted) continue;
         this.#add(entry.name, stored.config, stored.target, hash);
+      } else if (this.#o.placement) {
+        // Group mode: a file entry the shared config does not have yet (or that changed since) seeds it.
+        await this.#persist(this.#add(entry.name, entry.config, "RUNNING", hash));
       } else {
         if (stored) await store.remove(entry.name);
         this.#add(entry.name, entry.config, "RUNNING", hash);
@@ -95,8 +111,10 @@ export class Herder {
     }
     for (const name of store.names()) {
       const stored = store.get(name)!;
-      if (this.#fileHashes.has(name) || stored.deleted || stored.fileHash !== undefined) continue;
-      this.#add(name, stored.config, stored.target);
+      if (this.#fileHashes.has(name) || stored.deleted) continue;
+      // Standalone: a stored change of a connector no longer in the file is dropped with it.
+      if (stored.fileHash !== undefined && !this.#o.placement) continue;
+      this.#add(name, stored.config, stored.target, stored.fileHash);
     }
     for (const m of this.#connectors.values()) this.#lifecycle.start(m);
   }
@@ -148,10 +166,15 @@ export class Herder {
   }
 
   status(name: string) {
-    return connectorStatus(this.#get(name), this.#o.workerId);
+    return connectorStatus(this.#get(name), this.#o.workerId, this.#o.placement);
   }
 
   taskStatus(name: string, id: number) {
+    const m = this.#get(name);
+    const placement = this.#o.placement;
+    if (placement && id >= 0 && id < m.taskConfigs.length) {
+      return groupTaskStatus(m, id, this.#o.workerId, placement);
+    }
     return taskStatusOf(this.#task(name, id), this.#o.workerId);
   }
 
@@ -231,44 +254,24 @@ export class Herder {
 
   /** Kafka Connect: a STOPPED connector that is paused starts its tasks paused. */
   pause(name: string): Promise<void> {
-    return this.#commands.run(name, async () => {
-      const m = this.#get(name);
-      const wasStopped = m.target === "STOPPED";
-      m.target = "PAUSED";
-      await this.#persist(m);
-      if (wasStopped) {
-        this.#lifecycle.start(m);
-        return;
-      }
-      if (m.state === "RUNNING") m.state = "PAUSED";
-      for (const t of m.tasks) t.pause();
-    });
+    return this.#changeTarget(name, "PAUSED");
   }
 
   resume(name: string): Promise<void> {
-    return this.#commands.run(name, async () => {
-      const m = this.#get(name);
-      const wasStopped = m.target === "STOPPED";
-      m.target = "RUNNING";
-      await this.#persist(m);
-      if (wasStopped) {
-        this.#lifecycle.start(m);
-        return;
-      }
-      if (m.state === "PAUSED") m.state = "RUNNING";
-      for (const t of m.tasks) t.resume();
-    });
+    return this.#changeTarget(name, "RUNNING");
   }
 
   stop(name: string): Promise<void> {
+    return this.#changeTarget(name, "STOPPED");
+  }
+
+  #changeTarget(name: string, target: TargetState): Promise<void> {
     return this.#commands.run(name, async () => {
       const m = this.#get(name);
-      m.target = "STOPPED";
-      await this.#lifecycle.stopTasks(m);
-      m.taskConfigs = [];
-      m.state = "STOPPED";
-      m.trace = undefined;
-      await this.#persist(m);
+      // A stop is durable once its tasks stopped; a pause or resume is recorded before it is applied.
+      if (target !== "STOPPED") await this.#persist({ ...m, target });
+      await this.#lifecycle.applyTarget(m, target);
+      if (target === "STOPPED") await this.#persist(m);
     });
   }
 
@@ -334,7 +337,7 @@ export class Herder {
     });
   }
 
-  async #persist(m: ManagedConnector): Promise<void> {
+  async #persist(m: Pick<ManagedConnector, "name" | "config" | "target" | "fileHash">): Promise<void> {
     await this.#o.stateStore.put(m.name, { config: m.config, target: m.target, fileHash: m.fileHash });
   }
 
@@ -354,6 +357,48 @@ export class Herder {
     return this.#commands.run(name, () => this.#offsets.reset(this.#get(name)));
   }
 
+  // ---- group mode (see runtime/group/) --------------------------------------------------------------------
+
+  /** Every connector and its task count under the current configs: what the group assigns. */
+  work(): { connector: string; tasks: number }[] {
+    return [...this.#connectors.values()].map((m) => ({ connector: m.name, tasks: m.taskConfigs.length }));
+  }
+
+  /**
+   * Brings the running tasks in line with the placement (connector_lifecycle.ts `reconcile`). Resolves once the
+   * stops completed; returns how many tasks were stopped.
+   */
+  async reconcile(): Promise<number> {
+    let stopped = 0;
+    await Promise.all([...this.#connectors.values()].map((m) =>
+      this.#commands.run(m.name, async () => {
+        if (this.#connectors.get(m.name) === m) stopped += await this.#lifecycle.reconcile(m);
+      }).catch(ignoreRestErrors)
+    ));
+    return stopped;
+  }
+
+  /**
+   * A connector change read from the shared config (written by any member, this one included): applies it
+   * here unless it is what this member already runs. `null` = deleted.
+   */
+  applyShared(name: string, entry: { config: RawConfig; target: TargetState } | null): Promise<void> {
+    return this.#commands.run(name, async () => {
+      const m = this.#connectors.get(name);
+      if (entry === null) {
+        if (!m) return;
+        this.#connectors.delete(name);
+        await this.#lifecycle.stopTasks(m);
+        return;
+      }
+      if (!m) {
+        this.#lifecycle.start(this.#add(name, entry.config, entry.target));
+        return;
+      }
+      await this.#lifecycle.applyShared(m, entry);
+    }).catch(ignoreRestErrors);
+  }
+
   /** Stops every task gracefully (they flush and commit), then writes offsets. A second call kills at once. */
   async shutdown(): Promise<void> {
     // Commands already queued finish first, so none starts workers after the snapshot below.
@@ -366,4 +411,9 @@ export class Herder {
   kill(): void {
     for (const m of this.#connectors.values()) for (const t of m.tasks) t.kill();
   }
+}
+
+/** Group mode's own calls skip a connector that is gone or a worker shutting down (the REST answers). */
+function ignoreRestErrors(e: unknown): void {
+  if (!(e instanceof ConnectRestError)) throw e;
 }

@@ -5,7 +5,7 @@
  * sink builders (source_task_builder.ts, sink_task_builder.ts) take it from there.
  */
 import type { RawConfig, TypedProps } from "../config/types.ts";
-import { analyzeWorker, workerStrings } from "../config/worker_config.ts";
+import { analyzeWorker, taskWorkerStrings } from "../config/worker_config.ts";
 import { analyzeConnector } from "../config/connector_config.ts";
 import { errorLines } from "../config/analyze.ts";
 import { createKafka, type KafkaClient, kafkaOptionsFromProperties, stripPrefix } from "../kafka/mod.ts";
@@ -60,7 +60,7 @@ export interface EnvironmentHooks {
 export async function taskEnvironment(msg: StartMessage, hooks: EnvironmentHooks): Promise<TaskEnvironment> {
   const { log, metrics } = hooks;
   const workerAnalysis = analyzeWorker(msg.workerConfig);
-  const worker = workerStrings(workerAnalysis);
+  const worker = taskWorkerStrings(workerAnalysis);
   const analysis = analyzeConnector(msg.taskConfig, { worker });
   const problems = [...errorLines(workerAnalysis), ...errorLines(analysis)];
   if (problems.length > 0) throw new Error(`task config is invalid:\n${problems.join("\n")}`);

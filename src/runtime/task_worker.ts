@@ -139,6 +139,8 @@ function fail(error: unknown): void {
     logger("task").warn({ err: error }, "error while stopping the task");
     return;
   }
+  // The runner terminates a FAILED worker at once: the metrics that explain the failure go first.
+  post({ type: "metrics", snapshot: metrics.snapshot() });
   post({ type: "state", state: "FAILED", trace: traceOf(error) });
   stopOn?.abort();
   cleanup?.().finally(() => finish(traceOf(error)));

@@ -1,4 +1,8 @@
-/** The REST API's views of a connector: info, task configs and status, in Kafka Connect's shapes. */
+/**
+ * The REST API's views of a connector: info, task configs and status, in Kafka Connect's shapes. In group mode a
+ * status shows every task: this member's as it runs, the others' as their members last reported them.
+ */
+import type { TaskPlacement } from "../task_placement.ts";
 import type { TaskRunner } from "../task_runner.ts";
 import { shownConfig } from "./config_masking.ts";
 import { kindOf, type ManagedConnector } from "./managed.ts";
@@ -19,15 +23,30 @@ export function taskConfigsOf(m: ManagedConnector) {
   }));
 }
 
-export function connectorStatus(m: ManagedConnector, workerId: string) {
-  const connector: Record<string, string> = { state: m.state, worker_id: workerId };
-  if (m.trace) connector.trace = m.trace;
-  return {
-    name: m.name,
-    connector,
-    tasks: m.tasks.map((t) => taskStatusOf(t, workerId)),
-    type: kindOf(m),
+export function connectorStatus(m: ManagedConnector, workerId: string, placement?: TaskPlacement) {
+  const connector: Record<string, string> = {
+    state: m.state,
+    worker_id: placement?.connectorWorker(m.name) ?? workerId,
   };
+  if (m.trace) connector.trace = m.trace;
+  const tasks = placement
+    ? m.taskConfigs.map((_, id) => groupTaskStatus(m, id, workerId, placement))
+    : m.tasks.map((t) => taskStatusOf(t, workerId));
+  return { name: m.name, connector, tasks, type: kindOf(m) };
+}
+
+/** Group mode: the task's state here when it runs here, else as its member last reported it. */
+export function groupTaskStatus(m: ManagedConnector, id: number, workerId: string, placement: TaskPlacement) {
+  const local = m.tasks.find((t) => t.taskId === id);
+  if (local) return taskStatusOf(local, workerId);
+  const remote = placement.remoteTask(m.name, id);
+  const out: Record<string, string | number> = {
+    id,
+    state: remote?.state ?? "UNASSIGNED",
+    worker_id: remote?.workerId ?? workerId,
+  };
+  if (remote?.trace) out.trace = remote.trace;
+  return out;
 }
 
 export function taskStatusOf(t: TaskRunner, workerId: string) {
