@@ -17,8 +17,11 @@ export interface AvroField {
 }
 
 const attributes = new WeakMap<avsc.Type, Record<string, any>>();
-const TYPE_NAMES = new Set(["null", "boolean", "int", "long", "float", "double", "bytes", "string"]);
-["record", "error", "enum", "fixed", "array", "map"].forEach((name) => TYPE_NAMES.add(name));
+/** The values of a schema's `type` attribute that define a type (anything else names or nests one). */
+const TYPE_NAMES = new Set([
+  ...["null", "boolean", "int", "long", "float", "double", "bytes", "string"],
+  ...["record", "error", "enum", "fixed", "array", "map"],
+]);
 
 /** The schema attributes of a type as written (empty for a type given by name). */
 export function avroAttributes(type: avsc.Type): Record<string, any> {
