@@ -34,7 +34,6 @@ import { Sweep, sweepStart } from "./sweep.ts";
 import { UnsplittableWindowError } from "./page_window.ts";
 import { TableStalledError } from "./table_stalled.ts";
 
-const MOD_COUNT_FIELD = "sys_mod_count";
 /** Backoff of a failing table: 1 s doubling to at most 60 s. */
 const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 60_000;
@@ -53,10 +52,13 @@ export interface TablePollerOptions {
   readonly signal: AbortSignal;
 }
 
-/** The projection sent: the configured fields plus sys_mod_count (needed for the dedup version); empty = all. */
-export function projectionOf(fields: readonly string[]): string[] {
+/**
+ * The projection sent: the configured fields plus the mod-count field (needed for the dedup version, prefixed in a
+ * view like the other cursor fields); empty = all.
+ */
+export function projectionOf(fields: readonly string[], modCountField: string): string[] {
   if (fields.length === 0) return [];
-  return fields.includes(MOD_COUNT_FIELD) ? [...fields] : [...fields, MOD_COUNT_FIELD];
+  return fields.includes(modCountField) ? [...fields] : [...fields, modCountField];
 }
 
 /** Instance failures that concern this table only and may go away: back off and retry. */
@@ -95,7 +97,7 @@ export class TablePoller {
     this.#t = o.table;
     this.#query = new KeysetQuery(o.table.query, o.table.timestampField, o.table.sysIdField);
     this.#dedup = new DedupCache(o.source.dedupWindowRecords);
-    this.#fields = projectionOf(o.table.fields);
+    this.#fields = projectionOf(o.table.fields, o.table.modCountField);
     this.#keepRaw = keepRaw;
     this.#labels = { table: o.table.table, alias: o.table.alias };
     this.#cursor = o.committed;
@@ -244,7 +246,7 @@ export class TablePoller {
       const version = DedupCache.versionKey(
         c.timestamp,
         c.sysId,
-        String(rawValueOf(row[MOD_COUNT_FIELD]) ?? ""),
+        String(rawValueOf(row[t.modCountField]) ?? ""),
       );
       // Only a row at or before the cursor can have been handled before in this run (an overlap re-read).
       const reRead = this.#cursor !== null && compareCursors(c, this.#cursor) <= 0;

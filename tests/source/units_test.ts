@@ -1,4 +1,5 @@
 /** Pure parts: timestamps, cursor offsets, partition identity, keyset query text, dedup cache, schema growth. */
+import { modCountFieldOf } from "../../src/source/settings.ts";
 import { assert, assertEquals, assertNotEquals } from "../support/assert.ts";
 import { parseGlideDateTime } from "../../src/source/glide_timestamp.ts";
 import { compareCursors, cursorFromOffset, cursorToOffset, overlapStart } from "../../src/source/cursor.ts";
@@ -128,4 +129,10 @@ Deno.test("strings schema: built from the first page, grows with new fields, kee
   assertEquals((r3.value as Struct).get("a"), null, "a field that stops appearing stays and is null");
   const r4 = builder.build({ sys_id: "4", a: null });
   assertEquals(r4.schema, r3.schema, "no new field, no new schema");
+});
+
+Deno.test("the mod-count field follows the sys id field's view prefix", () => {
+  assertEquals(modCountFieldOf("sys_id"), "sys_mod_count");
+  assertEquals(modCountFieldOf(" inc_sys_id "), "inc_sys_mod_count");
+  assertEquals(modCountFieldOf("number"), "sys_mod_count");
 });
