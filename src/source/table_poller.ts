@@ -34,6 +34,8 @@ import { Sweep, sweepStart } from "./sweep.ts";
 import { UnsplittableWindowError } from "./page_window.ts";
 import { TableStalledError } from "./table_stalled.ts";
 
+/** Pages that must succeed at a halved page size before it is doubled back towards the configured one. */
+const PAGES_BEFORE_RESTORE = 8;
 /** Backoff of a failing table: 1 s doubling to at most 60 s. */
 const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 60_000;
@@ -89,6 +91,8 @@ export class TablePoller {
   #offset: SourceOffset | null;
   #sweep: Sweep | null = null;
   #limit: number;
+  /** Pages read in a row at the current, halved page size. */
+  #pagesAtLimit = 0;
   #nextAt = 0;
   #failures = 0;
 
@@ -151,11 +155,27 @@ export class TablePoller {
     return stalled;
   }
 
+  /**
+   * After an oversized response halved the page size, a run of pages that fit doubles it back (up to the
+   * configured batch size): large rows are often a local cluster, and a page size left halved for good would
+   * cost requests for the rest of the run. If the rows are still too large, the next page halves it again.
+   */
+  #restoreLimit(): void {
+    if (this.#limit >= this.#t.batchSize || ++this.#pagesAtLimit < PAGES_BEFORE_RESTORE) return;
+    this.#limit = Math.min(this.#t.batchSize, this.#limit * 2);
+    this.#pagesAtLimit = 0;
+    this.#o.context.logger.info(
+      { ...this.#labels, limit: this.#limit },
+      "page size raised back after pages that fit",
+    );
+  }
+
   #backOff(error: Error): void {
     this.#failures++;
     if (error instanceof ResponseTooLargeError && this.#limit > 1) {
       // The page was too big to read: the same rows in smaller pages will do.
       this.#limit = Math.max(1, Math.floor(this.#limit / 2));
+      this.#pagesAtLimit = 0;
       this.#o.context.logger.warn(
         { ...this.#labels, limit: this.#limit },
         `${error.message}; halving the page size`,
@@ -200,6 +220,7 @@ export class TablePoller {
       signal: this.#o.signal,
     });
     const extractedAt = Date.now();
+    this.#restoreLimit();
     this.#o.clock.observe(page.instanceTime);
     const { records, last } = await this.#handleRows(page.rows, extractedAt);
     if (this.#cursor && page.instanceTime) {
