@@ -30,8 +30,8 @@ import type { RecordQueue } from "./record_queue.ts";
 import { readRowCursor } from "./row_cursor.ts";
 import { FieldValueError } from "./schema_modes/mod.ts";
 import type { SourceSettings, TableSettings } from "./settings.ts";
-import { Sweep, sweepStart } from "./sweep.ts";
-import { UnsplittableWindowError } from "./page_window.ts";
+import { hintsFrom, Sweep, sweepStart } from "./sweep.ts";
+import { type PageEnd, UnsplittableWindowError } from "./page_window.ts";
 import { TableStalledError } from "./table_stalled.ts";
 
 /** Pages that must succeed at a halved page size before it is doubled back towards the configured one. */
@@ -90,6 +90,8 @@ export class TablePoller {
   /** `#cursor` as an offset, shared by every record until the cursor moves. */
   #offset: SourceOffset | null;
   #sweep: Sweep | null = null;
+  /** Where the last sweep found windows of hidden rows covered: tried first by the next sweep. */
+  #hints: readonly PageEnd[] = [];
   #limit: number;
   /** Pages read in a row at the current, halved page size. */
   #pagesAtLimit = 0;
@@ -198,6 +200,7 @@ export class TablePoller {
       const sweep = new Sweep(
         sweepStart(this.#cursor, t.startTimestamp, this.#o.source.overlapSeconds),
         await this.#highWater(),
+        this.#hints,
       );
       if (sweep.empty) {
         this.#nextAt = Date.now() + t.pollIntervalMs;
@@ -230,6 +233,7 @@ export class TablePoller {
     }
     if (!sweep.advance({ rows: page.rows.length, limit, last, total: page.total })) {
       this.#sweep = null;
+      this.#hints = hintsFrom(sweep.coveredWindows, this.#limit);
       this.#nextAt = Date.now() + t.pollIntervalMs;
       this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
     }
