@@ -103,13 +103,22 @@ Deno.test("20 kill -9 during backfill and streaming lose nothing; duplicates onl
     try {
       const table = sim.table("incident");
       const expected = new Map(table.sysIds().map((id) => [id, table.get(id)!.sys_mod_count]));
-      await waitFor(
-        () => {
-          const have = new Set(seen.map((s) => `${s.key}/${s.modCount}`));
-          return [...expected].every(([id, mod]) => have.has(`${id}/${mod}`));
+      const missing = () => {
+        const have = new Set(seen.map((s) => `${s.key}/${s.modCount}`));
+        return [...expected].filter(([id, mod]) => !have.has(`${id}/${mod}`));
+      };
+      await waitFor(() => missing().length === 0, 120_000, "every final row version on the topic").catch(
+        (e) => {
+          const left = missing();
+          const sample = left.slice(0, 5).map(([id, mod]) =>
+            `${id}/${mod} @ ${table.get(id)!.sys_updated_on}`
+          );
+          throw new Error(
+            `${e.message}: ${left.length} of ${expected.size} missing, e.g. ${sample.join(", ")}; ` +
+              `${seen.length} records seen; committed cursors ${JSON.stringify(windows)}; ` +
+              final.output().slice(-1500),
+          );
         },
-        120_000,
-        "every final row version on the topic",
       );
       const counts = new Map<string, Seen[]>();
       for (const s of seen) {
