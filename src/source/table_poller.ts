@@ -130,7 +130,7 @@ export class TablePoller {
       let records: SourceRecord[];
       try {
         records = await this.#step();
-        this.#failures = 0;
+        this.#recovered();
       } catch (error) {
         if (signal.aborted) break;
         const cause = persistentCause(error);
@@ -146,6 +146,30 @@ export class TablePoller {
       }
     }
     context.logger.debug({ ...this.#labels }, "table poller stopped");
+  }
+
+  /** The cause the stalled gauge currently shows for a backing-off table, if any. */
+  #backoffCause: string | null = null;
+
+  #setBackoffCause(cause: string): void {
+    if (this.#backoffCause !== null && this.#backoffCause !== cause) this.#clearBackoffCause();
+    this.#backoffCause = cause;
+    this.#o.context.metrics.set("tablesync_source_table_stalled", { ...this.#labels, cause }, 1);
+  }
+
+  #clearBackoffCause(): void {
+    if (this.#backoffCause === null) return;
+    this.#o.context.metrics.set("tablesync_source_table_stalled", {
+      ...this.#labels,
+      cause: this.#backoffCause,
+    }, 0);
+    this.#backoffCause = null;
+  }
+
+  /** A step succeeded: the backoff and its gauge end. */
+  #recovered(): void {
+    this.#failures = 0;
+    this.#clearBackoffCause();
   }
 
   /** Reports a table that cannot progress: the gauge with its cause, and the error that fails the task. */
@@ -187,6 +211,8 @@ export class TablePoller {
     const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(this.#failures - 1, 16));
     this.#nextAt = Date.now() + delay;
     this.#o.context.metrics.increment("tablesync_source_table_errors_total", this.#labels);
+    // While it backs off the table does not progress: the gauge says so, with the cause, until a page succeeds.
+    this.#setBackoffCause(error instanceof InstanceHttpError ? `http_${error.status}` : "retriable");
     this.#o.context.logger.warn(
       { ...this.#labels, retryInMs: delay, failures: this.#failures },
       `table ${this.#t.table} (alias ${this.#t.alias}) failed; backing off, other tables continue: ${error.message}`,
