@@ -68,6 +68,8 @@ export interface HttpLimits {
   userAgent: string;
   /** `svc.http.adaptive.throttling` (default true): 429 halves the limit, 50 successes give one permit back. */
   adaptiveThrottling: boolean;
+  /** `svc.http.rate.limit.pacing` (default true): spread requests within a rate-limit rule's window (rate_pacer.ts). */
+  rateLimitPacing: boolean;
 }
 
 export interface RetryOptions {
@@ -160,6 +162,7 @@ export function instanceOptionsFromProps(props: TypedProps): InstanceClientOptio
       maxResponseBytes: read.number("svc.http.max.response.bytes", 1),
       userAgent: read.requiredString("svc.http.user.agent"),
       adaptiveThrottling: read.boolean("svc.http.adaptive.throttling"),
+      rateLimitPacing: read.boolean("svc.http.rate.limit.pacing"),
     },
     retry: {
       maxAttempts: read.number("svc.retry.max.attempts", 1),

@@ -38,6 +38,7 @@ export function renderDaemonMetrics(herder: Herder, process: MetricsRegistry): s
     }
     instance.increment("tablesync_instance_retries_total", host, m.retries);
     instance.increment("tablesync_instance_permits_waited_total", host, m.permitsWaited);
+    instance.increment("tablesync_instance_rate_limit_paced_total", host, m.rateLimitPaced);
     instance.set("tablesync_instance_throttle_limit", host, m.limit);
     instance.set("tablesync_instance_in_flight", host, m.inFlight);
   }

@@ -207,6 +207,8 @@ async function respond(
   const principal = authenticate(state, request, entry);
   const headers = baseHeaders(nowMs, principal !== undefined);
   if (!principal) return { status: 401, headers, body: bodyOf(errorBody(...Errors.notAuthenticated)) };
+  const denied = state.rateLimit?.admit(principal.userName, nowMs, headers);
+  if (denied) return denied;
   if (faults.replace) return faultResponse(faults.replace, headers, nowMs)!;
   if (route.kind === "unknown") {
     return { status: 400, headers, body: bodyOf(errorBody(...Errors.noResource)) };

@@ -18,7 +18,7 @@ import {
   type TableClient,
   type TableRow,
 } from "../instance/mod.ts";
-import { abortableSleep } from "./abortable_sleep.ts";
+import { backoffCeiling, sleepEndingOnAbort } from "../common/delay.ts";
 import { BadRowError } from "./bad_row.ts";
 import { compareCursors, type Cursor, cursorToOffset } from "./cursor.ts";
 import { DedupCache } from "./dedup_cache.ts";
@@ -125,7 +125,7 @@ export class TablePoller {
     const { signal, context } = this.#o;
     let delivered: Promise<void> = Promise.resolve();
     while (!signal.aborted) {
-      await abortableSleep(this.#nextAt - Date.now(), signal);
+      await sleepEndingOnAbort(this.#nextAt - Date.now(), signal);
       if (signal.aborted) break;
       let records: SourceRecord[];
       try {
@@ -208,7 +208,7 @@ export class TablePoller {
       );
       return;
     }
-    const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(this.#failures - 1, 16));
+    const delay = backoffCeiling(this.#failures, FIRST_BACKOFF_MS, MAX_BACKOFF_MS);
     this.#nextAt = Date.now() + delay;
     this.#o.context.metrics.increment("tablesync_source_table_errors_total", this.#labels);
     // While it backs off the table does not progress: the gauge says so, with the cause, until a page succeeds.

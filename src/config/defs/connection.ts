@@ -162,6 +162,14 @@ export const CONNECTION_DEFS: readonly PropertyDef[] = [
       default: "true",
     },
   ),
+  http(
+    "svc.http.rate.limit.pacing",
+    "BOOLEAN",
+    "When responses carry a rate-limit rule (X-RateLimit-Limit and X-RateLimit-Reset, and X-RateLimit-Remaining if present), spread requests so the window's budget, less a tenth held in reserve, lasts until its reset instead of running into 429. Shared by every task of the process per instance host.",
+    {
+      default: "true",
+    },
+  ),
 
   retry("svc.retry.max.attempts", "INT", "Total attempts per request, including the first.", {
     default: "5",
