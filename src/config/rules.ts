@@ -79,6 +79,15 @@ export function applyCommonRules(a: Analysis): void {
       "svc.tls.keystore.password is required with svc.tls.keystore.path: it unlocks the private key",
     );
   }
+  if (isSet(a, "svc.tls.truststore.path") && a.values["svc.tls.truststore.public.roots"] !== true) {
+    addError(
+      a,
+      "svc.tls.truststore.path",
+      "svc.tls.truststore.path cannot replace the public root certificates: the runtime only adds the trust " +
+        "store's CAs to them, so a certificate from any public CA would still be accepted. Set " +
+        "svc.tls.truststore.public.roots=true to accept that, or remove the trust store",
+    );
+  }
   if (isSet(a, "svc.http.proxy.username") !== isSet(a, "svc.http.proxy.password")) {
     const missing = isSet(a, "svc.http.proxy.username")
       ? "svc.http.proxy.password"

@@ -76,15 +76,21 @@ export function applySourceRules(a: Analysis, ctx: ConverterContext): void {
     }
     const table = str(a, k("name"));
     if (table) {
-      const identity = `${table}\u0000${query}\u0000${str(a, k("query.domain"))}\u0000${
-        str(a, k("timestamp.field"))
-      }`;
+      // The same parts, trimmed the same way, as the source partition's fingerprint (src/source/partition.ts).
+      const identity = [
+        table,
+        query.trim(),
+        str(a, k("query.domain")),
+        str(a, k("timestamp.field"))?.trim(),
+        str(a, k("sys.id.field"))?.trim(),
+      ].join("\u0000");
       const other = identities.get(identity);
       if (other) {
         addError(
           a,
           k("name"),
-          `aliases '${other}' and '${alias}' poll table ${table} with the same query; their offsets would collide`,
+          `aliases '${other}' and '${alias}' poll table ${table} with the same query, query.domain and cursor ` +
+            `fields; their offsets would collide`,
         );
       } else identities.set(identity, alias);
     }
