@@ -37,7 +37,7 @@ export function analyzeWorker(raw: RawConfig, env?: PlaceholderEnv): Analysis {
 /** Group mode (group.id) needs the three shared topics and heartbeats well inside the session timeout. */
 function checkGroupMode(analysis: Analysis): void {
   const values = analysis.values;
-  if (values["group.id"] === null || values["group.id"] === undefined) return;
+  if (!values["group.id"]) return; // unset or blank: standalone
   for (const key of ["offset.storage.topic", "config.storage.topic", "status.storage.topic"]) {
     if (!values[key]) {
       addError(

@@ -9,6 +9,7 @@ Deno.test("worker group keys: Connect's defaults; unset group.id needs none of t
   assertEquals(analysis.values["heartbeat.interval.ms"], 3000);
   assertEquals(analysis.values["session.timeout.ms"], 10000);
   assertEquals(analysis.values["rebalance.timeout.ms"], 60000);
+  assertEquals(errorLines(analyzeWorker({ "group.id": "" })), [], "a blank group.id is standalone");
 });
 
 Deno.test("group mode requires the offsets, config and status topics, three different ones", () => {

@@ -39,8 +39,6 @@ Deno.test({
         "session.timeout.ms": SESSION_TIMEOUT_MS,
         "heartbeat.interval.ms": 1000,
         "offset.flush.interval.ms": 200,
-        // Clients give up on the stopped broker quickly instead of waiting 30 s per request.
-        "request.timeout.ms": 2000,
       },
       connectors: [{
         name: "src",

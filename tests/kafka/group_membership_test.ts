@@ -7,7 +7,10 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { type KafkaMock, startKafkaMock } from "../support/kafka_mock.ts";
 import { createKafka } from "../../src/kafka/mod.ts";
 import type { GroupAssignment, GroupMembershipHandler } from "../../src/kafka/mod.ts";
+import { setLogLevel } from "../../src/observability/log.ts";
 import { waitFor } from "./wait.ts";
+
+setLogLevel("error");
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 const bytes = (s: string) => new TextEncoder().encode(s);

@@ -35,7 +35,13 @@ export class ConfigTopicStore implements ConnectorConfigStore {
   #listener: (name: string, entry: StoredConnector | undefined) => void = () => {};
 
   constructor(kafka: KafkaClient, topic: string) {
-    this.#tail = new TopicTail(kafka, { topic, purpose: "config-reader", apply: (r) => this.#apply(r) });
+    this.#tail = new TopicTail(kafka, {
+      topic,
+      setting: "config.storage.topic",
+      singlePartition: true,
+      purpose: "config-reader",
+      apply: (r) => this.#apply(r),
+    });
   }
 
   /** Reads the topic to its end; then keeps following it. */

@@ -16,7 +16,12 @@ export class StatusTopicStore {
   readonly #statuses = new Map<string, ReportedTaskStatus>();
 
   constructor(kafka: KafkaClient, topic: string) {
-    this.#tail = new TopicTail(kafka, { topic, purpose: "status-reader", apply: (r) => this.#apply(r) });
+    this.#tail = new TopicTail(kafka, {
+      topic,
+      setting: "status.storage.topic",
+      purpose: "status-reader",
+      apply: (r) => this.#apply(r),
+    });
   }
 
   start(): Promise<void> {

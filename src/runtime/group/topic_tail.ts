@@ -19,6 +19,10 @@ interface Waiter {
 
 export interface TopicTailOptions {
   topic: string;
+  /** The worker key naming the topic, for error messages. */
+  setting: string;
+  /** The topic must have exactly one partition (its order is the order of changes). */
+  singlePartition?: boolean;
   /** Names the tail's throwaway consumer group. */
   purpose: string;
   apply(record: ConsumedRecord): void;
@@ -44,9 +48,18 @@ export class TopicTail {
   /** Starts following and resolves once the topic was read to its end. */
   async start(): Promise<void> {
     this.#admin = await this.#kafka.admin();
+    const { setting, singlePartition } = this.#options;
     if (!(await this.#admin.topicExists(this.topic))) {
       throw new Error(
-        `The topic "${this.topic}" does not exist: create it as a compacted topic (cleanup.policy=compact)`,
+        `The topic "${this.topic}" (${setting}) does not exist: create it as a compacted topic ` +
+          `(cleanup.policy=compact${singlePartition ? ", exactly 1 partition" : ""})`,
+      );
+    }
+    const partitions = (await this.#admin.partitionsFor(this.topic)).length;
+    if (singlePartition && partitions !== 1) {
+      throw new Error(
+        `The topic "${this.topic}" (${setting}) has ${partitions} partitions; it must have exactly 1, because ` +
+          `its order is the order of the changes`,
       );
     }
     this.#producer = await this.#kafka.producer({ acks: -1 });

@@ -113,9 +113,11 @@ export class WorkerGroup {
       assign: (members) => this.#assign(members),
       onJoinStart: () => this.#settling,
       onAssigned: (assignment) => {
-        this.#settling = this.#settling.then(() => this.#take(assignment)).catch((e) =>
-          log.error({ err: e }, "applying the group assignment failed")
-        );
+        this.#settling = this.#settling.then(() => this.#take(assignment)).catch((e) => {
+          // Its gained tasks are not counted as its own (see #take), so the next round hands them out again.
+          log.error({ err: e }, "applying the group assignment failed; asking the group to assign again");
+          this.#membership?.requestRejoin();
+        });
         return Promise.resolve();
       },
       onLost: () => this.#release(),

@@ -3,7 +3,7 @@
  * back with kcat), and a change written by one member reaching another member's listener.
  */
 import { assert, assertEquals } from "../../support/assert.ts";
-import { startKafkaMock } from "../../support/kafka_mock.ts";
+import { type KafkaMock, startKafkaMock } from "../../support/kafka_mock.ts";
 import { readTopicWithKcat } from "../../support/kafka_helpers.ts";
 import { createKafka } from "../../../src/kafka/mod.ts";
 import { setLogLevel } from "../../../src/observability/log.ts";
@@ -12,6 +12,14 @@ import type { StoredConnector } from "../../../src/runtime/connector_state_store
 
 setLogLevel("error");
 
+const clientFor = (mock: KafkaMock) =>
+  createKafka({
+    brokers: [mock.bootstrapServers],
+    clientId: "t",
+    requestTimeoutMs: 10_000,
+    connectionTimeoutMs: 3_000,
+  });
+
 Deno.test({
   name: "config topic: Connect's records; a change on one member reaches the other; tombstones delete",
   sanitizeOps: false,
@@ -19,12 +27,7 @@ Deno.test({
   fn: async () => {
     await using mock = startKafkaMock();
     mock.createTopic("configs", 1, 1);
-    const kafka = createKafka({
-      brokers: [mock.bootstrapServers],
-      clientId: "t",
-      requestTimeoutMs: 10_000,
-      connectionTimeoutMs: 3_000,
-    });
+    const kafka = clientFor(mock);
     const one = new ConfigTopicStore(kafka, "configs");
     const two = new ConfigTopicStore(kafka, "configs");
     await Promise.all([one.start(), two.start()]);
@@ -61,4 +64,24 @@ Deno.test({
       await Promise.all([one.close(), two.close()]);
     }
   },
+});
+
+Deno.test("config topic: a missing topic or one with several partitions is refused with what to do", async () => {
+  await using mock = startKafkaMock();
+  mock.createTopic("configs3", 3, 1);
+  const kafka = clientFor(mock);
+  for (
+    const [topic, expected] of [["configs3", /has 3 partitions; it must have exactly 1/], [
+      "nope",
+      /does not exist/,
+    ]] as const
+  ) {
+    const store = new ConfigTopicStore(kafka, topic);
+    const error = await store.start().then(() => null, (e: Error) => e);
+    await store.close();
+    assert(
+      error && expected.test(error.message) && error.message.includes("config.storage.topic"),
+      String(error),
+    );
+  }
 });
