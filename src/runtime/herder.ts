@@ -346,7 +346,9 @@ export class Herder {
   async offsets(
     name: string,
   ): Promise<{ offsets: { partition: Record<string, unknown>; offset: Record<string, unknown> }[] }> {
-    return await this.#offsets.list(this.#get(name));
+    const m = this.#get(name);
+    await this.#readSharedOffsets();
+    return await this.#offsets.list(m);
   }
 
   alterOffsets(name: string, entries: { partition: unknown; offset: unknown }[]): Promise<void> {
@@ -354,7 +356,16 @@ export class Herder {
   }
 
   resetOffsets(name: string): Promise<void> {
-    return this.#commands.run(name, () => this.#offsets.reset(this.#get(name)));
+    return this.#commands.run(name, async () => {
+      const m = this.#get(name);
+      await this.#readSharedOffsets();
+      await this.#offsets.reset(m);
+    });
+  }
+
+  /** Group mode: other members write source offsets too; read them before answering or resetting. */
+  async #readSharedOffsets(): Promise<void> {
+    await this.#o.placement?.readSharedOffsets();
   }
 
   // ---- group mode (see runtime/group/) --------------------------------------------------------------------

@@ -20,4 +20,6 @@ export interface TaskPlacement {
   remoteTask(connector: string, task: number): ReportedTaskStatus | undefined;
   /** worker_id of the member the connector is assigned to. */
   connectorWorker(connector: string): string | undefined;
+  /** Reads the source offsets other members wrote (the shared offsets topic) into this member's store. */
+  readSharedOffsets(): Promise<void>;
 }

@@ -150,6 +150,26 @@ function allDelivered(bootstrap: string, sim: Simulator): Promise<Map<string, De
   );
 }
 
+/**
+ * Every row version delivered and nothing more arriving: the same counts in two reads 3 s apart (re-reads after
+ * earlier restarts, e.g. of a config change, have landed).
+ */
+async function settledDeliveries(bootstrap: string, sim: Simulator): Promise<Map<string, Delivery>> {
+  let previous = JSON.stringify([...await allDelivered(bootstrap, sim)]);
+  return await waitFor(
+    async () => {
+      await new Promise((r) => setTimeout(r, 3000));
+      const now = await allDelivered(bootstrap, sim);
+      const text = JSON.stringify([...now]);
+      const settled = text === previous;
+      previous = text;
+      return settled ? now : null;
+    },
+    60_000,
+    "deliveries to settle",
+  );
+}
+
 /** Produces sink updates (key = sys_id) with kcat and waits until the incident table shows them. */
 async function sinkUpdates(bootstrap: string, sim: Simulator, label: string): Promise<void> {
   const ids = sim.table("incident").sysIds().slice(0, 8);
@@ -266,6 +286,23 @@ Deno.test({
       await allDelivered(bootstrap, sim);
       await sinkUpdates(bootstrap, sim, "two members");
 
+      // Source offsets are shared: both members list every table's offset, the same ones.
+      await waitFor(
+        async () => {
+          const lists = await Promise.all(survivors.map(async (m) => {
+            const body = (await m.request("GET", "/connectors/src/offsets")).body;
+            return JSON.stringify(
+              (body?.offsets ?? []).map((o: { partition: { table: string } }) => o).sort((a: any, b: any) =>
+                a.partition.table < b.partition.table ? -1 : 1
+              ),
+            );
+          }));
+          return lists[0] === lists[1] && JSON.parse(lists[0]).length === TABLES.length;
+        },
+        60_000,
+        "the same offsets for every table on both members",
+      );
+
       // A REST change on one member is applied by all.
       assertEquals((await survivors[0].request("PUT", "/connectors/src/pause")).status, 202);
       await waitFor(
@@ -292,7 +329,7 @@ Deno.test({
       // Graceful stop: the last member takes everything over from the committed cursors. With no overlap
       // configured, the only rows delivered again are those of each cursor's own second, which a restarted
       // table re-reads by design (svc.source.overlap.seconds counts whole seconds before the cursor).
-      const before = await allDelivered(bootstrap, sim);
+      const before = await settledDeliveries(bootstrap, sim);
       const leaving = survivors[1];
       assertEquals((await leaving.stop("SIGTERM")).code, 0);
       const cursors = await committedCursors(bootstrap);

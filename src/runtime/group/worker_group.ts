@@ -87,6 +87,7 @@ export class WorkerGroup {
     onTaskState: (connector, task, state, trace) => this.#reportTask(connector, task, state, trace),
     remoteTask: (connector, task) => this.#o.status.task(connector, task),
     connectorWorker: (connector) => this.#o.status.connector(connector)?.workerId,
+    readSharedOffsets: () => this.#o.refreshOffsets(),
   };
 
   /** Joins the group with the herder's connectors; resolves after the first assignment was taken. */
