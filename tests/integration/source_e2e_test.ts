@@ -3,7 +3,7 @@
  * row once, keyed by sys_id; offsets are readable over REST and survive a graceful restart.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
@@ -11,8 +11,8 @@ import { startSimulator } from "../../src/sim/mod.ts";
 Deno.test("source backfill through the daemon delivers every row once and commits offsets", async () => {
   const password = "pw-E2e-Backfill-31";
   const sim = await startSimulator({ port: 0, seed: { incident: 3000 }, users: [`admin:${password}`] });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("svc.incident", 4);
+  await using kafka = await startKafkaBroker();
+  await kafka.createTopic("e2e.incident", 4);
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
@@ -24,14 +24,14 @@ Deno.test("source backfill through the daemon delivers every row once and commit
         "svc.auth.password": "${env:E2E_PASSWORD}",
         "svc.tables": "incident",
         "svc.table.incident.name": "incident",
-        "svc.table.incident.topic": "svc.incident",
+        "svc.table.incident.topic": "e2e.incident",
         "svc.source.batch.size": 1000,
         "svc.source.poll.interval.ms": 500,
       },
     }],
   }, { env: { E2E_PASSWORD: password } });
   try {
-    const records = await consumeAll(kafka.bootstrapServers, "svc.incident", {
+    const records = await consumeAll(kafka.bootstrapServers, "e2e.incident", {
       expected: 3000,
       timeoutMs: 60_000,
     });
