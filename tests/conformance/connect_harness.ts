@@ -63,7 +63,14 @@ async function compiledClasses(): Promise<string> {
 export async function startConnectHarness(): Promise<ConnectHarness> {
   const classes = await compiledClasses();
   const child = new Deno.Command("java", {
-    args: ["-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", `${classes}:${CONNECT_JARS}/*`, "ConnectConformance"],
+    args: [
+      "-Xmx256m",
+      "-XX:+UseSerialGC",
+      "-XX:TieredStopAtLevel=1",
+      "-cp",
+      `${classes}:${CONNECT_JARS}/*`,
+      "ConnectConformance",
+    ],
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

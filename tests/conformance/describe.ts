@@ -20,7 +20,9 @@ export function describeSchema(schema: Schema | null): unknown {
   if (schema.name !== null) node.name = schema.name;
   if (schema.version !== null) node.version = schema.version;
   if (schema.doc !== null) node.doc = schema.doc;
-  if (schema.parameters !== null && schema.parameters.size > 0) node.parameters = Object.fromEntries(schema.parameters);
+  if (schema.parameters !== null && schema.parameters.size > 0) {
+    node.parameters = Object.fromEntries(schema.parameters);
+  }
   if (schema.defaultValue !== null && schema.defaultValue !== undefined) {
     node.default = describeValue(schema, schema.defaultValue);
   }
@@ -42,7 +44,9 @@ export function describeValue(schema: Schema | null, value: unknown): unknown {
   if (value instanceof BigDecimal) return { decimal: value.toString() };
   if (value instanceof Struct) {
     return {
-      struct: Object.fromEntries(value.schema.fields().map((f) => [f.name, describeValue(f.schema, value.get(f.name))])),
+      struct: Object.fromEntries(
+        value.schema.fields().map((f) => [f.name, describeValue(f.schema, value.get(f.name))]),
+      ),
     };
   }
   const type = schema?.type ?? schemalessTypeOf(value);
@@ -64,7 +68,9 @@ export function describeValue(schema: Schema | null, value: unknown): unknown {
     case "BYTES":
       return { bytes: encodeBase64(value as Uint8Array) };
     case "ARRAY":
-      return { array: (value as unknown[]).map((item) => describeValue(schema?.valueSchema() ?? null, item)) };
+      return {
+        array: (value as unknown[]).map((item) => describeValue(schema?.valueSchema() ?? null, item)),
+      };
     case "MAP":
       return {
         map: mapEntries(value as ConnectMap).map(([k, v]) => [

@@ -35,7 +35,7 @@ const CASES: Array<[string, unknown, unknown, boolean?]> = [
   ["float64 negative zero", { type: "double" }, -0.0],
   ["float64 large", { type: "double" }, 1.7976931348623157e308],
   ["boolean", { type: "boolean" }, true],
-  ["string", { type: "string" }, "héllo \"quoted\" \\ / \u0001 \t\n 😀 \u2028"],
+  ["string", { type: "string" }, 'héllo "quoted" \\ / \u0001 \t\n 😀 \u2028'],
   ["lone surrogate", { type: "string" }, "half \ud800 pair"],
   ["bytes", { type: "bytes" }, "AAEC/w=="],
   ["optional null", { type: "string", optional: true }, null],
@@ -56,7 +56,10 @@ const CASES: Array<[string, unknown, unknown, boolean?]> = [
     b: 2,
     zz: 3,
   }, true],
-  ["map int keys one entry", { type: "map", keys: { type: "int32" }, values: { type: "string" } }, [[5, "five"]]],
+  ["map int keys one entry", { type: "map", keys: { type: "int32" }, values: { type: "string" } }, [[
+    5,
+    "five",
+  ]]],
   [
     "map int keys several",
     { type: "map", keys: { type: "int32" }, values: { type: "string" } },
@@ -159,7 +162,10 @@ Deno.test("JsonConverter writes Connect's bytes and reads Connect's bytes back, 
       const input = envelope(schema, payload);
       const ours = reader.toConnectData("t", bytes(input));
       const theirs = await connect.request({ op: "read", json: input, config: { "schemas.enable": "true" } });
-      assertEquals(normalizeDescription(describe(ours.schema, ours.value)), normalizeDescription(theirs.read));
+      assertEquals(
+        normalizeDescription(describe(ours.schema, ours.value)),
+        normalizeDescription(theirs.read),
+      );
       for (const config of CONFIGS) {
         const converter = ourConverter(config);
         const expected = await connect.request({ op: "convert", envelope: input, config });
@@ -197,7 +203,10 @@ Deno.test("JsonConverter reads schemaless JSON like Connect: integers as int64, 
     await t.step(json, async () => {
       const ours = reader.toConnectData("t", bytes(json));
       const theirs = await connect.request({ op: "read", json, config: { "schemas.enable": "false" } });
-      assertEquals(normalizeDescription(describe(ours.schema, ours.value)), normalizeDescription(theirs.read));
+      assertEquals(
+        normalizeDescription(describe(ours.schema, ours.value)),
+        normalizeDescription(theirs.read),
+      );
     });
   }
 });

@@ -79,6 +79,10 @@ Deno.test("topic.creation.* creates the source topics on the real broker with ea
     assertStringIncludes(trace, `topic ${missing} does not exist`);
     assertStringIncludes(trace, "topic.creation.default.partitions");
     assertEquals(await kafka.partitionCount(missing), null, "the plain connector must not create its topic");
+    // The broker does not auto-create topics: reading before the daemon created them would fail.
+    for (const topic of [incidents, problems]) {
+      await waitFor(async () => await kafka.partitionCount(topic) !== null, 30_000, `${topic} created`);
+    }
 
     assertEquals(
       (await consumeAll(kafka.bootstrapServers, incidents, { expected: 40, timeoutMs: 30_000 })).length,

@@ -9,8 +9,9 @@
  *
  * Settings are tuned for tests on a small machine: small heap, few threads, replication factor 1 everywhere, no
  * initial rebalance delay, a 1 s minimum session timeout, and a log cleaner that wakes up every second (compaction
- * tests set small segments per topic). Topics are auto-created on first use with one partition, which is Kafka's
- * default policy; `topic.creation.*` tests check partitions and configs that auto-creation would not give.
+ * tests set small segments per topic). Topics are never auto-created (auto.create.topics.enable=false, as on most
+ * production clusters and the reason Connect has topic.creation.*): a test creates its topics, or the daemon does,
+ * and a reader cannot race the daemon by creating a topic first with the wrong settings.
  */
 const ROOT = new URL("../../", import.meta.url).pathname;
 const BROKER_JARS = `${ROOT}.tools/kafka/broker`;
@@ -61,7 +62,7 @@ function serverProperties(
     "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
     "controller.quorum.voters": `1@127.0.0.1:${controllerPort}`,
     "log.dirs": `${dir}/data`,
-    "auto.create.topics.enable": "true",
+    "auto.create.topics.enable": "false",
     "num.partitions": 1,
     "default.replication.factor": 1,
     "offsets.topic.replication.factor": 1,
