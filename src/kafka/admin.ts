@@ -36,6 +36,9 @@ const CREATE_TOPICS_UNSUPPORTED = new Set([
   "KafkaJSServerDoesNotSupportApiKey",
 ]);
 
+/** Longest wait for a topic just created to serve requests (see #untilPartitionsServe). */
+const TOPIC_READY_TIMEOUT_MS = 10_000;
+
 /** Session timeout of the short-lived member used to alter offsets (must exceed the mock's 3 s join delay). */
 const OFFSET_WRITER_SESSION_TIMEOUT_MS = 6_000;
 
@@ -114,8 +117,9 @@ export class KafkajsAdminAdapter implements Admin {
 
   async createTopic(name: string, options: CreateTopicOptions): Promise<boolean> {
     if (await this.topicExists(name)) return false;
+    let created: boolean;
     try {
-      return await this.#admin.createTopics({
+      created = await this.#admin.createTopics({
         waitForLeaders: true,
         topics: [{
           topic: name,
@@ -130,6 +134,27 @@ export class KafkajsAdminAdapter implements Admin {
         throw new TopicCreationUnsupportedError(name, e.message);
       }
       throw error;
+    }
+    if (created) await this.#untilPartitionsServe(name);
+    return created;
+  }
+
+  /**
+   * A real broker answers CreateTopics (even with waitForLeaders) before every partition leader serves requests:
+   * a ListOffsets right away can fail with NOT_LEADER_OR_FOLLOWER. Waits until it succeeds, so callers can read
+   * or write the new topic at once.
+   */
+  async #untilPartitionsServe(topic: string): Promise<void> {
+    const deadline = Date.now() + TOPIC_READY_TIMEOUT_MS;
+    for (;;) {
+      try {
+        await this.#admin.fetchTopicOffsets(topic);
+        return;
+      } catch (error) {
+        if (Date.now() >= deadline) throw error;
+        this.#log.debug({ topic, err: error }, "new topic not served yet");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
   }
 
