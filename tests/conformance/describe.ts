@@ -113,3 +113,18 @@ export function normalizeDescription(node: unknown): unknown {
   }
   return out;
 }
+
+/**
+ * The one known difference, by design of our data model (src/connect/values.ts): a JS number has no width, so a
+ * schemaless JSON number with a zero fraction (`10.0`), which Connect reads as a Double, is an integer for us.
+ * Both sides' descriptions are brought to the same form for such numbers; every other value is compared as is.
+ */
+export function wholeDoublesAsNumbers(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(wholeDoublesAsNumbers);
+  if (node === null || typeof node !== "object") return node;
+  const entries = Object.entries(node);
+  if (entries.length === 1 && entries[0][0] === "float64" && Number.isInteger(entries[0][1])) {
+    return { int64: String(entries[0][1]) };
+  }
+  return Object.fromEntries(entries.map(([k, v]) => [k, wholeDoublesAsNumbers(v)]));
+}

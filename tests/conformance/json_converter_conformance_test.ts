@@ -13,7 +13,7 @@ import { assertEquals } from "../support/assert.ts";
 import { JsonConverter } from "../../src/connect/converters/json/json_converter.ts";
 import { canonicalJson } from "../../src/runtime/offsets/offset_key.ts";
 import { startConnectHarness } from "./connect_harness.ts";
-import { describe, normalizeDescription } from "./describe.ts";
+import { describe, normalizeDescription, wholeDoublesAsNumbers } from "./describe.ts";
 
 const DECIMAL = "org.apache.kafka.connect.data.Decimal";
 const DATE = "org.apache.kafka.connect.data.Date";
@@ -121,21 +121,6 @@ const CASES: Array<[string, unknown, unknown, boolean?]> = [
 function envelope(schema: unknown, payload: unknown): string {
   return JSON.stringify({ schema, payload }, (_k, v) => typeof v === "bigint" ? `@@${v}@@` : v)
     .replace(/"@@(-?\d+)@@"/g, "$1");
-}
-
-/**
- * The one known difference, by design of our data model (src/connect/values.ts): a JS number has no width, so a
- * schemaless JSON number with a zero fraction (`10.0`), which Connect reads as a Double, is an integer for us.
- * Both sides' descriptions are brought to the same form for such numbers; every other value is compared as is.
- */
-function wholeDoublesAsNumbers(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(wholeDoublesAsNumbers);
-  if (node === null || typeof node !== "object") return node;
-  const entries = Object.entries(node);
-  if (entries.length === 1 && entries[0][0] === "float64" && Number.isInteger(entries[0][1])) {
-    return { int64: String(entries[0][1]) };
-  }
-  return Object.fromEntries(entries.map(([k, v]) => [k, wholeDoublesAsNumbers(v)]));
 }
 
 const CONFIGS: Record<string, string>[] = [
