@@ -9,6 +9,8 @@
  * const { json } = await connect.request({ op: "convert", envelope, config: { "schemas.enable": "false" } });
  * ```
  */
+import { readLines } from "../support/read_lines.ts";
+
 const HERE = new URL(".", import.meta.url).pathname;
 const ROOT = new URL("../../", import.meta.url).pathname;
 const CONNECT_JARS = `${ROOT}.tools/kafka/connect`;
@@ -105,17 +107,4 @@ export async function startConnectHarness(): Promise<ConnectHarness> {
     },
   };
   return harness;
-}
-
-async function* readLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  let buffered = "";
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    buffered += chunk;
-    let newline: number;
-    while ((newline = buffered.indexOf("\n")) >= 0) {
-      yield buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-    }
-  }
-  if (buffered !== "") yield buffered;
 }

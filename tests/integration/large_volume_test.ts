@@ -7,6 +7,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess } from "../support/daemon_process.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Volume-Crane-77";
@@ -22,16 +23,9 @@ Deno.test("a backfill larger than the mock's per-partition cap arrives whole in 
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
       name: uniqueName("volume"),
-      config: {
-        "connector.class": "TableSourceConnector",
-        "svc.url": sim.url,
-        "svc.auth.username": "admin",
-        "svc.auth.password": PASSWORD,
-        "svc.tables": "incident",
-        "svc.table.incident.name": "incident",
-        "svc.table.incident.topic": topic,
+      config: sourceConnectorConfig(sim.url, PASSWORD, { incident: topic }, {
         "svc.source.batch.size": 2000,
-      },
+      }),
     }],
   });
   try {

@@ -13,6 +13,7 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startConnectHarness } from "../conformance/connect_harness.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Offsets-Stork-52";
@@ -35,16 +36,7 @@ Deno.test("offsets topic: created compacted, Connect's record bytes, REST alter 
     },
     connectors: [{
       name,
-      config: {
-        "connector.class": "TableSourceConnector",
-        "svc.url": sim.url,
-        "svc.auth.username": "admin",
-        "svc.auth.password": PASSWORD,
-        "svc.tables": "incident",
-        "svc.table.incident.name": "incident",
-        "svc.table.incident.topic": topic,
-        "svc.source.batch.size": 100,
-      },
+      config: sourceConnectorConfig(sim.url, PASSWORD, { incident: topic }, { "svc.source.batch.size": 100 }),
     }],
   };
   let daemon = await startDaemonProcess(config);

@@ -173,7 +173,11 @@ Deno.test("five tables over one to five tasks each deliver everything; an access
       for (const t of tables) {
         const expected = sim.table(t).count;
         const records = await readAll(kafka.bootstrapServers, `five${tasks}.${t}`, expected);
-        assertEquals(new Set(records.map((r) => r.key)).size, expected, `five${tasks}.${t}`);
+        assertEquals(
+          new Set(records.map((r) => r.key)).size,
+          expected,
+          `five${tasks}.${t}\n${daemon.output().slice(-3000)}`,
+        );
       }
     }
     // Forbid the problem table, then change both tables: incident keeps flowing, problem does not, the task runs.

@@ -10,28 +10,16 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { startKafkaMock } from "../support/kafka_mock.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Creation-Ibis-45";
 
-function sourceConfig(
+const sourceConfig = (
   simUrl: string,
   topics: Record<string, string>,
   extra: Record<string, string | number> = {},
-) {
-  const tables = Object.keys(topics);
-  return {
-    "connector.class": "TableSourceConnector",
-    "svc.url": simUrl,
-    "svc.auth.username": "admin",
-    "svc.auth.password": PASSWORD,
-    "svc.tables": tables.join(","),
-    ...Object.fromEntries(
-      tables.flatMap((t) => [[`svc.table.${t}.name`, t], [`svc.table.${t}.topic`, topics[t]]]),
-    ),
-    ...extra,
-  };
-}
+) => sourceConnectorConfig(simUrl, PASSWORD, topics, extra);
 
 async function failedTrace(daemon: DaemonProcess, connector: string): Promise<string> {
   const status = await waitFor(
