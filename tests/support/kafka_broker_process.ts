@@ -116,8 +116,7 @@ export async function launchKafkaBroker(options: BrokerLaunchOptions = {}): Prom
       ...common,
       "kafka.tools.StorageTool",
       "format",
-      "-t",
-      randomClusterId(),
+      `--cluster-id=${randomClusterId()}`,
       "-c",
       `${dir}/server.properties`,
     ],
@@ -262,7 +261,10 @@ function freePort(): number {
   return port;
 }
 
-/** A KRaft cluster id: 16 random bytes, URL-safe base64 without padding (what `kafka-storage random-uuid` prints). */
+/**
+ * A KRaft cluster id: 16 random bytes, URL-safe base64 without padding (what `kafka-storage random-uuid` prints).
+ * It may start with "-", so it is passed as `--cluster-id=ID`, never as a separate argument.
+ */
 function randomClusterId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
