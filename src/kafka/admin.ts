@@ -119,8 +119,10 @@ export class KafkajsAdminAdapter implements Admin {
     if (await this.topicExists(name)) return false;
     let created: boolean;
     try {
+      // Not kafkajs's waitForLeaders: its metadata check fails outright when the new topic is not yet in the
+      // broker's metadata (UNKNOWN_TOPIC_OR_PARTITION on a busy KRaft broker); #untilPartitionsServe waits instead.
       created = await this.#admin.createTopics({
-        waitForLeaders: true,
+        waitForLeaders: false,
         topics: [{
           topic: name,
           numPartitions: options.partitions,
@@ -135,26 +137,28 @@ export class KafkajsAdminAdapter implements Admin {
       }
       throw error;
     }
-    if (created) await this.#untilPartitionsServe(name);
+    if (created) await this.#untilPartitionsServe(name, options.partitions);
     return created;
   }
 
   /**
-   * A real broker answers CreateTopics (even with waitForLeaders) before every partition leader serves requests:
-   * a ListOffsets right away can fail with NOT_LEADER_OR_FOLLOWER. Waits until it succeeds, so callers can read
-   * or write the new topic at once.
+   * A real broker answers CreateTopics before every partition leader serves requests: metadata or a ListOffsets
+   * right away can fail with UNKNOWN_TOPIC_OR_PARTITION or NOT_LEADER_OR_FOLLOWER. Waits until ListOffsets
+   * answers for every partition, so callers can read or write the new topic at once.
    */
-  async #untilPartitionsServe(topic: string): Promise<void> {
+  async #untilPartitionsServe(topic: string, partitions: number): Promise<void> {
     const deadline = Date.now() + TOPIC_READY_TIMEOUT_MS;
     for (;;) {
       try {
-        await this.#admin.fetchTopicOffsets(topic);
-        return;
+        if ((await this.#admin.fetchTopicOffsets(topic)).length >= partitions) return;
       } catch (error) {
         if (Date.now() >= deadline) throw error;
         this.#log.debug({ topic, err: error }, "new topic not served yet");
-        await new Promise((resolve) => setTimeout(resolve, 100));
       }
+      if (Date.now() >= deadline) {
+        throw new Error(`topic ${topic} was created but not all partitions serve yet`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 

@@ -52,6 +52,24 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
 }
 
+/** Waits until ListOffsets answers for all `partitions` of a new topic (every leader serves it). */
+async function untilServed(
+  listOffsets: () => Promise<unknown[]>,
+  partitions: number,
+  topic: string,
+): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await listOffsets()).length === partitions) return;
+    } catch (error) {
+      if (Date.now() >= deadline) throw error;
+    }
+    if (Date.now() >= deadline) throw new Error(`topic ${topic} was created but is not served`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 let ownBroker: Promise<LaunchedBroker> | undefined;
 
 /**
@@ -89,8 +107,9 @@ export async function startKafkaBroker(): Promise<KafkaBroker> {
     bootstrapServers,
     async createTopic(name, partitions, replicationFactor = 1, configs = {}) {
       await ready();
+      // kafkajs's waitForLeaders fails outright while the topic is not yet in a busy broker's metadata.
       const created = await admin.createTopics({
-        waitForLeaders: true,
+        waitForLeaders: false,
         topics: [{
           topic: name,
           numPartitions: partitions,
@@ -99,6 +118,7 @@ export async function startKafkaBroker(): Promise<KafkaBroker> {
         }],
       });
       if (!created) throw new Error(`topic ${name} already exists`);
+      await untilServed(() => admin.fetchTopicOffsets(name), partitions, name);
     },
     async topicConfig(name) {
       await ready();

@@ -81,7 +81,10 @@ function serverProperties(
     "log.cleaner.threads": 1,
     "log.cleaner.dedupe.buffer.size": 8 * 1024 * 1024,
     "log.cleaner.backoff.ms": 1000,
-    "log.retention.check.interval.ms": 5000,
+    // Source records carry their row's timestamp (sys_updated_on, possibly months old): with Kafka's default
+    // retention.ms of 7 days the broker deletes a backfill of old rows minutes after it is written. Tests keep
+    // everything; docs/testing.md says what this means for real clusters.
+    "log.retention.ms": -1,
   };
 }
 
