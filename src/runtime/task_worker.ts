@@ -184,6 +184,7 @@ async function start(msg: StartMessage): Promise<void> {
           failedRecord: () => ({ key: encode(details.key), value: encode(details.value) }),
         }, true);
       },
+      reportProgress: (tables) => post({ type: "progress", tables }),
     };
     const creationWanted = topicCreationEnabled(config) && worker["topic.creation.enable"] !== "false";
     const source = new SourceDriver({

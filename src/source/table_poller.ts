@@ -24,6 +24,7 @@ import { DedupCache } from "./dedup_cache.ts";
 import { rawValueOf, toDisplayShape, wireDisplayValue } from "./display_value.ts";
 import { type HighWaterMark, highWaterMark, type InstanceTimeSource } from "./instance_time.ts";
 import { KeysetQuery } from "./keyset_query.ts";
+import type { ProgressTracker } from "./progress_tracker.ts";
 import type { RecordBuilder } from "./record_builder.ts";
 import type { RecordQueue } from "./record_queue.ts";
 import { readRowCursor } from "./row_cursor.ts";
@@ -48,6 +49,8 @@ export interface TablePollerOptions {
   readonly records: RecordBuilder;
   readonly queue: RecordQueue;
   readonly signal: AbortSignal;
+  /** Told what each step emitted and what failed (progress_tracker.ts). */
+  readonly progress?: ProgressTracker;
 }
 
 /** The projection sent: the configured fields plus sys_mod_count (needed for the dedup version); empty = all. */
@@ -113,6 +116,8 @@ export class TablePoller {
       try {
         records = await this.#step();
         this.#failures = 0;
+        // No sweep running after a step: the last one reached the present (or there was nothing new).
+        this.#o.progress?.stepped(records.length, this.#cursor, this.#sweep === null);
       } catch (error) {
         if (signal.aborted) break;
         if (!isTableLevelFailure(error)) throw error;
@@ -130,6 +135,7 @@ export class TablePoller {
 
   #backOff(error: Error): void {
     this.#failures++;
+    this.#o.progress?.failed(error);
     if (error instanceof ResponseTooLargeError && this.#limit > 1) {
       // The page was too big to read: the same rows in smaller pages will do.
       this.#limit = Math.max(1, Math.floor(this.#limit / 2));

@@ -7,7 +7,7 @@
 import type { SourceRecord } from "../connect/record.ts";
 import type { SourceTask, SourceTaskContext } from "../connect/task_api.ts";
 import type { RawConfig, TypedProps } from "../config/types.ts";
-import { instanceOptionsFromProps, TableClient } from "../instance/mod.ts";
+import { aggregateCount, instanceOptionsFromProps, TableClient } from "../instance/mod.ts";
 import { cursorFromOffset } from "./cursor.ts";
 import { Envelope } from "./envelope.ts";
 import { InstanceTimeSource } from "./instance_time.ts";
@@ -17,6 +17,8 @@ import { RecordQueue } from "./record_queue.ts";
 import { createValueBuilder } from "./schema_modes/mod.ts";
 import { type SourceSettings, sourceSettingsFromProps, type TableSettings } from "./settings.ts";
 import { probeTable } from "./startup_probe.ts";
+import { ProgressTracker } from "./progress_tracker.ts";
+import { ProgressReporter, type ProgressReporterOptions } from "./progress_reporter.ts";
 import { TablePoller } from "./table_poller.ts";
 import { parseTypedFields, type TypedType } from "./typed_coercion.ts";
 
@@ -26,11 +28,15 @@ const MAX_POLL_WAIT_MS = 1000;
 export interface TableSourceTaskOptions {
   /** Longest `poll()` waits for records before returning an empty list. Default MAX_POLL_WAIT_MS. */
   readonly pollWaitMs?: number;
+  /** Intervals of progress reports, counts and log lines (progress_reporter.ts defaults). */
+  readonly progress?: ProgressReporterOptions;
 }
 
 export class TableSourceTask implements SourceTask {
   #client: TableClient | null = null;
   #pollers: TablePoller[] = [];
+  #trackers: ProgressTracker[] = [];
+  #reporter: ProgressReporter | null = null;
   #loops: Promise<void>[] = [];
   #queue = new RecordQueue();
   #failure: Error | null = null;
@@ -91,15 +97,28 @@ export class TableSourceTask implements SourceTask {
           records: recordBuilderFor(table, settings, instance, partition, typedFields, context),
           queue: this.#queue,
           signal,
+          progress: this.#track(new ProgressTracker(table, committed, clock)),
         }, keptRaw(table, settings, typedFields)),
       );
     }
+    this.#reporter = new ProgressReporter(this.#trackers, context, (name) => async (query) => {
+      const result = await aggregateCount(client.http, name, query, signal);
+      if ("count" in result) return result.count;
+      context.logger.info({ table: name }, `no backfill estimate for ${name}: ${result.unavailable}`);
+      return null;
+    }, this.options.progress);
+    this.#reporter.tick();
     this.#loops = this.#pollers.map((p) =>
       p.run().catch((error) => {
         if (this.#failure === null) this.#failure = error instanceof Error ? error : new Error(String(error));
         this.#queue.notify();
       })
     );
+  }
+
+  #track(tracker: ProgressTracker): ProgressTracker {
+    this.#trackers.push(tracker);
+    return tracker;
   }
 
   async #probe(
@@ -132,6 +151,7 @@ export class TableSourceTask implements SourceTask {
 
   async stop(): Promise<void> {
     this.#abort.abort();
+    this.#reporter?.stop();
     this.#queue.discard();
     await Promise.all(this.#loops);
     this.#unlink();
