@@ -8,6 +8,7 @@
  * `request` returns the final response for any status outside the retryable set (2xx, 3xx, 4xx); deciding
  * what a 404 means is the caller's business (see table_client.ts).
  */
+import { sleepRejectingOnAbort } from "../common/delay.ts";
 import { logger } from "../observability/log.ts";
 import type { Authenticator } from "./auth/authenticator.ts";
 import { BasicAuthenticator } from "./auth/basic.ts";
@@ -97,7 +98,7 @@ export class InstanceHttpClient {
     hooks: HttpClientHooks,
   ) {
     this.retryPolicy = new RetryPolicy(options.retry, hooks.random);
-    this.sleep = hooks.sleep ?? abortableSleep;
+    this.sleep = hooks.sleep ?? sleepRejectingOnAbort;
     this.counters = new HostCounters(pool.buffer);
     this.pacer = new RatePacer(pool.views);
     this.userAgent = options.http.userAgent.replaceAll("<version>", VERSION);
@@ -326,19 +327,4 @@ export class InstanceHttpClient {
     if (request.form) headers.set("content-type", "application/x-www-form-urlencoded");
     return headers;
   }
-}
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    signal?.throwIfAborted();
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

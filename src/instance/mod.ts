@@ -35,6 +35,7 @@ export {
   containsOrderBy,
   EncodedQuery,
   keysetAfter,
+  keysetAtOrBefore,
   type Operator,
   utcLiteral,
 } from "./encoded_query.ts";
@@ -42,6 +43,7 @@ export { type InstanceAddress, parseInstanceUrl } from "./instance_url.ts";
 export { InstanceClock, parseHttpDate } from "./instance_clock.ts";
 export {
   AmbiguousRequestError,
+  InstanceClockError,
   InstanceConfigError,
   InstanceError,
   InstanceHttpError,

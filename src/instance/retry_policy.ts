@@ -2,7 +2,7 @@
  * The spec's fixed retry rules (Errors 6): which failures are retryable, and how long to wait before the next
  * attempt, if any. Deciding is separate from sleeping so the rules can be tested without time passing.
  */
-import { backoffCeiling, fullJitter } from "./backoff.ts";
+import { backoffCeiling, fullJitter } from "../common/delay.ts";
 import type { RetryOptions } from "./options.ts";
 
 /** 429, 408, 425 and any 5xx. The set is fixed by the spec; nothing else is retried. */

@@ -16,6 +16,7 @@ import { CONNECTOR_PLUGINS } from "./plugins.ts";
 import { type RestServer, startRestServer } from "../rest/server.ts";
 import { renderDaemonMetrics } from "./daemon_metrics.ts";
 import { VERSION } from "../version.ts";
+import { type GroupStores, startGroupStores } from "./group/group_stores.ts";
 
 const log = logger("daemon");
 
@@ -63,8 +64,15 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
 
   const offsets = createOffsetStore(worker.values, { kafka });
   await offsets.start();
-  const stateStore = new ConnectorStateStore(worker.values["config.storage.file.filename"] as string);
-  await stateStore.load();
+  // Group mode (group.id): configs and statuses live in topics shared by every member; else in local files.
+  const group: GroupStores | null = worker.values["group.id"]
+    ? await startGroupStores(worker.values, kafka, offsets, () => workerId)
+    : null;
+  let stateStore: ConnectorStateStore | undefined;
+  if (!group) {
+    stateStore = new ConnectorStateStore(worker.values["config.storage.file.filename"] as string);
+    await stateStore.load();
+  }
 
   const listeners = worker.values["listeners"] as string[];
   const processMetrics = new MetricsRegistry();
@@ -79,7 +87,8 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
     },
     logLevel: worker.values["log.level"] as LogLevel,
     offsets,
-    stateStore,
+    stateStore: group?.config ?? stateStore!,
+    placement: group?.members.placement,
     plugins: CONNECTOR_PLUGINS,
     kafka: () => Promise.resolve(kafka),
     gracefulTimeoutMs: worker.values["task.shutdown.graceful.timeout.ms"] as number,
@@ -99,6 +108,7 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
   }
   workerId = new URL(rest[0].url).host;
   await herder.start(config.connectors);
+  if (group) await group.members.start(herder);
   log.info(
     { version: VERSION, connectors: herder.names().length, rest: rest.map((r) => r.url) },
     "tablesync started",
@@ -110,6 +120,8 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
     shuttingDown ??= (async () => {
       log.info("shutting down: stopping tasks, flushing and committing offsets");
       await herder.shutdown();
+      // Leave the group only once every task stopped and committed, so no successor overlaps with them.
+      await group?.close().catch((e) => log.error({ err: e }, "leaving the worker group failed"));
       await offsets.close().catch((e) => log.error({ err: e }, "offsets could not be written at shutdown"));
       await Promise.all(rest.map((r) => r.close().catch(() => {})));
       log.info("tablesync stopped");

@@ -23,7 +23,8 @@ import { parseInstanceUrl } from "../instance/instance_url.ts";
 import type { KafkaClient } from "../kafka/mod.ts";
 import type { OffsetStore } from "./offsets/types.ts";
 import { ConnectRestError } from "./connect_rest_error.ts";
-import { configHash, type ConnectorStateStore, type TargetState } from "./connector_state_store.ts";
+import { configHash, type ConnectorConfigStore, type TargetState } from "./connector_state_store.ts";
+import type { TaskPlacement } from "./task_placement.ts";
 import { TaskRunner } from "./task_runner.ts";
 import { sinkGroupOf } from "./sink_group.ts";
 import type { OffsetEntry } from "./worker_protocol.ts";
@@ -44,7 +45,13 @@ export interface HerderOptions {
   workerId: string;
   logLevel: LogLevel;
   offsets: OffsetStore;
-  stateStore: ConnectorStateStore;
+  /** Where connectors changed over REST are kept: the local file (standalone) or the config topic (group). */
+  stateStore: ConnectorConfigStore;
+  /**
+   * Group mode: which tasks this member runs, and the statuses of the others. Default (standalone): every
+   * task runs here.
+   */
+  placement?: TaskPlacement;
   plugins: readonly ConnectorPlugin[];
   /** The worker's Kafka client (sink offsets over REST). */
   kafka: () => Promise<KafkaClient>;
@@ -93,6 +100,9 @@ export class Herder {
       if (stored && stored.fileHash === hash) {
         if (stored.deleted) continue;
         this.#add(entry.name, stored.config, stored.target, hash);
+      } else if (this.#o.placement) {
+        // Group mode: a file entry the shared config does not have yet (or that changed since) seeds it.
+        await this.#persist(this.#add(entry.name, entry.config, "RUNNING", hash));
       } else {
         if (stored) await store.remove(entry.name);
         this.#add(entry.name, entry.config, "RUNNING", hash);
@@ -100,8 +110,10 @@ export class Herder {
     }
     for (const name of store.names()) {
       const stored = store.get(name)!;
-      if (this.#fileHashes.has(name) || stored.deleted || stored.fileHash !== undefined) continue;
-      this.#add(name, stored.config, stored.target);
+      if (this.#fileHashes.has(name) || stored.deleted) continue;
+      // Standalone: a stored change of a connector no longer in the file is dropped with it.
+      if (stored.fileHash !== undefined && !this.#o.placement) continue;
+      this.#add(name, stored.config, stored.target, stored.fileHash);
     }
     for (const m of this.#connectors.values()) this.#startConnector(m);
   }
@@ -159,7 +171,7 @@ export class Herder {
       m.taskConfigs = plugin.taskConfigs(m.config, props, props["tasks.max"] as number);
       m.state = m.target === "PAUSED" ? "PAUSED" : "RUNNING";
       m.trace = undefined;
-      m.tasks = m.taskConfigs.map((tc, id) => this.#startTask(m, id, tc));
+      m.tasks = m.taskConfigs.flatMap((tc, id) => this.#owns(m.name, id) ? [this.#startTask(m, id, tc)] : []);
       log.info(
         { connector: m.name, tasks: m.tasks.length },
         `connector ${m.name} started with ${m.tasks.length} task(s)`,
@@ -179,7 +191,7 @@ export class Herder {
         offset: { ...e.offset },
       }))
       : [];
-    return new TaskRunner({
+    const runner = new TaskRunner({
       type: "start",
       kind,
       connectorName: m.name,
@@ -198,15 +210,30 @@ export class Herder {
           log.error({ connector: m.name, err: e }, "invalid offsets from a task were not stored");
         }
       },
-      onStateChange: () => {},
+      onStateChange: () => this.#reportTask(m.name, runner),
     });
+    return runner;
+  }
+
+  #owns(connector: string, task: number): boolean {
+    return this.#o.placement?.owns(connector, task) ?? true;
+  }
+
+  #reportTask(connector: string, task: TaskRunner): void {
+    this.#o.placement?.onTaskState(connector, task.taskId, task.state, task.trace);
   }
 
   async #stopTasks(m: Managed): Promise<void> {
     const tasks = m.tasks;
     m.tasks = [];
+    await this.#stopRunners(m, tasks);
+  }
+
+  /** Stops the runners (they flush and commit), then makes their offsets durable. */
+  async #stopRunners(m: Managed, tasks: TaskRunner[]): Promise<void> {
     await Promise.all(tasks.map((t) => t.stop(this.#o.gracefulTimeoutMs)));
     await this.#o.offsets.flush();
+    for (const t of tasks) this.#reportTask(m.name, t);
   }
 
   #get(name: string): Managed {
@@ -250,19 +277,36 @@ export class Herder {
 
   status(name: string) {
     const m = this.#get(name);
-    const connector: Record<string, string> = { state: m.state, worker_id: this.#o.workerId };
-    if (m.trace) connector.trace = m.trace;
-    return {
-      name,
-      connector,
-      tasks: m.tasks.map((t) => this.#taskState(t)),
-      type: kindOf(m),
+    const placement = this.#o.placement;
+    const connector: Record<string, string> = {
+      state: m.state,
+      worker_id: placement?.connectorWorker(name) ?? this.#o.workerId,
     };
+    if (m.trace) connector.trace = m.trace;
+    const tasks = placement
+      ? m.taskConfigs.map((_, id) => this.#groupTaskState(m, id))
+      : m.tasks.map((t) => this.#taskState(t));
+    return { name, connector, tasks, type: kindOf(m) };
   }
 
   taskStatus(name: string, id: number) {
-    const task = this.#task(name, id);
-    return this.#taskState(task);
+    const m = this.#get(name);
+    if (this.#o.placement && id >= 0 && id < m.taskConfigs.length) return this.#groupTaskState(m, id);
+    return this.#taskState(this.#task(name, id));
+  }
+
+  /** Group mode: the task's state here when it runs here, else as its member last reported it. */
+  #groupTaskState(m: Managed, id: number) {
+    const local = m.tasks.find((t) => t.taskId === id);
+    if (local) return this.#taskState(local);
+    const remote = this.#o.placement!.remoteTask(m.name, id);
+    const out: Record<string, string | number> = {
+      id,
+      state: remote?.state ?? "UNASSIGNED",
+      worker_id: remote?.workerId ?? this.#o.workerId,
+    };
+    if (remote?.trace) out.trace = remote.trace;
+    return out;
   }
 
   #taskState(t: TaskRunner) {
@@ -407,45 +451,48 @@ export class Herder {
 
   /** Kafka Connect: a STOPPED connector that is paused starts its tasks paused. */
   pause(name: string): Promise<void> {
-    return this.#serialised(name, async () => {
-      const m = this.#get(name);
-      const wasStopped = m.target === "STOPPED";
-      m.target = "PAUSED";
-      await this.#persist(m);
-      if (wasStopped) {
-        this.#startConnector(m);
-        return;
-      }
-      if (m.state === "RUNNING") m.state = "PAUSED";
-      for (const t of m.tasks) t.pause();
-    });
+    return this.#changeTarget(name, "PAUSED");
   }
 
   resume(name: string): Promise<void> {
-    return this.#serialised(name, async () => {
-      const m = this.#get(name);
-      const wasStopped = m.target === "STOPPED";
-      m.target = "RUNNING";
-      await this.#persist(m);
-      if (wasStopped) {
-        this.#startConnector(m);
-        return;
-      }
-      if (m.state === "PAUSED") m.state = "RUNNING";
-      for (const t of m.tasks) t.resume();
-    });
+    return this.#changeTarget(name, "RUNNING");
   }
 
   stop(name: string): Promise<void> {
+    return this.#changeTarget(name, "STOPPED");
+  }
+
+  #changeTarget(name: string, target: TargetState): Promise<void> {
     return this.#serialised(name, async () => {
       const m = this.#get(name);
-      m.target = "STOPPED";
+      // A stop is durable once its tasks stopped; a pause or resume is recorded before it is applied.
+      if (target !== "STOPPED") await this.#persist({ ...m, target });
+      await this.#applyTarget(m, target);
+      if (target === "STOPPED") await this.#persist(m);
+    });
+  }
+
+  async #applyTarget(m: Managed, target: TargetState): Promise<void> {
+    const wasStopped = m.target === "STOPPED";
+    m.target = target;
+    if (target === "STOPPED") {
       await this.#stopTasks(m);
       m.taskConfigs = [];
       m.state = "STOPPED";
       m.trace = undefined;
-      await this.#persist(m);
-    });
+      return;
+    }
+    if (wasStopped) {
+      this.#startConnector(m);
+      return;
+    }
+    if (target === "PAUSED") {
+      if (m.state === "RUNNING") m.state = "PAUSED";
+      for (const t of m.tasks) t.pause();
+    } else {
+      if (m.state === "PAUSED") m.state = "RUNNING";
+      for (const t of m.tasks) t.resume();
+    }
   }
 
   /**
@@ -514,7 +561,7 @@ export class Herder {
     });
   }
 
-  async #persist(m: Managed): Promise<void> {
+  async #persist(m: Pick<Managed, "name" | "config" | "target" | "fileHash">): Promise<void> {
     await this.#o.stateStore.put(m.name, { config: m.config, target: m.target, fileHash: m.fileHash });
   }
 
@@ -621,6 +668,79 @@ export class Herder {
     }
   }
 
+  // ---- group mode (see runtime/group/) --------------------------------------------------------------------
+
+  /** Every connector and its task count under the current configs: what the group assigns. */
+  work(): { connector: string; tasks: number }[] {
+    return [...this.#connectors.values()].map((m) => ({ connector: m.name, tasks: m.taskConfigs.length }));
+  }
+
+  /**
+   * Brings the running tasks in line with the placement: stops tasks no longer placed here (they flush and
+   * commit, offsets made durable) and starts those newly placed here. Resolves once the stops completed.
+   * Returns how many tasks were stopped.
+   */
+  async reconcile(): Promise<number> {
+    let stopped = 0;
+    await Promise.all([...this.#connectors.values()].map((m) =>
+      this.#serialised(m.name, async () => {
+        if (this.#connectors.get(m.name) !== m) return;
+        const gone = m.tasks.filter((t) => !this.#owns(m.name, t.taskId));
+        if (gone.length > 0) {
+          m.tasks = m.tasks.filter((t) => !gone.includes(t));
+          await this.#stopRunners(m, gone);
+          stopped += gone.length;
+        }
+        if (m.state === "UNASSIGNED") {
+          this.#startConnector(m);
+          return;
+        }
+        if (m.state !== "RUNNING" && m.state !== "PAUSED") return;
+        m.taskConfigs.forEach((tc, id) => {
+          if (this.#owns(m.name, id) && !m.tasks.some((t) => t.taskId === id)) {
+            m.tasks.push(this.#startTask(m, id, tc));
+          }
+        });
+      }).catch((e) => {
+        if (!(e instanceof ConnectRestError)) throw e;
+      })
+    ));
+    return stopped;
+  }
+
+  /**
+   * A connector change read from the shared config (written by any member, this one included): applies it
+   * here unless it is what this member already runs. `null` = deleted.
+   */
+  applyShared(name: string, entry: { config: RawConfig; target: TargetState } | null): Promise<void> {
+    return this.#serialised(name, async () => {
+      const m = this.#connectors.get(name);
+      if (entry === null) {
+        if (!m) return;
+        this.#connectors.delete(name);
+        await this.#stopTasks(m);
+        return;
+      }
+      if (!m) {
+        this.#startConnector(this.#add(name, entry.config, entry.target));
+        return;
+      }
+      if (!sameConfig(m.config, entry.config)) {
+        await this.#stopTasks(m);
+        m.plugin = this.#pluginFor(entry.config);
+        m.config = entry.config;
+        m.target = entry.target;
+        m.state = "UNASSIGNED";
+        m.taskConfigs = [];
+        this.#startConnector(m);
+        return;
+      }
+      if (m.target !== entry.target) await this.#applyTarget(m, entry.target);
+    }).catch((e) => {
+      if (!(e instanceof ConnectRestError)) throw e;
+    });
+  }
+
   /** Stops every task gracefully (they flush and commit), then writes offsets. A second call kills at once. */
   async shutdown(): Promise<void> {
     this.#closing = true;
@@ -706,4 +826,10 @@ function sinkOffsetChange(
     );
   }
   return { topic: p.kafka_topic, partition, offset };
+}
+
+/** Same properties and values, in any order. */
+function sameConfig(a: RawConfig, b: RawConfig): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }

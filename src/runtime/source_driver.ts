@@ -16,7 +16,8 @@ import { redact } from "../observability/redact.ts";
 import { type SubmittedRecord, SubmittedRecords } from "./offsets/submitted_records.ts";
 import type { ErrorHandler } from "./errors/error_handler.ts";
 import { ConversionError, prepareToBytes, type RecordConverters, toBytes } from "./record_bytes.ts";
-import { PauseGate, retryBackoffMs, sleep } from "./pause_gate.ts";
+import { PauseGate } from "./pause_gate.ts";
+import { retryBackoffMs, sleepEndingOnAbort } from "../common/delay.ts";
 import type { OffsetEntry } from "./worker_protocol.ts";
 
 export interface RecordTransformer<R> {
@@ -92,7 +93,7 @@ export class SourceDriver {
             { err: e, attempt: pollFailures, waitMs: Math.round(wait) },
             "poll failed retriably; retrying",
           );
-          await sleep(wait, this.#stop.signal);
+          await sleepEndingOnAbort(wait, this.#stop.signal);
           continue;
         }
         if (records.length > 0) await this.#dispatch(records);
@@ -225,7 +226,7 @@ export class SourceDriver {
         if (this.#stop.signal.aborted) return;
         const wait = retryBackoffMs(attempt, this.#o.maxRetryBackoffMs ?? 30000);
         this.#o.logger.warn({ err: error, attempt, records: out.length }, "send to Kafka failed; retrying");
-        await sleep(wait, this.#stop.signal);
+        await sleepEndingOnAbort(wait, this.#stop.signal);
       }
     }
     for (const { record, handle } of tracked) {

@@ -10,7 +10,7 @@ import type { MainToWorker, StartMessage, WorkerToMain } from "./worker_protocol
 import { logger, setLogLevel } from "../observability/log.ts";
 import { redact } from "../observability/redact.ts";
 import { MetricsRegistry } from "../observability/metrics.ts";
-import { analyzeWorker, workerStrings } from "../config/worker_config.ts";
+import { analyzeWorker, taskWorkerStrings } from "../config/worker_config.ts";
 import { analyzeConnector } from "../config/connector_config.ts";
 import { errorLines } from "../config/analyze.ts";
 import { importPermitPools, type PermitPoolTransfer } from "../instance/permit_registry.ts";
@@ -110,7 +110,7 @@ async function start(msg: StartMessage): Promise<void> {
   );
 
   const workerAnalysis = analyzeWorker(msg.workerConfig);
-  const worker = workerStrings(workerAnalysis);
+  const worker = taskWorkerStrings(workerAnalysis);
   const analysis = analyzeConnector(msg.taskConfig, { worker });
   const problems = [...errorLines(workerAnalysis), ...errorLines(analysis)];
   if (problems.length > 0) throw new Error(`task config is invalid:\n${problems.join("\n")}`);
@@ -322,6 +322,8 @@ function fail(error: unknown): void {
     logger("task").warn({ err: error }, "error while stopping the task");
     return;
   }
+  // The runner terminates a FAILED worker at once: the metrics that explain the failure go first.
+  post({ type: "metrics", snapshot: metrics.snapshot() });
   post({ type: "state", state: "FAILED", trace: traceOf(error) });
   stopOn?.abort();
   cleanup?.().finally(() => finish(traceOf(error)));

@@ -5,7 +5,7 @@
 import { type Principal } from "./auth/users.ts";
 import { OAUTH_DENIED } from "./auth/oauth.ts";
 import type { ActiveFaults, Fault } from "./faults.ts";
-import { formatGlideDateTime } from "./glide_time.ts";
+import { formatGlideDateTime, httpDate } from "./glide_time.ts";
 import { baseHeaders, errorBody, Errors, JSON_TYPE } from "./http/responses.ts";
 import type { JournalEntry } from "./journal.ts";
 import { type ApiRequest, type ApiResponse, bodyOf } from "./routes/request.ts";
@@ -86,6 +86,7 @@ export async function handleRequest(state: SimState, request: Request): Promise<
     const delay = state.settings.latencyMs + faults.latencyMs;
     if (delay > 0) await sleep(delay);
     const response = await respond(state, request, method, url, route, faults, entry);
+    if (faults.doubleDate) proxyDate(response.headers, faults.doubleDate, state.clock.nowMs());
     entry.status = response.status;
     state.counters.recordStatus(response.status);
     return toResponse(response, faults, method === "HEAD", finish);
@@ -99,6 +100,15 @@ export async function handleRequest(state: SimState, request: Request): Promise<
       headers: baseHeaders(state.clock.nowMs(), false),
     });
   }
+}
+
+/** What a proxy that adds its own Date does to the header: several comma-joined values. */
+function proxyDate(headers: Headers, fault: NonNullable<ActiveFaults["doubleDate"]>, nowMs: number): void {
+  const values = fault.garbled === "only"
+    ? ["not a date", "Someday, 99 Foo 20xx 25:61:61 GMT"]
+    : [headers.get("date"), httpDate(nowMs + fault.proxySkewSeconds * 1000)];
+  if (fault.garbled === "first") values.unshift("not a date");
+  headers.set("date", values.filter((v) => v !== null).join(", "));
 }
 
 function authenticate(state: SimState, request: Request, entry: JournalEntry): Principal | undefined {

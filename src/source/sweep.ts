@@ -1,25 +1,73 @@
 /**
- * One sweep of a table: pages from a start instant up to a high-water mark fixed when the sweep began. A full page
- * continues at once after its last row (keyset); a short or empty page ends the sweep. A streaming sweep starts
- * `svc.source.overlap.seconds` before the table's cursor (rows already emitted are suppressed by the dedup cache);
- * before the first row it starts at `svc.table.<alias>.start.timestamp`.
+ * One sweep of a table: pages from a start instant up to a high-water mark fixed when the sweep began. A
+ * streaming sweep starts `svc.source.overlap.seconds` before the table's cursor (rows already emitted are
+ * suppressed by the dedup cache); before the first row it starts at `svc.table.<alias>.start.timestamp`.
+ *
+ * The instance applies `sysparm_limit` before access control drops the rows the user may not read, so a short or
+ * empty page proves nothing by itself. What proves a window `(start, end]` covered is its count taken before
+ * access control (`X-Total-Count`): a page that asked for the count and got `count <= limit` saw every row of its
+ * window. The rules:
+ *
+ * - the first page of a sweep asks for the count (same request, no extra one);
+ * - a full page continues at once after its last row, without a count; the count of the rest is then known as
+ *   the last count minus the full pages since (rows updated away meanwhile only make it an over-estimate; a row
+ *   committed late into the window is what the overlap is for);
+ * - a short page whose window is proven covered ends the window: the sweep, or the probe of a split window,
+ *   after which the next probe is twice as wide;
+ * - a short page that is not proven covered but holds rows continues after its last row, with a count;
+ * - an empty page whose count exceeds the limit (a run of hidden rows at least a page long) halves its window
+ *   (page_window.ts): by time, then by sys id range inside one second, and probes the first half.
+ *
+ * Every extra request either proves a window covered and moves past it, returns rows and moves past them, or
+ * halves the probed window; so a hidden run of R rows costs at most about log2(seconds of the window) + 128
+ * halvings to find the first covered window and then about 2·R/limit requests. The cursor only ever moves over
+ * readable rows: skipping a window needs its own consistent count. Without hidden rows a sweep needs no extra
+ * request (and saves the trailing empty page when the count says the last full page was the end).
  */
 import { type Cursor, overlapStart } from "./cursor.ts";
 import { parseGlideDateTime } from "./glide_timestamp.ts";
 import type { HighWaterMark } from "./instance_time.ts";
-import type { KeysetQuery, PageStart } from "./keyset_query.ts";
+import type { KeysetQuery } from "./keyset_query.ts";
+import { type PageEnd, type PageStart, splitWindow, startAfter, widerEnd } from "./page_window.ts";
 
 /** Where a sweep starts: the overlap before the cursor, or the start timestamp when nothing was read yet. */
 export function sweepStart(cursor: Cursor | null, startTimestamp: string, overlapSeconds: number): string {
   return cursor === null ? startTimestamp : overlapStart(cursor, overlapSeconds);
 }
 
+/** The next page to request. */
+export interface PageRequest {
+  readonly query: string;
+  /** Ask for `X-Total-Count` of the page's window. */
+  readonly count: boolean;
+}
+
+/** What a page returned. */
+export interface PageOutcome {
+  /** Rows in the page (readable ones; access control dropped the others). */
+  readonly rows: number;
+  readonly limit: number;
+  /** The cursor of the page's last row with a usable cursor, or null. */
+  readonly last: Cursor | null;
+  /** The count of the page's window before access control, when asked for and sent. */
+  readonly total: number | null;
+}
+
 export class Sweep {
-  #next: PageStart;
+  readonly #high: PageEnd;
+  #start: PageStart;
+  #end: PageEnd;
+  #count = true;
+  /** Rows (before access control) left in `(#start, #end]`, from the last count; null when unknown. */
+  #remaining: number | null = null;
   #pages = 0;
+  #counted = 0;
+  #splits = 0;
 
   constructor(readonly from: string, readonly highWater: HighWaterMark) {
-    this.#next = { kind: "from", timestamp: from };
+    this.#start = { kind: "from", timestamp: from };
+    this.#high = { kind: "through", timestamp: highWater.text };
+    this.#end = this.#high;
   }
 
   /** True when the sweep cannot find anything: it starts after its high-water mark (no request needed). */
@@ -27,26 +75,64 @@ export class Sweep {
     return parseGlideDateTime(this.from) > this.highWater.epochMs;
   }
 
+  /** Pages requested so far. */
   get pages(): number {
     return this.#pages;
   }
 
-  /** The query of the next page. */
-  nextQuery(query: KeysetQuery): string {
-    return query.page(this.#next, this.highWater.text);
+  /** Pages that asked for a count, and windows halved: for the request trace. */
+  get stats(): { pages: number; counted: number; splits: number } {
+    return { pages: this.#pages, counted: this.#counted, splits: this.#splits };
   }
 
-  /**
-   * Moves past a page. `last` is the cursor of the page's last row (null when no row had a usable cursor);
-   * returns whether the sweep goes on (the page was full).
-   */
-  advance(rowCount: number, limit: number, last: Cursor | null): boolean {
+  /** The next page. */
+  next(query: KeysetQuery): PageRequest {
+    return { query: query.page(this.#start, this.#end), count: this.#count };
+  }
+
+  /** Moves past a page; returns whether the sweep goes on. */
+  advance(page: PageOutcome): boolean {
     this.#pages++;
-    if (rowCount < limit) return false;
-    if (last === null) {
-      throw new Error("a full page without a single row with a usable cursor: the sweep cannot page past it");
+    const counted = this.#count && page.total !== null;
+    if (this.#count) this.#counted++;
+    if (counted) this.#remaining = page.total;
+    if (page.rows >= page.limit) {
+      if (page.last === null) {
+        throw new Error(
+          "a full page without a single row with a usable cursor: the sweep cannot page past it",
+        );
+      }
+      this.#start = { kind: "after", timestamp: page.last.timestamp, sysId: page.last.sysId };
+      // A full page saw `limit` rows and none was hidden: exactly `limit` of the counted rows are behind us.
+      if (this.#remaining !== null) this.#remaining -= page.limit;
+      this.#count = false;
+      return this.#remaining !== null && this.#remaining <= 0 ? this.#covered() : true;
     }
-    this.#next = { kind: "after", timestamp: last.timestamp, sysId: last.sysId };
+    if (this.#remaining !== null && this.#remaining <= page.limit) return this.#covered();
+    if (this.#count && page.total === null) {
+      // The instance sent no count (a proxy may strip it): hidden rows cannot be told from the end.
+      return this.#covered();
+    }
+    this.#count = true;
+    this.#remaining = null;
+    if (page.last !== null) {
+      this.#start = { kind: "after", timestamp: page.last.timestamp, sysId: page.last.sysId };
+      return true;
+    }
+    if (!counted) return true; // the estimate did not prove it: ask the same window again, with a count
+    this.#end = splitWindow(this.#start, this.#end);
+    this.#splits++;
+    return true;
+  }
+
+  /** The window `(#start, #end]` was proven covered: the sweep ends, or the next, wider probe follows. */
+  #covered(): boolean {
+    if (this.#end === this.#high) return false;
+    const start = startAfter(this.#end);
+    this.#end = widerEnd(this.#start, this.#end, this.#high);
+    this.#start = start;
+    this.#count = true;
+    this.#remaining = null;
     return true;
   }
 }

@@ -10,6 +10,7 @@
 import type { SourceOffset, SourcePartition, SourceRecord } from "../connect/record.ts";
 import type { SourceTaskContext } from "../connect/task_api.ts";
 import {
+  InstanceClockError,
   InstanceConfigError,
   InstanceHttpError,
   InstanceRetriableError,
@@ -17,7 +18,7 @@ import {
   type TableClient,
   type TableRow,
 } from "../instance/mod.ts";
-import { abortableSleep } from "./abortable_sleep.ts";
+import { backoffCeiling, sleepEndingOnAbort } from "../common/delay.ts";
 import { BadRowError } from "./bad_row.ts";
 import { compareCursors, type Cursor, cursorToOffset } from "./cursor.ts";
 import { DedupCache } from "./dedup_cache.ts";
@@ -31,6 +32,8 @@ import { readRowCursor } from "./row_cursor.ts";
 import { FieldValueError } from "./schema_modes/mod.ts";
 import type { SourceSettings, TableSettings } from "./settings.ts";
 import { Sweep, sweepStart } from "./sweep.ts";
+import { UnsplittableWindowError } from "./page_window.ts";
+import { TableStalledError } from "./table_stalled.ts";
 
 const MOD_COUNT_FIELD = "sys_mod_count";
 /** Backoff of a failing table: 1 s doubling to at most 60 s. */
@@ -64,6 +67,13 @@ function isTableLevelFailure(error: unknown): boolean {
   if (error instanceof InstanceConfigError) return false;
   return error instanceof InstanceHttpError || error instanceof InstanceRetriableError ||
     error instanceof ResponseTooLargeError;
+}
+
+/** The cause of a failure no retry can fix (the table would never progress), or null. */
+function persistentCause(error: unknown): string | null {
+  if (error instanceof InstanceClockError) return "instance_clock";
+  if (error instanceof UnsplittableWindowError) return "hidden_rows";
+  return null;
 }
 
 export class TablePoller {
@@ -110,7 +120,7 @@ export class TablePoller {
     const { signal, context } = this.#o;
     let delivered: Promise<void> = Promise.resolve();
     while (!signal.aborted) {
-      await abortableSleep(this.#nextAt - Date.now(), signal);
+      await sleepEndingOnAbort(this.#nextAt - Date.now(), signal);
       if (signal.aborted) break;
       let records: SourceRecord[];
       try {
@@ -120,6 +130,8 @@ export class TablePoller {
         this.#o.progress?.stepped(records.length, this.#cursor, this.#sweep === null);
       } catch (error) {
         if (signal.aborted) break;
+        const cause = persistentCause(error);
+        if (cause !== null) throw this.#stalled(cause, error as Error);
         if (!isTableLevelFailure(error)) throw error;
         this.#backOff(error as Error);
         continue;
@@ -131,6 +143,15 @@ export class TablePoller {
       }
     }
     context.logger.debug({ ...this.#labels }, "table poller stopped");
+  }
+
+  /** Reports a table that cannot progress: the gauge with its cause, and the error that fails the task. */
+  #stalled(cause: string, error: Error): TableStalledError {
+    const t = this.#t;
+    this.#o.context.metrics.set("tablesync_source_table_stalled", { ...this.#labels, cause }, 1);
+    const stalled = new TableStalledError(t.table, t.alias, cause, error.message);
+    this.#o.context.logger.error({ ...this.#labels, cause }, stalled.message);
+    return stalled;
   }
 
   #backOff(error: Error): void {
@@ -145,7 +166,7 @@ export class TablePoller {
       );
       return;
     }
-    const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(this.#failures - 1, 16));
+    const delay = backoffCeiling(this.#failures, FIRST_BACKOFF_MS, MAX_BACKOFF_MS);
     this.#nextAt = Date.now() + delay;
     this.#o.context.metrics.increment("tablesync_source_table_errors_total", this.#labels);
     this.#o.context.logger.warn(
@@ -170,8 +191,10 @@ export class TablePoller {
     }
     const sweep = this.#sweep;
     const limit = this.#limit;
+    const request = sweep.next(this.#query);
     const page = await this.#o.client.list(t.table, {
-      query: sweep.nextQuery(this.#query),
+      query: request.query,
+      count: request.count,
       limit,
       fields: this.#fields,
       displayValue: wireDisplayValue(t.displayValue),
@@ -188,9 +211,10 @@ export class TablePoller {
       const lag = (page.instanceTime.getTime() - this.#cursor.epochMs) / 1000;
       this.#o.context.metrics.set("tablesync_source_lag_seconds", this.#labels, Math.max(0, lag));
     }
-    if (!sweep.advance(page.rows.length, limit, last)) {
+    if (!sweep.advance({ rows: page.rows.length, limit, last, total: page.total })) {
       this.#sweep = null;
       this.#nextAt = Date.now() + t.pollIntervalMs;
+      this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
     }
     return records;
   }

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../support/assert.ts";
-import { backoffCeiling, fullJitter } from "../../src/instance/backoff.ts";
+import { backoffCeiling, fullJitter } from "../../src/common/delay.ts";
 import { isRetryableStatus, RetryPolicy } from "../../src/instance/retry_policy.ts";
 import { parseRetryAfter } from "../../src/instance/retry_after.ts";
 

@@ -48,7 +48,10 @@ Deno.test("partition: table name and lower-cased host; query and query.domain ch
 Deno.test("keyset query: first page from an instant, then strictly after the last row, always bounded and ordered", () => {
   const q = new KeysetQuery("a=1^ORb=2^NQc=3", "sys_updated_on", "sys_id");
   assertEquals(
-    q.page({ kind: "from", timestamp: "2024-01-01 00:00:00" }, "2024-01-02 00:00:00"),
+    q.page({ kind: "from", timestamp: "2024-01-01 00:00:00" }, {
+      kind: "through",
+      timestamp: "2024-01-02 00:00:00",
+    }),
     "a=1^ORb=2^sys_updated_on>=2024-01-01 00:00:00^sys_updated_on<=2024-01-02 00:00:00" +
       "^NQc=3^sys_updated_on>=2024-01-01 00:00:00^sys_updated_on<=2024-01-02 00:00:00" +
       "^ORDERBYsys_updated_on^ORDERBYsys_id",
@@ -56,10 +59,19 @@ Deno.test("keyset query: first page from an instant, then strictly after the las
   assertEquals(
     new KeysetQuery("", "sys_updated_on", "sys_id").page(
       { kind: "after", timestamp: "2024-01-01 00:00:00", sysId: "abc" },
-      "2024-01-02 00:00:00",
+      { kind: "through", timestamp: "2024-01-02 00:00:00" },
     ),
     "sys_updated_on>=2024-01-01 00:00:00^sys_updated_on>2024-01-01 00:00:00^ORsys_id>abc" +
       "^sys_updated_on<=2024-01-02 00:00:00^ORDERBYsys_updated_on^ORDERBYsys_id",
+  );
+  assertEquals(
+    new KeysetQuery("", "sys_updated_on", "sys_id").page(
+      { kind: "from", timestamp: "2024-01-01 00:00:00" },
+      { kind: "at", timestamp: "2024-01-01 00:00:00", sysId: "8f" },
+    ),
+    "sys_updated_on>=2024-01-01 00:00:00^sys_updated_on<=2024-01-01 00:00:00^sys_updated_on<2024-01-01 00:00:00" +
+      "^ORsys_id<=8f^ORDERBYsys_updated_on^ORDERBYsys_id",
+    "a window that ends inside one second",
   );
 });
 

@@ -29,7 +29,7 @@ import {
   TIME_OF_DAY_TYPE,
   TIMESTAMP_TYPE,
   WELL_KNOWN_IMPORTS,
-} from "./proto_types.ts";
+} from "./proto_schema.ts";
 
 export const PROTOBUF_NAMESPACE = "io.confluent.connect.protobuf";
 export const TAG_PARAM = `${PROTOBUF_NAMESPACE}.Tag`;
