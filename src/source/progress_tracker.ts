@@ -19,12 +19,20 @@ export const RATE_WINDOW_MS = 60_000;
 /** Counts rows matching an encoded query: a number, or null when the count is not available to this user. */
 export type RowCounter = (query: string) => Promise<number | null>;
 
+/** What a table poller tells about its steps (progress, and the delete horizon of deletion capture). */
+export interface StepObserver {
+  /** After a step's records were queued: records emitted, the cursor now, and whether the sweep ended. */
+  stepped(emitted: number, cursor: Cursor | null, sweepEnded: boolean): void;
+  /** A table-level failure (the poller backs off). */
+  failed(error: Error): void;
+}
+
 interface Sample {
   at: number;
   emitted: number;
 }
 
-export class ProgressTracker {
+export class ProgressTracker implements StepObserver {
   #phase: TablePhase = "backfill";
   #emitted = 0;
   #cursor: Cursor | null;

@@ -25,7 +25,7 @@ import { DedupCache } from "./dedup_cache.ts";
 import { rawValueOf, toDisplayShape, wireDisplayValue } from "./display_value.ts";
 import { type HighWaterMark, highWaterMark, type InstanceTimeSource } from "./instance_time.ts";
 import { KeysetQuery } from "./keyset_query.ts";
-import type { ProgressTracker } from "./progress_tracker.ts";
+import type { StepObserver } from "./progress_tracker.ts";
 import type { RecordBuilder } from "./record_builder.ts";
 import type { RecordQueue } from "./record_queue.ts";
 import { readRowCursor } from "./row_cursor.ts";
@@ -49,11 +49,15 @@ export interface TablePollerOptions {
   readonly partition: SourcePartition;
   /** The committed cursor read at start, or null (then the table starts at its start timestamp). */
   readonly committed: Cursor | null;
-  readonly records: RecordBuilder;
+  readonly records: Pick<RecordBuilder, "startPage" | "build">;
   readonly queue: RecordQueue;
   readonly signal: AbortSignal;
-  /** Told what each step emitted and what failed (progress_tracker.ts). */
-  readonly progress?: ProgressTracker;
+  /** Told what each step emitted, once its records are queued, and what failed (progress_tracker.ts). */
+  readonly progress?: StepObserver;
+  /** Turns a step's records into the records to queue (deletion capture: audit rows to tombstones). */
+  readonly expand?: (records: SourceRecord[]) => Promise<SourceRecord[]>;
+  /** Bounds each sweep's high-water mark (deletion capture keeps rows behind the deletions read). */
+  readonly sweepBound?: (mark: HighWaterMark, signal: AbortSignal) => Promise<HighWaterMark>;
 }
 
 /** The projection sent: the configured fields plus sys_mod_count (needed for the dedup version); empty = all. */
@@ -125,9 +129,8 @@ export class TablePoller {
       let records: SourceRecord[];
       try {
         records = await this.#step();
+        if (this.#o.expand) records = await this.#o.expand(records);
         this.#failures = 0;
-        // No sweep running after a step: the last one reached the present (or there was nothing new).
-        this.#o.progress?.stepped(records.length, this.#cursor, this.#sweep === null);
       } catch (error) {
         if (signal.aborted) break;
         const cause = persistentCause(error);
@@ -141,6 +144,8 @@ export class TablePoller {
         await delivered;
         delivered = this.#o.queue.put(records);
       }
+      // Told after the records are queued; no sweep running means the last one reached its end.
+      this.#o.progress?.stepped(records.length, this.#cursor, this.#sweep === null);
     }
     context.logger.debug({ ...this.#labels }, "table poller stopped");
   }
@@ -226,7 +231,8 @@ export class TablePoller {
       this.#o.clock.observe(date);
       instantMs = date.getTime();
     }
-    return highWaterMark(instantMs, this.#o.source.safetyLagSeconds);
+    const mark = highWaterMark(instantMs, this.#o.source.safetyLagSeconds);
+    return this.#o.sweepBound ? await this.#o.sweepBound(mark, this.#o.signal) : mark;
   }
 
   async #handleRows(

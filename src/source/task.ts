@@ -14,7 +14,9 @@ import { InstanceTimeSource } from "./instance_time.ts";
 import { sourcePartition } from "./partition.ts";
 import { RecordBuilder } from "./record_builder.ts";
 import { RecordQueue } from "./record_queue.ts";
-import { createValueBuilder } from "./schema_modes/mod.ts";
+import { createValueBuilder, type RowValueBuilder } from "./schema_modes/mod.ts";
+import { createDeleteStream } from "./deletes/delete_stream.ts";
+import { probeAuditAccess } from "./deletes/audit_probe.ts";
 import { type SourceSettings, sourceSettingsFromProps, type TableSettings } from "./settings.ts";
 import { probeTable } from "./startup_probe.ts";
 import { ProgressTracker } from "./progress_tracker.ts";
@@ -85,6 +87,25 @@ export class TableSourceTask implements SourceTask {
           ? `table ${table.table} starts at ${table.startTimestamp} (no committed offset)`
           : `table ${table.table} resumes ${settings.overlapSeconds}s before its committed cursor`,
       );
+      const values = valueBuilderFor(table, settings, typedFields, context);
+      const envelope = settings.emitEnvelope ? new Envelope(table.table, instance) : null;
+      const keepRaw = keptRaw(table, settings, typedFields);
+      const deletes = table.captureDeletes
+        ? await createDeleteStream({
+          table,
+          source: settings,
+          client,
+          clock,
+          context,
+          instance,
+          tablePartition: partition,
+          values,
+          envelope,
+          keepRaw,
+          queue: this.#queue,
+          signal,
+        })
+        : null;
       this.#pollers.push(
         new TablePoller({
           table,
@@ -94,12 +115,22 @@ export class TableSourceTask implements SourceTask {
           context,
           partition,
           committed,
-          records: recordBuilderFor(table, settings, instance, partition, typedFields, context),
+          records: new RecordBuilder({
+            topic: table.topic,
+            table: table.table,
+            instance,
+            schemaMode: settings.schemaMode,
+            partition,
+            values,
+            envelope,
+          }),
           queue: this.#queue,
           signal,
           progress: this.#track(new ProgressTracker(table, committed, clock)),
-        }, keptRaw(table, settings, typedFields)),
+          sweepBound: deletes ? (mark, signal) => deletes.horizon.clamp(mark, signal) : undefined,
+        }, keepRaw),
       );
+      if (deletes) this.#pollers.push(deletes.poller);
     }
     this.#reporter = new ProgressReporter(this.#trackers, context, (name) => async (query) => {
       const result = await aggregateCount(client.http, name, query, signal);
@@ -131,6 +162,7 @@ export class TableSourceTask implements SourceTask {
     let warned = false;
     for (const table of settings.tables) {
       const outcome = await probeTable(client, table, context.logger, signal, clock);
+      if (table.captureDeletes) await probeAuditAccess(client, table, context.logger, signal);
       if (outcome?.nonUtcTimeZone && !warned) {
         warned = true;
         context.logger.warn(
@@ -171,30 +203,21 @@ function keptRaw(
   return raw;
 }
 
-function recordBuilderFor(
+/** The table's row values in the schema mode; shared by its rows and, with deletion capture, its deletions. */
+function valueBuilderFor(
   table: TableSettings,
   settings: SourceSettings,
-  instance: string,
-  partition: ReturnType<typeof sourcePartition>,
   typedFields: ReadonlyMap<string, TypedType>,
   context: SourceTaskContext,
-): RecordBuilder {
-  return new RecordBuilder({
-    topic: table.topic,
+): RowValueBuilder {
+  return createValueBuilder({
+    mode: settings.schemaMode,
     table: table.table,
-    instance,
-    schemaMode: settings.schemaMode,
-    partition,
-    values: createValueBuilder({
-      mode: settings.schemaMode,
-      table: table.table,
-      displayValue: table.displayValue,
-      typedFields,
-      evolution: settings.schemaEvolution,
-      optionalSchema: settings.emitEnvelope,
-      logger: context.logger,
-    }),
-    envelope: settings.emitEnvelope ? new Envelope(table.table, instance) : null,
+    displayValue: table.displayValue,
+    typedFields,
+    evolution: settings.schemaEvolution,
+    optionalSchema: settings.emitEnvelope,
+    logger: context.logger,
   });
 }
 
