@@ -30,6 +30,7 @@ export const METRIC_HELP: Record<string, string> = {
   tablesync_source_bad_rows_total: "Rows skipped or failed as bad rows",
   tablesync_source_table_errors_total: "Failed reads of a table (access errors, retries exhausted)",
   tablesync_source_lag_seconds: "Instance clock minus the table's committed cursor timestamp",
+  tablesync_source_deletes_total: "Tombstones of captured deletions (svc.table.<alias>.capture.deletes)",
   tablesync_source_backfill: "1 while the table is in its backfill phase, 0 once streaming",
   tablesync_source_rows_remaining:
     "Rows after the cursor still to read in backfill (Aggregate API count), 0 streaming",

@@ -94,7 +94,18 @@ export async function createDeleteStream(o: DeleteStreamOptions): Promise<Delete
     queue: o.queue,
     signal: o.signal,
     progress: horizon,
-    expand: (markers) => records.expand(markers),
+    expand: async (markers) => {
+      const out = await records.expand(markers);
+      const tombstones = out.filter((r) => r.value === null).length;
+      if (tombstones > 0) {
+        o.context.metrics.increment(
+          "tablesync_source_deletes_total",
+          { table: t.table, alias: t.alias },
+          tombstones,
+        );
+      }
+      return out;
+    },
     sweepBound: (mark) => horizon.started(mark),
   }, new Set());
   return { poller, horizon };
