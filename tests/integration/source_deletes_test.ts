@@ -9,6 +9,7 @@ import { startKafkaMock } from "../support/kafka_mock.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
+import { incidentSource } from "../support/incident_source.ts";
 
 const PASSWORD = "pw-Deletes-11";
 
@@ -20,17 +21,10 @@ Deno.test("deleted rows reach the topic as tombstones after their rows; a recove
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
       name: "incidents",
-      config: {
-        "connector.class": "TableSourceConnector",
-        "svc.url": sim.url,
-        "svc.auth.username": "admin",
-        "svc.auth.password": PASSWORD,
-        "svc.tables": "inc",
-        "svc.table.inc.name": "incident",
-        "svc.table.inc.topic": "svc.incident",
+      config: incidentSource(sim.url, PASSWORD, {
         "svc.table.inc.capture.deletes": true,
         "svc.source.poll.interval.ms": 300,
-      },
+      }),
     }],
   });
   try {

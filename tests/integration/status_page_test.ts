@@ -8,6 +8,7 @@ import { startKafkaMock } from "../support/kafka_mock.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { launchChromium } from "../support/browser.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
+import { incidentSource } from "../support/incident_source.ts";
 
 const TOKEN = "ui-Token-8c1f2a";
 
@@ -19,16 +20,7 @@ Deno.test("the status page shows the running connector and a progress bar that m
     worker: { "bootstrap.servers": kafka.bootstrapServers, "rest.auth.token": "${env:UI_REST_TOKEN}" },
     connectors: [{
       name: "incidents",
-      config: {
-        "connector.class": "TableSourceConnector",
-        "svc.url": sim.url,
-        "svc.auth.username": "admin",
-        "svc.auth.password": "pw-Ui-5",
-        "svc.tables": "inc",
-        "svc.table.inc.name": "incident",
-        "svc.table.inc.topic": "svc.incident",
-        "svc.source.batch.size": 100,
-      },
+      config: incidentSource(sim.url, "pw-Ui-5", { "svc.source.batch.size": 100 }),
     }],
   }, { env: { UI_REST_TOKEN: TOKEN } });
   await using browser = await launchChromium();

@@ -7,6 +7,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaMock } from "../support/kafka_mock.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
+import { incidentSource } from "../support/incident_source.ts";
 
 const ROWS = 4000;
 
@@ -23,17 +24,10 @@ Deno.test("GET /connectors/<name>/tables shows backfill with rows remaining and 
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
       name: "incidents",
-      config: {
-        "connector.class": "TableSourceConnector",
-        "svc.url": sim.url,
-        "svc.auth.username": "admin",
-        "svc.auth.password": "pw-Progress-3",
-        "svc.tables": "inc",
-        "svc.table.inc.name": "incident",
-        "svc.table.inc.topic": "svc.incident",
+      config: incidentSource(sim.url, "pw-Progress-3", {
         "svc.source.batch.size": 100,
         "svc.source.poll.interval.ms": 500,
-      },
+      }),
     }],
   });
   try {
