@@ -1,5 +1,6 @@
 /**
- * The instance client: the table REST API with shared permits, adaptive throttling, retries, limits,
+ * The instance client: the table REST API with shared permits (the throttler: permit_pool.ts,
+ * adaptive_limit.ts), retries, limits,
  * authentication, TLS and proxy. Connectors use `TableClient`; the runtime shares permit pools with task
  * workers through `exportPermitPools` / `importPermitPools`; the metrics endpoint reads `instanceMetrics`.
  */

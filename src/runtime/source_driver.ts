@@ -18,7 +18,7 @@ import type { ErrorHandler } from "./errors/error_handler.ts";
 import { ConversionError, prepareToBytes, type RecordConverters, toBytes } from "./record_bytes.ts";
 import { PauseGate } from "./pause_gate.ts";
 import { retryBackoffMs, sleepEndingOnAbort } from "../common/delay.ts";
-import type { OffsetEntry } from "./worker_protocol.ts";
+import type { OffsetUpdate } from "./offsets/types.ts";
 
 export interface RecordTransformer<R> {
   apply(record: R): R | null;
@@ -33,7 +33,7 @@ export interface SourceDriverOptions {
   logger: Logger;
   metrics: MetricsRegistry;
   /** Called with committable offsets whenever acknowledged records let them advance. */
-  commitOffsets: (entries: OffsetEntry[]) => void;
+  commitOffsets: (entries: OffsetUpdate[]) => void;
   /** Makes sure a topic exists before its first record is sent (topic.creation.* or a clear error). */
   ensureTopic: (topic: string) => Promise<void>;
   /** Records sent but not yet acknowledged before polling waits. Default 10000 (two 5000-row pages). */
@@ -110,7 +110,7 @@ export class SourceDriver {
     const tracked: { record: SourceRecord; handle: SubmittedRecord | null }[] = [];
     for (const original of records) {
       const handle = original.sourcePartition && original.sourceOffset
-        ? this.#submitted.submit(original.sourcePartition as never, original.sourceOffset as never)
+        ? this.#submitted.submit(original.sourcePartition, original.sourceOffset)
         : null;
       const prepared = await this.#prepare(original);
       if (prepared === null) {

@@ -8,13 +8,8 @@
 import type { MetricsSnapshot } from "../observability/metrics.ts";
 import type { ConnectorKind } from "../connect/task_api.ts";
 import type { LogLevel } from "../observability/log.ts";
+import type { OffsetEntry, OffsetUpdate } from "./offsets/types.ts";
 import type { TableProgress } from "../connect/table_progress.ts";
-
-export interface OffsetEntry {
-  partition: Record<string, unknown>;
-  /** null deletes the partition's offset (KIP-875 reset). */
-  offset: Record<string, unknown> | null;
-}
 
 export interface StartMessage {
   type: "start";
@@ -44,7 +39,7 @@ export type TaskRunState = "RUNNING" | "PAUSED" | "FAILED";
 
 export type WorkerToMain =
   | { type: "state"; state: TaskRunState; trace?: string }
-  | { type: "offsets"; entries: OffsetEntry[] }
+  | { type: "offsets"; entries: OffsetUpdate[] }
   | { type: "metrics"; snapshot: MetricsSnapshot }
   | { type: "progress"; tables: TableProgress[] }
   | { type: "stopped"; trace?: string };

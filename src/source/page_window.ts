@@ -6,7 +6,8 @@
  * A window is split by time first (halving the seconds it spans); a window inside one second is split by sys id
  * range (halving the numeric range of the 32-hex-digit GUIDs the instance uses). After a window was proven
  * covered, the next probe is twice as wide (galloping), so a long hidden run costs about two requests per page's
- * worth of hidden rows plus the halvings that found the first covered window.
+ * worth of hidden rows plus the halvings that found the first covered window. The ends of the windows a sweep
+ * proved covered are hints for the next sweep, which tries them before halving (hintInside).
  */
 import { formatGlideDateTime, parseGlideDateTime } from "./glide_timestamp.ts";
 
@@ -61,8 +62,15 @@ export function startAfter(end: PageEnd): PageStart {
     : { kind: "after", timestamp: end.timestamp, sysId: end.sysId };
 }
 
+/** True when the window `(start, end]` is not empty as a key range. */
+export function endsAfter(start: PageStart, end: PageEnd): boolean {
+  const s = seconds(start.timestamp), e = seconds(end.timestamp);
+  if (start.kind === "from" || e !== s) return e >= s;
+  return end.kind === "through" || end.sysId > start.sysId;
+}
+
 /** True when `end` is at or after `limit` (both inclusive upper bounds). */
-function reaches(end: PageEnd, limit: PageEnd): boolean {
+export function reaches(end: PageEnd, limit: PageEnd): boolean {
   const a = seconds(end.timestamp), b = seconds(limit.timestamp);
   if (a !== b) return a > b;
   if (limit.kind === "through") return end.kind === "through";
@@ -108,4 +116,13 @@ export function widerEnd(start: PageStart, end: PageEnd, high: PageEnd): PageEnd
     next = { kind: "through", timestamp: at(endSec + 2 * width) };
   }
   return reaches(next, high) ? high : next;
+}
+
+/** The first of `hints` (ends in cursor order) that cuts `(start, end]` into a non-empty part and a rest. */
+export function hintInside(hints: readonly PageEnd[], start: PageStart, end: PageEnd): PageEnd | null {
+  for (const hint of hints) {
+    if (reaches(hint, end)) return null;
+    if (endsAfter(start, hint)) return hint;
+  }
+  return null;
 }

@@ -28,7 +28,38 @@ import { type Cursor, overlapStart } from "./cursor.ts";
 import { parseGlideDateTime } from "./glide_timestamp.ts";
 import type { HighWaterMark } from "./instance_time.ts";
 import type { KeysetQuery } from "./keyset_query.ts";
-import { type PageEnd, type PageStart, splitWindow, startAfter, widerEnd } from "./page_window.ts";
+import {
+  hintInside,
+  type PageEnd,
+  type PageStart,
+  splitWindow,
+  startAfter,
+  widerEnd,
+} from "./page_window.ts";
+
+/** A window a sweep proved covered: its end, and its count when one was taken. */
+export interface CoveredWindow {
+  readonly end: PageEnd;
+  readonly rows: number | null;
+}
+
+/**
+ * The hints of the next sweep: the previous sweep's covered windows, consecutive ones merged while their counts
+ * add up to at most `limit` (halving tends to find windows much smaller than a page).
+ */
+export function hintsFrom(windows: readonly CoveredWindow[], limit: number): PageEnd[] {
+  const hints: PageEnd[] = [];
+  let sum = 0;
+  windows.forEach((w, i) => {
+    sum += w.rows ?? limit;
+    const next = windows[i + 1];
+    if (next === undefined || sum + (next.rows ?? limit) > limit) {
+      hints.push(w.end);
+      sum = 0;
+    }
+  });
+  return hints;
+}
 
 /** Where a sweep starts: the overlap before the cursor, or the start timestamp when nothing was read yet. */
 export function sweepStart(cursor: Cursor | null, startTimestamp: string, overlapSeconds: number): string {
@@ -63,8 +94,21 @@ export class Sweep {
   #pages = 0;
   #counted = 0;
   #splits = 0;
+  /** The windows this sweep proved covered by probes, in order, with their counts: hints for the next sweep. */
+  readonly #coveredWindows: CoveredWindow[] = [];
+  /** The count of the window being probed, from its first counted page. */
+  #probeRows: number | null = null;
 
-  constructor(readonly from: string, readonly highWater: HighWaterMark) {
+  /**
+   * `hints`: window ends to try before halving, from the table's previous sweep (hintsFrom). A hidden run behind
+   * the cursor is met again by every sweep (the overlap starts before the cursor); trying last sweep's window
+   * ends first finds covered windows again without halving from scratch.
+   */
+  constructor(
+    readonly from: string,
+    readonly highWater: HighWaterMark,
+    private readonly hints: readonly PageEnd[] = [],
+  ) {
     this.#start = { kind: "from", timestamp: from };
     this.#high = { kind: "through", timestamp: highWater.text };
     this.#end = this.#high;
@@ -78,6 +122,11 @@ export class Sweep {
   /** Pages requested so far. */
   get pages(): number {
     return this.#pages;
+  }
+
+  /** The windows this sweep proved covered by probes, with their counts (hints for the next sweep). */
+  get coveredWindows(): readonly CoveredWindow[] {
+    return this.#coveredWindows;
   }
 
   /** Pages that asked for a count, and windows halved: for the request trace. */
@@ -96,6 +145,7 @@ export class Sweep {
     const counted = this.#count && page.total !== null;
     if (this.#count) this.#counted++;
     if (counted) this.#remaining = page.total;
+    if (counted && this.#probeRows === null) this.#probeRows = page.total;
     if (page.rows >= page.limit) {
       if (page.last === null) {
         throw new Error(
@@ -120,7 +170,8 @@ export class Sweep {
       return true;
     }
     if (!counted) return true; // the estimate did not prove it: ask the same window again, with a count
-    this.#end = splitWindow(this.#start, this.#end);
+    this.#end = hintInside(this.hints, this.#start, this.#end) ?? splitWindow(this.#start, this.#end);
+    this.#probeRows = null;
     this.#splits++;
     return true;
   }
@@ -128,8 +179,10 @@ export class Sweep {
   /** The window `(#start, #end]` was proven covered: the sweep ends, or the next, wider probe follows. */
   #covered(): boolean {
     if (this.#end === this.#high) return false;
+    this.#coveredWindows.push({ end: this.#end, rows: this.#probeRows });
+    this.#probeRows = null;
     const start = startAfter(this.#end);
-    this.#end = widerEnd(this.#start, this.#end, this.#high);
+    this.#end = hintInside(this.hints, start, this.#high) ?? widerEnd(this.#start, this.#end, this.#high);
     this.#start = start;
     this.#count = true;
     this.#remaining = null;

@@ -1,6 +1,8 @@
-/** Splitting and widening windows of a sweep (page_window.ts). */
+/** Splitting, widening and hinting windows of a sweep (page_window.ts, sweep.ts). */
 import { assertEquals, assertThrows } from "../support/assert.ts";
+import { hintsFrom } from "../../src/source/sweep.ts";
 import {
+  hintInside,
   type PageEnd,
   splitWindow,
   startAfter,
@@ -84,4 +86,20 @@ Deno.test("after a covered window the next probe starts right after it and is tw
     ),
     { kind: "through", timestamp: inSecond.timestamp },
   );
+});
+
+Deno.test("hints: last sweep's covered windows, merged up to a page, cut a window before halving does", () => {
+  const end = (s: string): PageEnd => ({ kind: "through", timestamp: `2024-01-01 00:00:${s}` });
+  const windows = [
+    { end: end("05"), rows: 4 },
+    { end: end("07"), rows: 5 },
+    { end: end("09"), rows: 3 },
+    { end: end("20"), rows: null },
+  ];
+  assertEquals(hintsFrom(windows, 10), [end("07"), end("09"), end("20")]);
+  const hints = hintsFrom(windows, 10);
+  assertEquals(hintInside(hints, { kind: "from", timestamp: "2024-01-01 00:00:00" }, HIGH), end("07"));
+  assertEquals(hintInside(hints, startAfter(end("07")), HIGH), end("09"));
+  assertEquals(hintInside(hints, startAfter(end("20")), HIGH), null, "no hint after the start");
+  assertEquals(hintInside(hints, startAfter(end("07")), end("08")), null, "no hint inside the window");
 });

@@ -72,9 +72,20 @@ export const CONNECTION_DEFS: readonly PropertyDef[] = [
   tls(
     "svc.tls.truststore.path",
     "STRING",
-    "Trust store with the CA certificates to trust, replacing the system trust store.",
+    "Trust store with the CA certificates to trust. The runtime cannot drop its public root certificates, so a " +
+      "trust store is refused unless svc.tls.truststore.public.roots=true accepts that they stay trusted too.",
     {
       default: null,
+    },
+  ),
+  tls(
+    "svc.tls.truststore.public.roots",
+    "BOOLEAN",
+    "Accept that, with a trust store, the public root certificates stay trusted next to its CAs (Java/Kafka " +
+      "Connect would trust only the trust store's; the Deno runtime can only add to its roots). false refuses a " +
+      "configured trust store at validation rather than trusting more than configured.",
+    {
+      default: "false",
     },
   ),
   tls("svc.tls.truststore.password", "PASSWORD", "Password of the trust store.", { default: null }),

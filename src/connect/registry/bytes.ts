@@ -1,17 +1,9 @@
 /**
- * The zig-zag varints of Confluent's Protobuf message indexes (the payload codecs are avsc's and protobufjs's),
- * and `narrowInt64`: 64-bit values travel as `bigint` only when they leave the safe-integer range, so the common
- * case stays on the fast `number` path (see schema.ts on INT64).
+ * The zig-zag varints of Confluent's Protobuf message indexes (the payload codecs are avsc's and protobufjs's).
+ * 64-bit values come back as a `number` when safe, else a `bigint` (see schema.ts on INT64).
  */
 import { DataException } from "../errors.ts";
-
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
-
-/** A `number` when the value is a safe integer, otherwise the `bigint`. */
-export function narrowInt64(value: bigint): number | bigint {
-  return value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value;
-}
+import { normalizeInt64 } from "../values.ts";
 
 export class ByteWriter {
   readonly #bytes: number[] = [];
@@ -67,6 +59,6 @@ export class ByteReader {
       if ((b & 0x80) === 0) break;
     }
     raw = BigInt.asUintN(64, raw);
-    return narrowInt64((raw & 1n) === 0n ? raw >> 1n : -(raw >> 1n) - 1n);
+    return normalizeInt64((raw & 1n) === 0n ? raw >> 1n : -(raw >> 1n) - 1n);
   }
 }

@@ -42,6 +42,7 @@ export function auditTableSettings(table: TableSettings, startTimestamp: string)
     startTimestamp,
     timestampField: "sys_created_on",
     sysIdField: "sys_id",
+    modCountField: "sys_mod_count",
     query: auditQuery(table.table),
     fields: [...AUDIT_FIELDS],
     displayValue: "false",

@@ -59,7 +59,7 @@ export async function createDeleteStream(o: DeleteStreamOptions): Promise<Delete
       : `deletions of ${t.table} resume ${o.source.overlapSeconds}s before their committed cursor`,
   );
   const horizon = new DeleteHorizon();
-  const fields = projectionOf(t.fields);
+  const fields = projectionOf(t.fields, t.modCountField);
   const records = new DeleteRecords({
     topic: t.topic,
     table: t.table,

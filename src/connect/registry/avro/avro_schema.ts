@@ -7,7 +7,7 @@
 import avsc from "avsc";
 import { Buffer } from "node:buffer";
 import { DataException } from "../../errors.ts";
-import { narrowInt64 } from "../bytes.ts";
+import { normalizeInt64 } from "../../values.ts";
 
 export type AvroType = avsc.Type & Record<string, any>;
 /** A record field as avsc gives it. */
@@ -17,8 +17,11 @@ export interface AvroField {
 }
 
 const attributes = new WeakMap<avsc.Type, Record<string, any>>();
-const TYPE_NAMES = new Set(["null", "boolean", "int", "long", "float", "double", "bytes", "string"]);
-["record", "error", "enum", "fixed", "array", "map"].forEach((name) => TYPE_NAMES.add(name));
+/** The values of a schema's `type` attribute that define a type (anything else names or nests one). */
+const TYPE_NAMES = new Set([
+  ...["null", "boolean", "int", "long", "float", "double", "bytes", "string"],
+  ...["record", "error", "enum", "fixed", "array", "map"],
+]);
 
 /** The schema attributes of a type as written (empty for a type given by name). */
 export function avroAttributes(type: avsc.Type): Record<string, any> {
@@ -46,7 +49,7 @@ function longType(): avsc.Type {
     fromBuffer: (buf: Buffer) => {
       const high = buf.readInt32LE(4);
       if (Math.abs(high) < 2 ** 20) return high * TWO_32 + buf.readUInt32LE(0);
-      return narrowInt64(buf.readBigInt64LE());
+      return normalizeInt64(buf.readBigInt64LE());
     },
     toBuffer: (n: number | bigint) => {
       if (typeof n === "bigint" || !Number.isSafeInteger(n)) {

@@ -174,7 +174,10 @@ class Generator {
     if (schema.type === "STRUCT") {
       let name = this.#unqualified(schema.name);
       if (name === fieldName) name += "Message";
-      nested.push(this.message(name, schema, indent));
+      // Two fields of one struct type (an envelope's before/after) share one nested message: .proto allows a name once.
+      if (!nested.some((m) => m.startsWith(`${indent}message ${name} {`))) {
+        nested.push(this.message(name, schema, indent));
+      }
       return name;
     }
     if (schema.type === "MAP" || schema.type === "ARRAY") {

@@ -11,8 +11,7 @@ import { DataException } from "../../errors.ts";
 import { ConnectDate, ConnectTime, ConnectTimestamp } from "../../logical.ts";
 import type { Schema } from "../../schema.ts";
 import { Struct } from "../../struct.ts";
-import { mapEntries } from "../../values.ts";
-import { narrowInt64 } from "../bytes.ts";
+import { mapEntries, normalizeInt64 } from "../../values.ts";
 import {
   DATE_TYPE,
   DECIMAL_TYPE,
@@ -42,7 +41,7 @@ function toLong(value: unknown): unknown {
 
 /** A 64-bit integer read by protobufjs (a Long, or a number) as a number when safe, else a bigint. */
 function fromLong(value: any): number | bigint {
-  return narrowInt64(BigInt.asIntN(64, BigInt(value.toString())));
+  return normalizeInt64(BigInt.asIntN(64, BigInt(value.toString())));
 }
 
 const toNumber = (value: any): number => typeof value === "object" ? value.toNumber() : value;
@@ -154,8 +153,9 @@ function fromFieldValue(field: protobuf.Field, schema: Schema, message: Message)
   }
   if (present) return fromSingle(field, schema, value);
   // Absent: fields without presence read as their default, as protobuf-java's getField returns it.
-  if (field.hasPresence) return null;
-  return fromSingle(field, schema, field.resolvedType === null ? field.typeDefault : 0);
+  const resolved = field.resolvedType;
+  if (resolved === null) return field.hasPresence ? null : fromSingle(field, schema, field.typeDefault);
+  return resolved instanceof protobuf.Enum && !field.hasPresence ? fromSingle(field, schema, 0) : null;
 }
 
 /** A map key (always a string in protobufjs) as the key schema's type. */

@@ -4,7 +4,7 @@
  * means the props did not come from them, and the error names the property. Each caller passes the error class
  * its own callers branch on.
  */
-import type { PropValue, TypedProps } from "./types.ts";
+import type { PropValue, TypedProps } from "./props.ts";
 
 export class PropReader {
   constructor(

@@ -1,5 +1,5 @@
 /** Assembles `GET /metrics`: task and connector states, every task's own metrics, and instance client counters. */
-import type { Herder } from "./herder.ts";
+import type { Herder } from "../runtime/herder.ts";
 import { MetricsRegistry, renderPrometheus } from "../observability/metrics.ts";
 import { instanceMetrics } from "../instance/permit_registry.ts";
 

@@ -9,14 +9,14 @@ import { errorLines } from "../config/analyze.ts";
 import { logger, type LogLevel, setLogLevel } from "../observability/log.ts";
 import { MetricsRegistry } from "../observability/metrics.ts";
 import { createKafka, kafkaOptionsFromProperties } from "../kafka/mod.ts";
-import { createOffsetStore } from "./offsets/factory.ts";
-import { ConnectorStateStore } from "./connector_state_store.ts";
-import { Herder } from "./herder.ts";
+import { createOffsetStore } from "../runtime/offsets/factory.ts";
+import { ConnectorStateStore } from "../runtime/connector_state_store.ts";
+import { Herder } from "../runtime/herder.ts";
 import { CONNECTOR_PLUGINS } from "./plugins.ts";
 import { type RestServer, startRestServer } from "../rest/server.ts";
 import { renderDaemonMetrics } from "./daemon_metrics.ts";
 import { VERSION } from "../version.ts";
-import { type GroupStores, startGroupStores } from "./group/group_stores.ts";
+import { type GroupStores, startGroupStores } from "../runtime/group/group_stores.ts";
 
 const log = logger("daemon");
 

@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { backoffCeiling, fullJitter } from "../../src/common/delay.ts";
-import { isRetryableStatus, RetryPolicy } from "../../src/instance/retry_policy.ts";
-import { parseRetryAfter } from "../../src/instance/retry_after.ts";
+import { isRetryableStatus, RetryPolicy } from "../../src/common/retry_policy.ts";
+import { parseRetryAfter } from "../../src/common/retry_after.ts";
 
 Deno.test("retryable set: 429, 408, 425 and every 5xx, nothing else", () => {
   const retryable = [];

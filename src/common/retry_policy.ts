@@ -2,8 +2,19 @@
  * The spec's fixed retry rules (Errors 6): which failures are retryable, and how long to wait before the next
  * attempt, if any. Deciding is separate from sleeping so the rules can be tested without time passing.
  */
-import { backoffCeiling, fullJitter } from "../common/delay.ts";
-import type { RetryOptions } from "./options.ts";
+import { backoffCeiling, fullJitter } from "./delay.ts";
+
+/** The retry settings (the instance's `svc.retry.*`, the registry's `max.retries` and `retries.*wait.ms`). */
+export interface RetryOptions {
+  /** Total attempts including the first (`svc.retry.max.attempts`, default 5). */
+  maxAttempts: number;
+  /** No retry whose wait would end past this (`svc.retry.max.elapsed.ms`, default 300000). */
+  maxElapsedMs: number;
+  /** First backoff ceiling (`svc.retry.initial.backoff.ms`, default 500). */
+  initialBackoffMs: number;
+  /** Largest backoff ceiling (`svc.retry.max.backoff.ms`, default 30000). */
+  maxBackoffMs: number;
+}
 
 /** 429, 408, 425 and any 5xx. The set is fixed by the spec; nothing else is retried. */
 export function isRetryableStatus(status: number): boolean {
