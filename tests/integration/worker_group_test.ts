@@ -6,10 +6,11 @@
  *  - kill -9 of a member: its tasks move to the others and every row version still reaches the topics;
  *  - a config change over REST on one member is applied by all;
  *  - a graceful stop moves the stopped member's tasks with no duplicate for a table without overlap.
- * The broker is the librdkafka mock; `startBroker` is the one line to change for another broker.
+ * The broker is the run's real Kafka broker (tests/support/kafka_broker.ts), shared with other tests: topics and
+ * groups carry this run's unique prefix.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
@@ -18,7 +19,9 @@ const PASSWORD = "pw-Group-Heron-23";
 const TABLES = ["incident", "problem", "sys_user", "cmdb_ci"];
 const POLL_MS = 300;
 const SESSION_TIMEOUT_MS = 6000;
-const startBroker = () => startKafkaMock();
+const startBroker = () => startKafkaBroker();
+/** Prefix of this run's topics and group on the shared broker. */
+const P = uniqueName("group");
 
 function sourceConfig(sim: Simulator) {
   const config: Record<string, string | number | boolean> = {
@@ -35,7 +38,7 @@ function sourceConfig(sim: Simulator) {
   };
   for (const t of TABLES) {
     config[`svc.table.${t}.name`] = t;
-    config[`svc.table.${t}.topic`] = `g.${t}`;
+    config[`svc.table.${t}.topic`] = `${P}.${t}`;
     config[`svc.table.${t}.fields`] = "sys_id,sys_updated_on,sys_mod_count,number";
   }
   return config;
@@ -44,14 +47,12 @@ function sourceConfig(sim: Simulator) {
 function sinkConfig(sim: Simulator) {
   return {
     "connector.class": "TableSinkConnector",
-    "topics": "g.sink",
+    "topics": `${P}.sink`,
     "svc.url": sim.url,
     "svc.auth.username": "admin",
     "svc.auth.password": PASSWORD,
     "svc.sink.table": "incident",
-    // One sink task: two sink consumers joining one group from two processes at once sometimes get an
-    // INVALID_REQUEST SyncGroup answer from the librdkafka mock, which fails the task (not seen on a real broker).
-    "tasks.max": 1,
+    "tasks.max": 2,
     "key.converter": "org.apache.kafka.connect.storage.StringConverter",
     "value.converter": "org.apache.kafka.connect.json.JsonConverter",
     "value.converter.schemas.enable": false,
@@ -64,10 +65,10 @@ function sinkConfig(sim: Simulator) {
 function worker(bootstrap: string) {
   return {
     "bootstrap.servers": bootstrap,
-    "group.id": "tablesync-it",
-    "offset.storage.topic": "g.offsets",
-    "config.storage.topic": "g.configs",
-    "status.storage.topic": "g.status",
+    "group.id": `${P}-workers`,
+    "offset.storage.topic": `${P}.offsets`,
+    "config.storage.topic": `${P}.configs`,
+    "status.storage.topic": `${P}.status`,
     "session.timeout.ms": SESSION_TIMEOUT_MS,
     "heartbeat.interval.ms": 1000,
     "offset.flush.interval.ms": 200,
@@ -109,7 +110,7 @@ interface Delivery {
 async function deliveries(bootstrap: string): Promise<Map<string, Delivery>> {
   const counts = new Map<string, Delivery>();
   for (const table of TABLES) {
-    for (const r of await readTopicWithKcat(bootstrap, `g.${table}`)) {
+    for (const r of await readTopicWithKcat(bootstrap, `${P}.${table}`)) {
       const value = JSON.parse(r.value!);
       const version = `${table}/${r.key}/${value.sys_mod_count}`;
       const seen = counts.get(version);
@@ -123,7 +124,7 @@ async function deliveries(bootstrap: string): Promise<Map<string, Delivery>> {
 /** Each table's committed cursor timestamp, from the latest record of its key in the shared offsets topic. */
 async function committedCursors(bootstrap: string): Promise<Map<string, string>> {
   const cursors = new Map<string, string>();
-  for (const r of await readTopicWithKcat(bootstrap, "g.offsets")) {
+  for (const r of await readTopicWithKcat(bootstrap, `${P}.offsets`)) {
     const [, partition] = JSON.parse(r.key!);
     if (r.value !== null) cursors.set(partition.table, JSON.parse(r.value).timestamp);
   }
@@ -175,7 +176,7 @@ async function sinkUpdates(bootstrap: string, sim: Simulator, label: string): Pr
   const ids = sim.table("incident").sysIds().slice(0, 8);
   const lines = ids.map((id) => `${id}\t${JSON.stringify({ short_description: `${label} ${id}` })}`);
   const child = new Deno.Command("kcat", {
-    args: ["-P", "-b", bootstrap, "-t", "g.sink", "-K", "\t"],
+    args: ["-P", "-b", bootstrap, "-t", `${P}.sink`, "-K", "\t"],
     stdin: "piped",
     stdout: "null",
     stderr: "null",
@@ -203,12 +204,13 @@ Deno.test({
       users: [`admin:${PASSWORD}`],
       journalLimit: 200_000,
     });
-    await using kafka = startBroker();
-    kafka.createTopic("g.offsets", 5);
-    kafka.createTopic("g.configs", 1);
-    kafka.createTopic("g.status", 5);
-    kafka.createTopic("g.sink", 4);
-    for (const t of TABLES) kafka.createTopic(`g.${t}`, 2);
+    await using kafka = await startBroker();
+    const compact = { "cleanup.policy": "compact" };
+    await kafka.createTopic(`${P}.offsets`, 5, 1, compact);
+    await kafka.createTopic(`${P}.configs`, 1, 1, compact);
+    await kafka.createTopic(`${P}.status`, 5, 1, compact);
+    await kafka.createTopic(`${P}.sink`, 4);
+    for (const t of TABLES) await kafka.createTopic(`${P}.${t}`, 2);
     const bootstrap = kafka.bootstrapServers;
     const members: DaemonProcess[] = [];
     try {
@@ -235,7 +237,7 @@ Deno.test({
         async () => {
           const views = await Promise.all(members.map(async (m) => {
             const src = await placement(m, "src", sourceTasks);
-            const snk = await placement(m, "snk", 1);
+            const snk = await placement(m, "snk", 2);
             return src && snk ? JSON.stringify([[...src].sort(), [...snk].sort()]) : null;
           }));
           if (views.some((v) => v === null) || new Set(views).size !== 1) return null;
@@ -274,7 +276,7 @@ Deno.test({
       await waitFor(
         async () => {
           const src = await placement(survivors[0], "src", sourceTasks);
-          const snk = await placement(survivors[0], "snk", 1);
+          const snk = await placement(survivors[0], "snk", 2);
           return src && snk && !src.has(host(victim)) && !snk.has(host(victim));
         },
         90_000,
@@ -337,7 +339,7 @@ Deno.test({
       await waitFor(
         async () => {
           const src = await placement(survivors[0], "src", sourceTasks);
-          const snk = await placement(survivors[0], "snk", 1);
+          const snk = await placement(survivors[0], "snk", 2);
           return src && snk && src.size === 1 && snk.size === 1 && src.has(host(survivors[0]));
         },
         90_000,
