@@ -8,9 +8,8 @@
  *
  *   deno run -A bench/group_failover.ts [--session-ms 10000] [--poll-ms 1000]
  *
- * The simulator, the broker (librdkafka's mock, whose group coordinator waits up to session.timeout.ms − 1 s per
- * rebalance round, which a real broker does not) and the daemons run as separate processes; figures are printed,
- * never asserted.
+ * The simulator, the broker (a real single-node Kafka broker, see bench/support/processes.ts) and the daemons
+ * run as separate processes; figures are printed, never asserted.
  */
 import {
   arg,

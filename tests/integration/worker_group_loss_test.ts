@@ -2,7 +2,7 @@
  * A group member cut off from Kafka stops its tasks on its own (it can no longer know whether the group gave
  * them to another member): with the broker down, the member stops polling the instance within the session
  * timeout; once the broker is back it joins again, runs its tasks and delivers the rows changed meanwhile.
- * The broker is the librdkafka mock; `startBroker` is the one line to change for another broker.
+ * The broker is the librdkafka mock: it takes a broker outage (brokerDown) the real broker cannot.
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaMock } from "../support/kafka_mock.ts";
@@ -15,7 +15,7 @@ const SESSION_TIMEOUT_MS = 6000;
 const startBroker = () => startKafkaMock();
 
 Deno.test({
-  name: "a member cut off from Kafka stops polling within the session timeout, and resumes once it rejoins",
+  name: "a member cut off from Kafka (mock broker down) stops polling within the session timeout, resumes after",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {

@@ -1,9 +1,9 @@
 /**
- * The group's config topic against the librdkafka mock: Kafka Connect's keys and value shapes on the topic (read
+ * The group's config topic against the real broker: Kafka Connect's keys and value shapes on the topic (read
  * back with kcat), and a change written by one member reaching another member's listener.
  */
 import { assert, assertEquals } from "../../support/assert.ts";
-import { type KafkaMock, startKafkaMock } from "../../support/kafka_mock.ts";
+import { type KafkaBroker, startKafkaBroker, uniqueName } from "../../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../../support/kafka_helpers.ts";
 import { createKafka } from "../../../src/kafka/mod.ts";
 import { setLogLevel } from "../../../src/observability/log.ts";
@@ -12,9 +12,9 @@ import type { StoredConnector } from "../../../src/runtime/connector_state_store
 
 setLogLevel("error");
 
-const clientFor = (mock: KafkaMock) =>
+const clientFor = (broker: KafkaBroker) =>
   createKafka({
-    brokers: [mock.bootstrapServers],
+    brokers: [broker.bootstrapServers],
     clientId: "t",
     requestTimeoutMs: 10_000,
     connectionTimeoutMs: 3_000,
@@ -25,11 +25,12 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    await using mock = startKafkaMock();
-    mock.createTopic("configs", 1, 1);
-    const kafka = clientFor(mock);
-    const one = new ConfigTopicStore(kafka, "configs");
-    const two = new ConfigTopicStore(kafka, "configs");
+    await using broker = await startKafkaBroker();
+    const topic = uniqueName("configs");
+    await broker.createTopic(topic, 1, 1, { "cleanup.policy": "compact" });
+    const kafka = clientFor(broker);
+    const one = new ConfigTopicStore(kafka, topic);
+    const two = new ConfigTopicStore(kafka, topic);
     await Promise.all([one.start(), two.start()]);
     const seen: [string, StoredConnector | undefined][] = [];
     two.onChange((name, entry) => seen.push([name, entry]));
@@ -53,7 +54,7 @@ Deno.test({
         "a deleted connector is reported as gone",
       );
 
-      const records = await readTopicWithKcat(mock.bootstrapServers, "configs");
+      const records = await readTopicWithKcat(broker.bootstrapServers, topic);
       const byKey = new Map(records.map((r) => [r.key, r.value === null ? null : JSON.parse(r.value)]));
       assertEquals(byKey.get("connector-src"), { properties: config, "file.hash": "abc" });
       assertEquals(byKey.get("target-state-src"), { state: "PAUSED", "state.v2": "STOPPED" });
@@ -67,15 +68,15 @@ Deno.test({
 });
 
 Deno.test("config topic: a missing topic or one with several partitions is refused with what to do", async () => {
-  await using mock = startKafkaMock();
-  mock.createTopic("configs3", 3, 1);
-  const kafka = clientFor(mock);
-  for (
-    const [topic, expected] of [["configs3", /has 3 partitions; it must have exactly 1/], [
-      "nope",
-      /does not exist/,
-    ]] as const
-  ) {
+  await using broker = await startKafkaBroker();
+  const several = uniqueName("configs");
+  await broker.createTopic(several, 3, 1);
+  const kafka = clientFor(broker);
+  const cases = [[several, /has 3 partitions; it must have exactly 1/], [
+    uniqueName("nope"),
+    /does not exist/,
+  ]];
+  for (const [topic, expected] of cases as [string, RegExp][]) {
     const store = new ConfigTopicStore(kafka, topic);
     const error = await store.start().then(() => null, (e: Error) => e);
     await store.close();
