@@ -1,13 +1,15 @@
 /**
- * The demo (scripts/demo): the simulator with an incident table and a live writer, librdkafka's mock Kafka
- * cluster in a child process, and the daemon running deploy/examples/demo.yaml (deletion capture on). Deletes a
- * row over the table API every few seconds, prints the status page's address, and prints per-table progress
- * (phase, rows emitted, remaining and ETA during the backfill, lag, tombstones) every two seconds until Ctrl-C or
- * the time limit.
+ * The demo (scripts/demo): the simulator with an incident table and a live writer, a real Apache Kafka broker
+ * (single-node KRaft from the jars scripts/bootstrap resolved; stopped with the demo, even when it is killed) and
+ * the daemon running deploy/examples/demo.yaml (deletion capture on; it creates its topic with topic.creation.*).
+ * Deletes a row over the table API every few seconds, prints the status page's address, and prints per-table
+ * progress (phase, rows emitted, remaining and ETA during the backfill, lag, tombstones) every two seconds until
+ * Ctrl-C or the time limit.
  *
  *   scripts/demo [--seconds N] [--rows N] [--writer-rate N] [--delete-every N]
  */
 import { startSimulator } from "../src/sim/mod.ts";
+import { describeBroker, launchKafkaBroker, stopKafkaBroker } from "../tests/support/kafka_broker_process.ts";
 
 function option(name: string, fallback: number): number {
   const i = Deno.args.indexOf(`--${name}`);
@@ -38,31 +40,10 @@ const sim = await startSimulator({
   writer: writerRate > 0 ? { rowsPerSecond: writerRate, table: "incident" } : undefined,
 });
 
-console.log("starting a Kafka broker (librdkafka mock cluster) ...");
-const broker = new Deno.Command(Deno.execPath(), {
-  args: [
-    "run",
-    "--allow-ffi",
-    "--allow-env",
-    "--allow-read",
-    `${root}tests/support/kafka_mock_child.ts`,
-    "--brokers",
-    "1",
-    "--topics",
-    "demo.incident:4",
-  ],
-  stdin: "piped",
-  stdout: "piped",
-  stderr: "inherit",
-}).spawn();
-const brokerLines = broker.stdout.pipeThrough(new TextDecoderStream()).getReader();
-let first = "";
-while (!first.includes("\n")) {
-  const { value, done } = await brokerLines.read();
-  if (done) throw new Error("the Kafka broker exited before it was ready");
-  first += value;
-}
-const { bootstraps } = JSON.parse(first.split("\n")[0]);
+console.log("starting a Kafka broker (Apache Kafka from .tools/kafka, single-node KRaft) ...");
+const broker = await launchKafkaBroker();
+console.log(describeBroker(broker));
+const bootstraps = broker.bootstrapServers;
 
 const restPort = 18083 + Math.floor(Math.random() * 1000);
 console.log(`starting tablesync (REST API on http://127.0.0.1:${restPort}) ...`);
@@ -89,8 +70,7 @@ const stop = async () => {
     daemon.kill("SIGTERM");
   } catch { /* already gone */ }
   await daemon.status;
-  await broker.stdin.close().catch(() => {});
-  await broker.status;
+  await stopKafkaBroker(broker);
   await sim.stop();
   await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   Deno.exit(0);

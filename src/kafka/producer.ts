@@ -10,6 +10,11 @@
  * Linger: kafkajs sends each `send` call as its own request. With `lingerMs > 0`, calls arriving within that
  * window (or until `batchSizeBytes` is reached) are merged into one request across topics, like the Java producer.
  *
+ * Request size: kafkajs puts all of a call's records for one partition into one record batch, and a broker refuses a
+ * batch larger than its message.max.bytes (1 MiB by default) with MESSAGE_TOO_LARGE. Like the Java producer's
+ * max.request.size (1 MiB by default), records are split into requests of about MAX_REQUEST_BYTES, sent one
+ * after another in order; a single record larger than that goes alone, and the broker's answer names the problem.
+ *
  * Missing acknowledgements: kafkajs can resolve a send without having sent some partitions (see #dispatch);
  * those records are sent again, so every resolved ack names a record the broker really acknowledged.
  */
@@ -44,6 +49,12 @@ interface Pending {
 }
 
 const COMPRESSION_CODES = { none: 0, gzip: 1, snappy: 2, lz4: 3, zstd: 4 } as const;
+
+/**
+ * Record bytes per request: under the broker's default message.max.bytes (1048588) with room for the batch header
+ * and each record's varint framing, which approximateSize counts only roughly.
+ */
+export const MAX_REQUEST_BYTES = 1_000_000;
 
 /** Requests per send before records the broker never acknowledged are reported as failed. */
 const MAX_RESEND_ROUNDS = 5;
@@ -116,6 +127,12 @@ export class KafkajsProducerAdapter implements Producer {
   }
 
   async #dispatch(records: ProducedRecord[]): Promise<RecordAck[]> {
+    const acks: RecordAck[] = [];
+    for (const request of splitByRequestSize(records)) acks.push(...await this.#dispatchRequest(request));
+    return acks;
+  }
+
+  async #dispatchRequest(records: ProducedRecord[]): Promise<RecordAck[]> {
     const now = Date.now();
     const messages = records.map((r) => toMessage(r, now));
     const acks: Array<RecordAck | undefined> = new Array(records.length);
@@ -180,6 +197,25 @@ export class KafkajsProducerAdapter implements Producer {
     }
     return baseOffsets;
   }
+}
+
+/** Consecutive runs of records of at most MAX_REQUEST_BYTES each (a larger record is a run of its own). */
+export function splitByRequestSize(records: ProducedRecord[]): ProducedRecord[][] {
+  const requests: ProducedRecord[][] = [];
+  let current: ProducedRecord[] = [];
+  let bytes = 0;
+  for (const record of records) {
+    const size = approximateSize(record);
+    if (current.length > 0 && bytes + size > MAX_REQUEST_BYTES) {
+      requests.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(record);
+    bytes += size;
+  }
+  if (current.length > 0) requests.push(current);
+  return requests;
 }
 
 function toMessage(record: ProducedRecord, now: number): Message {

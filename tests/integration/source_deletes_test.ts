@@ -5,7 +5,7 @@
  * beside the table's.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
@@ -15,20 +15,22 @@ const PASSWORD = "pw-Deletes-11";
 
 Deno.test("deleted rows reach the topic as tombstones after their rows; a recovered row comes back", async () => {
   const sim = await startSimulator({ seed: { incident: 300 }, users: [`admin:${PASSWORD}`] });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("svc.incident", 3);
+  await using kafka = await startKafkaBroker();
+  const topic = uniqueName("deletes.incident");
+  await kafka.createTopic(topic, 3);
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
       name: "incidents",
       config: incidentSource(sim.url, PASSWORD, {
+        "svc.table.inc.topic": topic,
         "svc.table.inc.capture.deletes": true,
         "svc.source.poll.interval.ms": 300,
       }),
     }],
   });
   try {
-    await consumeAll(kafka.bootstrapServers, "svc.incident", { expected: 300, timeoutMs: 60_000 });
+    await consumeAll(kafka.bootstrapServers, topic, { expected: 300, timeoutMs: 60_000 });
     const victims = sim.table("incident").sysIds().slice(0, 3);
     for (const id of victims) {
       const res = await fetch(`${sim.url}/api/now/table/incident/${id}`, {
@@ -37,7 +39,7 @@ Deno.test("deleted rows reach the topic as tombstones after their rows; a recove
       });
       assertEquals(res.status, 204);
     }
-    const withTombstones = await consumeAll(kafka.bootstrapServers, "svc.incident", {
+    const withTombstones = await consumeAll(kafka.bootstrapServers, topic, {
       expected: 303,
       timeoutMs: 60_000,
     });
@@ -52,7 +54,7 @@ Deno.test("deleted rows reach the topic as tombstones after their rows; a recove
     }
 
     sim.table("incident").recover(victims[0]);
-    const recovered = await consumeAll(kafka.bootstrapServers, "svc.incident", {
+    const recovered = await consumeAll(kafka.bootstrapServers, topic, {
       expected: 304,
       timeoutMs: 60_000,
     });

@@ -4,7 +4,7 @@
  * and worker, and a progress bar that moves during a backfill; it loads nothing from anywhere but the daemon.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { launchChromium } from "../support/browser.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
@@ -14,13 +14,17 @@ const TOKEN = "ui-Token-8c1f2a";
 
 Deno.test("the status page shows the running connector and a progress bar that moves during a backfill", async () => {
   const sim = await startSimulator({ seed: { incident: 8000 }, users: ["admin:pw-Ui-5"], latencyMs: 100 });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("svc.incident", 2);
+  await using kafka = await startKafkaBroker();
+  const topic = uniqueName("ui.incident");
+  await kafka.createTopic(topic, 2);
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers, "rest.auth.token": "${env:UI_REST_TOKEN}" },
     connectors: [{
       name: "incidents",
-      config: incidentSource(sim.url, "pw-Ui-5", { "svc.source.batch.size": 100 }),
+      config: incidentSource(sim.url, "pw-Ui-5", {
+        "svc.table.inc.topic": topic,
+        "svc.source.batch.size": 100,
+      }),
     }],
   }, { env: { UI_REST_TOKEN: TOKEN } });
   await using browser = await launchChromium();

@@ -4,7 +4,7 @@
  * and 404 for an unknown connector.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { incidentSource } from "../support/incident_source.ts";
@@ -18,13 +18,15 @@ Deno.test("GET /connectors/<name>/tables shows backfill with rows remaining and 
     users: ["admin:pw-Progress-3"],
     latencyMs: 60,
   });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("svc.incident", 2);
+  await using kafka = await startKafkaBroker();
+  const topic = uniqueName("progress.incident");
+  await kafka.createTopic(topic, 2);
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
       name: "incidents",
       config: incidentSource(sim.url, "pw-Progress-3", {
+        "svc.table.inc.topic": topic,
         "svc.source.batch.size": 100,
         "svc.source.poll.interval.ms": 500,
       }),
