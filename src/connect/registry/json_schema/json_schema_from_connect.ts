@@ -15,7 +15,7 @@
 import { DataException } from "../../errors.ts";
 import { DECIMAL_LOGICAL_NAME } from "../../logical_names.ts";
 import type { Schema } from "../../schema.ts";
-import { jsonDefault } from "./json_schema_values.ts";
+import { JSON_SCHEMA_DEFAULTS } from "./json_schema_values.ts";
 
 export const JSON_NAMESPACE = "io.confluent.connect.json";
 
@@ -89,7 +89,9 @@ function nonOptional(schema: Schema, index: number | null): JsonObject {
       );
       break;
   }
-  if (schema.defaultValue !== null) out.default = JSON.parse(jsonDefault(schema, schema.defaultValue));
+  if (schema.defaultValue !== null) {
+    out.default = JSON.parse(JSON_SCHEMA_DEFAULTS.toJson(schema, schema.defaultValue));
+  }
   if (schema.version !== null) props["connect.version"] = schema.version;
   const parameters = [...(schema.parameters ?? [])].filter(([k]) => !k.startsWith(JSON_NAMESPACE));
   if (parameters.length > 0) props["connect.parameters"] = Object.fromEntries(parameters);

@@ -17,7 +17,7 @@ import {
 import type { Schema } from "../../schema.ts";
 import { SchemaBuilder } from "../../schema_builder.ts";
 import { parseJson } from "../../converters/json/json_parser.ts";
-import { readJsonValue } from "./json_schema_values.ts";
+import { JSON_SCHEMA_DEFAULTS } from "./json_schema_values.ts";
 
 type JsonObject = Record<string, unknown>;
 
@@ -68,7 +68,9 @@ class Converter {
     }
     if (forceOptional) builder.optional();
     if (node.default !== undefined && node.default !== null) {
-      builder.defaultValue(readJsonValue(builder.build(), parseJson(JSON.stringify(node.default))));
+      builder.defaultValue(
+        JSON_SCHEMA_DEFAULTS.toConnect(builder.build(), parseJson(JSON.stringify(node.default))),
+      );
     }
     return builder.build();
   }
