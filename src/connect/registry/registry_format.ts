@@ -3,6 +3,7 @@
  * schema, how registry text is parsed, and how values are written and read. Everything else (registry calls,
  * caching, subject names, the wire format header) lives in registry_converter.ts.
  */
+import { DataException } from "../errors.ts";
 import type { Schema, SchemaAndValue } from "../schema.ts";
 import type { SchemaType } from "./client/schema_registry_client.ts";
 
@@ -32,4 +33,17 @@ export interface RegistryFormat<S extends FormatSchema> {
   serialize(writer: S, schema: Schema, value: unknown): Uint8Array;
   /** Payload → Connect data; `version` is the registry version, used when the schema carries no version. */
   deserialize(writer: S, payload: Uint8Array, version: number | null): SchemaAndValue;
+}
+
+/**
+ * Runs a call into a codec library (avsc, protobufjs), reporting its errors (bad values, truncated or trailing
+ * bytes) as `DataException`s: "`format` `what` failed: ...".
+ */
+export function codecCall<T>(format: string, what: string, call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    if (error instanceof DataException) throw error;
+    throw new DataException(`${format} ${what} failed: ${(error as Error).message}`);
+  }
 }

@@ -3,9 +3,8 @@
  * written and read by avsc (avro_values.ts maps Connect values to its values and back).
  */
 import { Buffer } from "node:buffer";
-import { DataException } from "../../errors.ts";
 import type { Schema, SchemaAndValue } from "../../schema.ts";
-import type { FormatSchema, RegistryFormat } from "../registry_format.ts";
+import { codecCall, type FormatSchema, type RegistryFormat } from "../registry_format.ts";
 import { avroSchemaText } from "./avro_schema_from_connect.ts";
 import { avroKind, type AvroType, parseAvroSchema } from "./avro_schema.ts";
 import { avroToConnectSchema } from "./avro_schema_to_connect.ts";
@@ -13,16 +12,6 @@ import { fromAvroValue, toAvroValue } from "./avro_values.ts";
 
 export interface AvroSchema extends FormatSchema {
   readonly type: AvroType;
-}
-
-/** Runs an avsc call, reporting its errors (bad values, truncated or trailing bytes) as `DataException`. */
-function avsc<T>(what: string, call: () => T): T {
-  try {
-    return call();
-  } catch (error) {
-    if (error instanceof DataException) throw error;
-    throw new DataException(`Avro ${what} failed: ${(error as Error).message}`);
-  }
 }
 
 export class AvroFormat implements RegistryFormat<AvroSchema> {
@@ -44,7 +33,7 @@ export class AvroFormat implements RegistryFormat<AvroSchema> {
 
   serialize(writer: AvroSchema, schema: Schema, value: unknown): Uint8Array {
     const avroValue = toAvroValue(writer.type, schema, value);
-    const bytes = avsc("encoding", () => writer.type.toBuffer(avroValue));
+    const bytes = codecCall("Avro", "encoding", () => writer.type.toBuffer(avroValue));
     return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
@@ -53,7 +42,8 @@ export class AvroFormat implements RegistryFormat<AvroSchema> {
     if (byVersion === undefined) this.#connectSchemas.set(writer, byVersion = new Map());
     let schema = byVersion.get(version);
     if (schema === undefined) byVersion.set(version, schema = avroToConnectSchema(writer.type, version));
-    const avroValue = avsc(
+    const avroValue = codecCall(
+      "Avro",
       "decoding",
       () => writer.type.fromBuffer(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)),
     );

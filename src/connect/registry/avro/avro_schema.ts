@@ -104,8 +104,3 @@ export function parseAvroSchema(text: string): AvroType {
 export function avroTypeName(type: avsc.Type): string {
   return type.name ?? avroKind(type);
 }
-
-/** The part of a full name after the last dot. */
-export function simpleName(fullName: string): string {
-  return fullName.slice(fullName.lastIndexOf(".") + 1);
-}

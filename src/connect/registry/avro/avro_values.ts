@@ -12,22 +12,16 @@ import type { Schema } from "../../schema.ts";
 import { Struct } from "../../struct.ts";
 import { isConnectMap, mapEntries } from "../../values.ts";
 import { toLogical, toUnderlying } from "./avro_defaults.ts";
-import {
-  avroAttributes,
-  type AvroField,
-  avroKind,
-  type AvroType,
-  avroTypeName,
-  simpleName,
-} from "./avro_schema.ts";
+import { avroAttributes, type AvroField, avroKind, type AvroType, avroTypeName } from "./avro_schema.ts";
 import { AVRO_NAMESPACE } from "./avro_schema_from_connect.ts";
+import { splitName } from "../schema_names.ts";
 
 export const AVRO_UNION_NAME = `${AVRO_NAMESPACE}.Union`;
 
 /** The Connect field name of a union branch (Confluent's `unionMemberFieldName`). */
 export function unionMemberFieldName(type: AvroType): string {
   const kind = avroKind(type);
-  return kind === "record" || kind === "enum" ? simpleName(type.name!) : avroTypeName(type);
+  return kind === "record" || kind === "enum" ? splitName(type.name!)[1] : avroTypeName(type);
 }
 
 const isNullType = (type: AvroType) => type.typeName === "null";

@@ -8,7 +8,7 @@ import { DataException } from "../../errors.ts";
 import type { Schema, SchemaAndValue } from "../../schema.ts";
 import { Struct } from "../../struct.ts";
 import { ByteReader } from "../bytes.ts";
-import type { FormatSchema, RegistryFormat } from "../registry_format.ts";
+import { codecCall, type FormatSchema, type RegistryFormat } from "../registry_format.ts";
 import { readMessageIndexes } from "../wire_format.ts";
 import { type NullableStyle, protoText } from "./proto_from_connect.ts";
 import { messageAt, parseProto, type ProtoFile, protoFullName } from "./proto_schema.ts";
@@ -41,7 +41,7 @@ export class ProtobufFormat implements RegistryFormat<ProtoSchema> {
     if (!(value instanceof Struct)) throw new DataException("Protobuf values must be Structs");
     const type = messageAt(writer.file, [0]);
     const message = toProtoMessage(type, value);
-    const body = protobufjs("encoding", () => type.encode(message).finish());
+    const body = codecCall("Protobuf", "encoding", () => type.encode(message).finish());
     const out = new Uint8Array(body.length + 1); // message indexes [0]: the single byte 0
     out.set(body, 1);
     return out;
@@ -58,16 +58,7 @@ export class ProtobufFormat implements RegistryFormat<ProtoSchema> {
     if (schema === undefined) {
       cache.set(key, schema = protoToConnectSchema(type, version, this.style.wrappers));
     }
-    const message = protobufjs("decoding", () => type.decode(payload.subarray(reader.offset)));
+    const message = codecCall("Protobuf", "decoding", () => type.decode(payload.subarray(reader.offset)));
     return { schema, value: fromProtoMessage(type, schema, message) };
-  }
-}
-
-/** Runs a protobufjs call, reporting its errors (bad values, truncated bytes) as `DataException`. */
-function protobufjs<T>(what: string, call: () => T): T {
-  try {
-    return call();
-  } catch (error) {
-    throw new DataException(`Protobuf ${what} failed: ${(error as Error).message}`);
   }
 }

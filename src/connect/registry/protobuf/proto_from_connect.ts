@@ -30,6 +30,7 @@ import {
   TIMESTAMP_TYPE,
   WELL_KNOWN_IMPORTS,
 } from "./proto_schema.ts";
+import { checkName, splitName } from "../schema_names.ts";
 
 export const PROTOBUF_NAMESPACE = "io.confluent.connect.protobuf";
 export const TAG_PARAM = `${PROTOBUF_NAMESPACE}.Tag`;
@@ -73,18 +74,6 @@ const LOGICAL_MESSAGES: Record<string, string> = {
   [TIMESTAMP_LOGICAL_NAME]: TIMESTAMP_TYPE,
 };
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-function checkName(name: string, what: string): string {
-  if (!NAME.test(name)) throw new DataException(`Illegal Protobuf ${what} name: ${JSON.stringify(name)}`);
-  return name;
-}
-
-function splitName(fullName: string): [string | null, string] {
-  const dot = fullName.lastIndexOf(".");
-  return dot < 0 ? [null, fullName] : [fullName.slice(0, dot), fullName.slice(dot + 1)];
-}
-
 function fieldMeta(params: ReadonlyArray<[string, string]>): string {
   if (params.length === 0) return "";
   const entries = params.map(([k, v]) => `{ key: ${JSON.stringify(k)}, value: ${JSON.stringify(v)} }`).join(
@@ -107,7 +96,7 @@ class Generator {
   }
 
   message(name: string, schema: Schema, indent: string): string {
-    const lines: string[] = [`${indent}message ${checkName(name, "message")} {`];
+    const lines: string[] = [`${indent}message ${checkName(name, "Protobuf", "message")} {`];
     const nested: string[] = [];
     let next = 1;
     for (const field of schema.fields()) {
@@ -119,7 +108,7 @@ class Generator {
   }
 
   #field(name: string, schema: Schema, tag: number, indent: string, nested: string[]): string {
-    checkName(name, "field");
+    checkName(name, "Protobuf", "field");
     let label = "";
     let element = schema;
     if (schema.type === "ARRAY") {
