@@ -99,8 +99,3 @@ export function parseAvroSchema(text: string): AvroType {
     throw new DataException(`Invalid Avro schema: ${(error as Error).message}`);
   }
 }
-
-/** The name Avro uses for a branch of a union (`string`, `map`, or the full name of a named type). */
-export function avroTypeName(type: avsc.Type): string {
-  return type.name ?? avroKind(type);
-}
