@@ -29,6 +29,7 @@ import {
   TIME_OF_DAY_TYPE,
   TIMESTAMP_TYPE,
   WELL_KNOWN_IMPORTS,
+  WRAPPERS,
 } from "./proto_schema.ts";
 import { checkName, splitName } from "../schema_names.ts";
 
@@ -42,18 +43,6 @@ export interface NullableStyle {
   /** `optional.for.nullables`: optional primitives with the proto3 `optional` label. */
   readonly optionalLabel: boolean;
 }
-
-const WRAPPER_OF: Partial<Record<Schema["type"], string>> = {
-  INT8: "google.protobuf.Int32Value",
-  INT16: "google.protobuf.Int32Value",
-  INT32: "google.protobuf.Int32Value",
-  INT64: "google.protobuf.Int64Value",
-  FLOAT32: "google.protobuf.FloatValue",
-  FLOAT64: "google.protobuf.DoubleValue",
-  BOOLEAN: "google.protobuf.BoolValue",
-  STRING: "google.protobuf.StringValue",
-  BYTES: "google.protobuf.BytesValue",
-};
 
 const SCALAR_OF: Partial<Record<Schema["type"], string>> = {
   INT8: "int32",
@@ -172,15 +161,12 @@ class Generator {
     if (schema.type === "MAP" || schema.type === "ARRAY") {
       throw new DataException(`Nested ${schema.type} is not supported`);
     }
-    if (schema.type === "INT8" || schema.type === "INT16") {
-      params.push(["connect.type", schema.type.toLowerCase()]);
-    }
-    if (this.style.wrappers && schema.isOptional) {
-      const wrapper = WRAPPER_OF[schema.type]!;
-      this.imports.add(WELL_KNOWN_IMPORTS[wrapper]);
-      return wrapper;
-    }
-    return SCALAR_OF[schema.type]!;
+    const scalar = this.#scalarType(schema, params);
+    if (!this.style.wrappers || !schema.isOptional) return scalar;
+    // The google.protobuf.*Value wrapping this scalar (Int32Value for int32, ...).
+    const wrapper = Object.keys(WRAPPERS).find((name) => WRAPPERS[name] === scalar)!;
+    this.imports.add(WELL_KNOWN_IMPORTS[wrapper]);
+    return wrapper;
   }
 }
 
