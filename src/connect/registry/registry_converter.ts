@@ -20,7 +20,7 @@ import { RegistryHttp } from "./client/registry_http.ts";
 import { RegistryResponseError, RegistryUnavailableError } from "./client/registry_errors.ts";
 import { SchemaRegistryClient } from "./client/schema_registry_client.ts";
 import type { PreparingConverter } from "./preparing_converter.ts";
-import type { FormatSchema, RegistryFormat } from "./registry_format.ts";
+import type { FormatSchema, PayloadReader, RegistryFormat } from "./registry_format.ts";
 import {
   parseRegistryConverterSettings,
   type RegistryConverterSettings,
@@ -31,11 +31,6 @@ import { frame, unframe } from "./wire_format.ts";
 interface Writer<S> {
   readonly id: number;
   readonly schema: S;
-}
-
-interface Reader<S> {
-  readonly schema: S;
-  readonly version: number | null;
 }
 
 /** What a Connect schema object turned into: its registry schema and, per subject, the resolved writer. */
@@ -68,7 +63,7 @@ export abstract class RegistryConverter<S extends FormatSchema> implements Prepa
    * registry client's cache instead.
    */
   #generated = new WeakMap<Schema, Generated<S>>();
-  readonly #readers = new Map<number, Reader<S>>();
+  readonly #readers = new Map<number, PayloadReader>();
 
   /** The Java class name, for messages. */
   abstract readonly className: string;
@@ -179,7 +174,7 @@ export abstract class RegistryConverter<S extends FormatSchema> implements Prepa
     const reader = this.#readers.get(schemaId);
     if (reader === undefined) throw new Error(`${this.className}.toConnectData ${NOT_PREPARED}`);
     try {
-      return format.deserialize(reader.schema, payload, reader.version);
+      return reader(payload);
     } catch (error) {
       if (!(error instanceof DataException)) throw error;
       throw new DataException(
@@ -199,7 +194,7 @@ export abstract class RegistryConverter<S extends FormatSchema> implements Prepa
         );
       }
       const schema = format.parse(text.schema);
-      this.#readers.set(schemaId, { schema, version: await this.#versionOf(topic, schema, text.schema) });
+      this.#readers.set(schemaId, format.reader(schema, await this.#versionOf(topic, schema, text.schema)));
     } catch (error) {
       throw this.#registryFailure(
         error,

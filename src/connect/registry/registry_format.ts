@@ -31,9 +31,14 @@ export interface RegistryFormat<S extends FormatSchema> {
    * `schema`, or the subject's latest schema with `use.latest.version`, whose fields are then matched by name).
    */
   serialize(writer: S, schema: Schema, value: unknown): Uint8Array;
-  /** Payload → Connect data; `version` is the registry version, used when the schema carries no version. */
-  deserialize(writer: S, payload: Uint8Array, version: number | null): SchemaAndValue;
+  /**
+   * The reader of payloads written with `writer` (payload → Connect data), made once per schema id; `version` is
+   * the registry version, used when the schema carries no version.
+   */
+  reader(writer: S, version: number | null): PayloadReader;
 }
+
+export type PayloadReader = (payload: Uint8Array) => SchemaAndValue;
 
 /**
  * Runs a call into a codec library (avsc, protobufjs), reporting its errors (bad values, truncated or trailing

@@ -3,8 +3,8 @@
  * written and read by avsc (avro_values.ts maps Connect values to its values and back).
  */
 import { Buffer } from "node:buffer";
-import type { Schema, SchemaAndValue } from "../../schema.ts";
-import { codecCall, type FormatSchema, type RegistryFormat } from "../registry_format.ts";
+import type { Schema } from "../../schema.ts";
+import { codecCall, type FormatSchema, type PayloadReader, type RegistryFormat } from "../registry_format.ts";
 import { avroSchemaText } from "./avro_schema_from_connect.ts";
 import { avroKind, type AvroType, parseAvroSchema } from "./avro_schema.ts";
 import { avroToConnectSchema } from "./avro_schema_to_connect.ts";
@@ -18,8 +18,6 @@ export class AvroFormat implements RegistryFormat<AvroSchema> {
   readonly schemaType = "AVRO" as const;
   readonly displayName = "Avro";
   readonly tombstoneForRequiredSchema = false;
-  /** Connect schemas of registry schemas, by registry version (null: none). */
-  readonly #connectSchemas = new WeakMap<AvroSchema, Map<number | null, Schema>>();
 
   fromConnectSchema(schema: Schema): AvroSchema {
     return this.parse(avroSchemaText(schema));
@@ -37,16 +35,12 @@ export class AvroFormat implements RegistryFormat<AvroSchema> {
     return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
-  deserialize(writer: AvroSchema, payload: Uint8Array, version: number | null): SchemaAndValue {
-    let byVersion = this.#connectSchemas.get(writer);
-    if (byVersion === undefined) this.#connectSchemas.set(writer, byVersion = new Map());
-    let schema = byVersion.get(version);
-    if (schema === undefined) byVersion.set(version, schema = avroToConnectSchema(writer.type, version));
-    const avroValue = codecCall(
-      "Avro",
-      "decoding",
-      () => writer.type.fromBuffer(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)),
-    );
-    return { schema, value: fromAvroValue(writer.type, schema, avroValue) };
+  reader(writer: AvroSchema, version: number | null): PayloadReader {
+    const schema = avroToConnectSchema(writer.type, version);
+    return (payload) => {
+      const buffer = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+      const avroValue = codecCall("Avro", "decoding", () => writer.type.fromBuffer(buffer));
+      return { schema, value: fromAvroValue(writer.type, schema, avroValue) };
+    };
   }
 }

@@ -6,8 +6,8 @@
 import { DataException } from "../../errors.ts";
 import { parseJson } from "../../converters/json/json_parser.ts";
 import type { JsonDataCodec } from "../../converters/json/json_data.ts";
-import type { Schema, SchemaAndValue } from "../../schema.ts";
-import type { FormatSchema, RegistryFormat } from "../registry_format.ts";
+import type { Schema } from "../../schema.ts";
+import type { FormatSchema, PayloadReader, RegistryFormat } from "../registry_format.ts";
 import { jsonSchemaText } from "./json_schema_from_connect.ts";
 import { jsonSchemaToConnect } from "./json_schema_to_connect.ts";
 import { type DecimalFormat, jsonSchemaValues } from "./json_schema_values.ts";
@@ -23,7 +23,6 @@ export class JsonSchemaFormat implements RegistryFormat<JsonSchemaDocument> {
   readonly schemaType = "JSON" as const;
   readonly displayName = "JSON Schema";
   readonly tombstoneForRequiredSchema = false;
-  readonly #connectSchemas = new WeakMap<JsonSchemaDocument, Map<number | null, Schema>>();
 
   readonly #values: JsonDataCodec;
 
@@ -52,17 +51,16 @@ export class JsonSchemaFormat implements RegistryFormat<JsonSchemaDocument> {
     return encoder.encode(this.#values.toJson(schema, value));
   }
 
-  deserialize(writer: JsonSchemaDocument, payload: Uint8Array, version: number | null): SchemaAndValue {
-    let byVersion = this.#connectSchemas.get(writer);
-    if (byVersion === undefined) this.#connectSchemas.set(writer, byVersion = new Map());
-    let schema = byVersion.get(version);
-    if (schema === undefined) byVersion.set(version, schema = jsonSchemaToConnect(writer.document, version));
-    let text: string;
-    try {
-      text = decoder.decode(payload);
-    } catch {
-      throw new DataException("the payload is not UTF-8");
-    }
-    return { schema, value: this.#values.toConnect(schema, parseJson(text)) };
+  reader(writer: JsonSchemaDocument, version: number | null): PayloadReader {
+    const schema = jsonSchemaToConnect(writer.document, version);
+    return (payload) => {
+      let text: string;
+      try {
+        text = decoder.decode(payload);
+      } catch {
+        throw new DataException("the payload is not UTF-8");
+      }
+      return { schema, value: this.#values.toConnect(schema, parseJson(text)) };
+    };
   }
 }
