@@ -1,10 +1,12 @@
 /**
  * The demo (scripts/demo): the simulator with an incident table and a live writer, a real Apache Kafka broker
  * (single-node KRaft from the jars scripts/bootstrap resolved; stopped with the demo, even when it is killed) and
- * the daemon running deploy/examples/demo.yaml, which creates its topic (topic.creation.*). Prints per-table progress
- * (rows emitted, cursor, lag) every two seconds until Ctrl-C or the time limit.
+ * the daemon running deploy/examples/demo.yaml (deletion capture on; it creates its topic with topic.creation.*).
+ * Deletes a row over the table API every few seconds, prints the status page's address, and prints per-table
+ * progress (phase, rows emitted, remaining and ETA during the backfill, lag, tombstones) every two seconds until
+ * Ctrl-C or the time limit.
  *
- *   scripts/demo [--seconds N] [--rows N] [--writer-rate N]
+ *   scripts/demo [--seconds N] [--rows N] [--writer-rate N] [--delete-every N]
  */
 import { startSimulator } from "../src/sim/mod.ts";
 import { describeBroker, launchKafkaBroker, stopKafkaBroker } from "../tests/support/kafka_broker_process.ts";
@@ -23,6 +25,7 @@ function option(name: string, fallback: number): number {
 const seconds = option("seconds", 0);
 const rows = option("rows", 20000);
 const writerRate = option("writer-rate", 50);
+const deleteEvery = option("delete-every", 3);
 const root = new URL("..", import.meta.url).pathname;
 const dataDir = await Deno.makeTempDir({ prefix: "tablesync-demo-" });
 const password = crypto.randomUUID();
@@ -86,21 +89,60 @@ function metric(text: string, name: string, match: string): number {
   const line = text.split("\n").find((l) => l.startsWith(name) && l.includes(match));
   return line ? Number(line.split(" ").pop()) : 0;
 }
+
+/** Deletes one incident over the table API, as a user would: the instance audits it, the daemon sees it. */
+async function deleteOne(): Promise<string | null> {
+  const ids = sim.table("incident").sysIds();
+  const victim = ids[Math.floor(Math.random() * ids.length)];
+  const number = sim.table("incident").get(victim)?.number;
+  const res = await fetch(`${sim.url}/api/now/table/incident/${victim}`, {
+    method: "DELETE",
+    headers: { authorization: `Basic ${btoa(`admin:${password}`)}` },
+  });
+  return res.status === 204 ? `${number} (${victim})` : null;
+}
+
+function duration(s: number | null): string {
+  if (s === null) return "?";
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
+}
+
+let printedUi = false;
+let deleted = 0;
+let lastDelete = Date.now();
 while (!stopping) {
   await new Promise((r) => setTimeout(r, 2000));
   try {
     const status = await (await fetch(`${api}/connectors/demo-incidents/status`)).json();
-    const offsets = await (await fetch(`${api}/connectors/demo-incidents/offsets`)).json();
+    const tables = await (await fetch(`${api}/connectors/demo-incidents/tables`)).json();
     const metrics = await (await fetch(`${api}/metrics`)).text();
-    const emitted = metric(metrics, "tablesync_source_records_produced_total", 'topic="demo.incident"');
-    const lag = metric(metrics, "tablesync_source_lag_seconds", "incident");
-    const cursor = offsets.offsets?.[0]?.offset ?? {};
+    if (!printedUi) {
+      console.log(`status page: ${api}/ui (open it in a browser)`);
+      printedUi = true;
+    }
+    if (deleteEvery > 0 && Date.now() - lastDelete >= deleteEvery * 1000) {
+      lastDelete = Date.now();
+      const what = await deleteOne();
+      if (what) {
+        deleted++;
+        console.log(`deleted incident ${what} over the table API`);
+      }
+    }
+    const tombstones = metric(metrics, "tablesync_source_deletes_total", 'alias="incident"');
+    const t = tables[0];
     const elapsed = Math.round((Date.now() - started) / 1000);
+    const progress = !t
+      ? "starting"
+      : t.phase === "backfill"
+      ? `backfill · ${t.rows_emitted} rows emitted · ${t.rows_remaining ?? "?"} remaining · ETA ${
+        duration(t.eta_seconds)
+      }`
+      : `streaming · ${t.rows_emitted} rows emitted · lag ${duration(t.lag_seconds)}`;
     console.log(
       `[${String(elapsed).padStart(4)}s] incident: ${
         status.tasks?.[0]?.state ?? status.connector?.state
       } · ` +
-        `${emitted} rows emitted · cursor ${Object.values(cursor).join(" / ") || "(none yet)"} · lag ${lag}s`,
+        `${progress} · ${deleted} deleted, ${tombstones} tombstones emitted`,
     );
   } catch (e) {
     console.log(`waiting for the daemon: ${(e as Error).message}`);

@@ -8,6 +8,7 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
+import { incidentSource } from "../support/incident_source.ts";
 
 const ROWS = 5000;
 
@@ -27,19 +28,13 @@ async function backfillUnderRule(
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
       name: "incidents",
-      config: {
-        "connector.class": "TableSourceConnector",
-        "svc.url": sim.url,
-        "svc.auth.username": "admin",
-        "svc.auth.password": "pw-Pacing-7",
-        "svc.tables": "incident",
-        "svc.table.incident.name": "incident",
-        "svc.table.incident.topic": topic,
+      config: incidentSource(sim.url, "pw-Pacing-7", {
+        "svc.table.inc.topic": topic,
         "svc.source.batch.size": 100,
         "svc.source.poll.interval.ms": 200,
         "svc.http.rate.limit.pacing": pacing,
         "svc.retry.max.attempts": 20,
-      },
+      }),
     }],
   });
   try {
