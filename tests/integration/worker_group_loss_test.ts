@@ -15,7 +15,8 @@ const SESSION_TIMEOUT_MS = 6000;
 const startBroker = () => startKafkaMock();
 
 Deno.test({
-  name: "a member cut off from Kafka (mock broker down) stops polling within the session timeout, resumes after",
+  name:
+    "a member cut off from Kafka (mock broker down) stops polling within the session timeout, resumes after",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
