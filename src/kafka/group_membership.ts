@@ -65,6 +65,8 @@ export class KafkajsGroupMembership implements GroupMembership {
   readonly #log: Logger;
   #group: KafkajsConsumerGroup | null = null;
   #rejoin = false;
+  /** Sent with the metadata; a requested rejoin changes it, so the coordinator rebalances (see withRejoinCount). */
+  #rejoinCount = 0;
   #joining = false;
   #lastAlive = Date.now();
   #lost = false;
@@ -116,13 +118,15 @@ export class KafkajsGroupMembership implements GroupMembership {
         metadata: AssignerProtocol.MemberMetadata.encode({
           version: 1,
           topics,
-          userData: Buffer.from(this.#handler.metadata()),
+          userData: Buffer.from(withRejoinCount(this.#rejoinCount, this.#handler.metadata())),
         }),
       }),
       assign: async ({ members }: { members: Array<{ memberId: string; memberMetadata: Uint8Array }> }) => {
         const decoded = members.map(({ memberId, memberMetadata }) => ({
           memberId,
-          metadata: new Uint8Array(AssignerProtocol.MemberMetadata.decode(memberMetadata as never)!.userData),
+          metadata: withoutRejoinCount(
+            new Uint8Array(AssignerProtocol.MemberMetadata.decode(memberMetadata as never)!.userData),
+          ),
         }));
         const assignments = await this.#handler.assign(decoded);
         return members.map(({ memberId }) => ({
@@ -190,6 +194,7 @@ export class KafkajsGroupMembership implements GroupMembership {
     group.heartbeat = (args: unknown) => {
       if (this.#rejoin) {
         this.#rejoin = false;
+        this.#rejoinCount = (this.#rejoinCount + 1) >>> 0;
         return Promise.reject(new RejoinRequested());
       }
       return heartbeat(args);
@@ -223,4 +228,22 @@ export class KafkajsGroupMembership implements GroupMembership {
     this.#log.warn({ reason }, "group membership lost; stopping this member's work");
     this.#handler.onLost(reason);
   }
+}
+
+/**
+ * The member metadata sent in JoinGroup: a 4-byte rejoin count, then the handler's metadata. Kafka's coordinator
+ * answers a follower that rejoins a stable group with unchanged metadata with the current generation, without a
+ * rebalance; only the leader's rejoin, or changed metadata, starts one. Counting requested rejoins in the metadata
+ * makes every requested rejoin a rebalance, whichever member asks.
+ */
+function withRejoinCount(count: number, metadata: Uint8Array): Uint8Array {
+  const out = new Uint8Array(4 + metadata.length);
+  new DataView(out.buffer).setUint32(0, count);
+  out.set(metadata, 4);
+  return out;
+}
+
+/** The handler's metadata out of what withRejoinCount built. */
+function withoutRejoinCount(bytes: Uint8Array): Uint8Array {
+  return bytes.subarray(4);
 }

@@ -81,7 +81,8 @@ Deno.test({
       assert(a.assignments.at(-1)!.leader !== b.assignments.at(-1)!.leader, "exactly one leader");
 
       const generation = a.assignments.at(-1)!.generation;
-      ma.requestRejoin();
+      // The follower asks: the coordinator rebalances on a follower's rejoin only when its metadata changed.
+      (leader === a ? mb : ma).requestRejoin();
       await waitFor(
         () => a.assignments.at(-1)!.generation > generation && b.assignments.at(-1)!.generation > generation,
         "a new generation after a requested rejoin",
