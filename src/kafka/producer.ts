@@ -23,6 +23,7 @@ export const DEFAULT_PRODUCER_OPTIONS: ProducerOptions = {
   compression: "none",
   lingerMs: 0,
   batchSizeBytes: 16_384,
+  maxRequestBytes: 1_048_576,
   retries: 5,
   retryBackoffMaxMs: 1_000,
 };
@@ -115,7 +116,21 @@ export class KafkajsProducerAdapter implements Producer {
     return promise;
   }
 
+  /** Sends `records` as requests of at most `maxRequestBytes`, one after the other (so order holds). */
   async #dispatch(records: ProducedRecord[]): Promise<RecordAck[]> {
+    const limit = this.#options.maxRequestBytes;
+    const sizes = records.map(approximateSize);
+    if (sizes.reduce((a, b) => a + b, 0) <= limit) return await this.#dispatchOne(records);
+    const acks: RecordAck[] = [];
+    for (let from = 0, to = 0; from < records.length; from = to) {
+      let bytes = sizes[to++];
+      while (to < records.length && bytes + sizes[to] <= limit) bytes += sizes[to++];
+      for (const ack of await this.#dispatchOne(records.slice(from, to))) acks.push(ack);
+    }
+    return acks;
+  }
+
+  async #dispatchOne(records: ProducedRecord[]): Promise<RecordAck[]> {
     const now = Date.now();
     const messages = records.map((r) => toMessage(r, now));
     const acks: Array<RecordAck | undefined> = new Array(records.length);
@@ -206,6 +221,7 @@ function asBuffer(bytes: Uint8Array): Buffer {
 
 function approximateSize(r: ProducedRecord): number {
   let n = (r.key?.byteLength ?? 0) + (r.value?.byteLength ?? 0) + 16;
-  for (const [name, value] of Object.entries(r.headers ?? {})) n += name.length + value.length;
+  const headers = r.headers;
+  if (headers) { for (const name in headers) n += name.length + headers[name].length; }
   return n;
 }

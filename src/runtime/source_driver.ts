@@ -106,7 +106,9 @@ export class SourceDriver {
 
   async #dispatch(records: SourceRecord[]): Promise<void> {
     const out: ProducedRecord[] = [];
-    const tracked: { record: SourceRecord; handle: SubmittedRecord | null }[] = [];
+    const handles: (SubmittedRecord | null)[] = [];
+    // Rows are let go once converted: only a task that wants commitRecord() keeps its records until the ack.
+    const kept: SourceRecord[] | null = this.#o.task.commitRecord ? [] : null;
     for (const original of records) {
       const handle = original.sourcePartition && original.sourceOffset
         ? this.#submitted.submit(original.sourcePartition as never, original.sourceOffset as never)
@@ -121,8 +123,10 @@ export class SourceDriver {
         this.#knownTopics.add(prepared.topic);
       }
       out.push(prepared);
-      tracked.push({ record: original, handle });
+      handles.push(handle);
+      kept?.push(original);
     }
+    records.length = 0;
     this.#publishOffsets();
     if (out.length === 0) return;
     try {
@@ -135,7 +139,7 @@ export class SourceDriver {
     // Sends are chained, one request at a time, as Kafka Connect's source producers do: a retried batch can
     // never land after a later one, so row versions stay in order within each partition. Polling the next
     // page still overlaps with the send.
-    const send = this.#lastSend.then(() => this.#send(out, tracked));
+    const send = this.#lastSend.then(() => this.#send(out, handles, kept));
     this.#lastSend = send;
     this.#sends.add(send);
     send.finally(() => this.#sends.delete(send));
@@ -203,7 +207,8 @@ export class SourceDriver {
 
   async #send(
     out: ProducedRecord[],
-    tracked: { record: SourceRecord; handle: SubmittedRecord | null }[],
+    handles: (SubmittedRecord | null)[],
+    kept: SourceRecord[] | null,
   ): Promise<void> {
     for (let attempt = 1;; attempt++) {
       const started = performance.now();
@@ -228,10 +233,15 @@ export class SourceDriver {
         await sleep(wait, this.#stop.signal);
       }
     }
-    for (const { record, handle } of tracked) {
+    const perTopic = new Map<string, number>();
+    for (let i = 0; i < out.length; i++) {
+      const handle = handles[i];
       if (handle) this.#submitted.ack(handle);
-      this.#o.task.commitRecord?.(record);
-      this.#o.metrics.increment("tablesync_source_records_produced_total", { topic: record.topic });
+      if (kept) this.#o.task.commitRecord!(kept[i]);
+      perTopic.set(out[i].topic, (perTopic.get(out[i].topic) ?? 0) + 1);
+    }
+    for (const [topic, count] of perTopic) {
+      this.#o.metrics.increment("tablesync_source_records_produced_total", { topic }, count);
     }
     this.#publishOffsets();
   }

@@ -36,6 +36,7 @@ import { topicCreationEnabled, topicCreationFor } from "./topic_creation.ts";
 import { newTask } from "./task_factories.ts";
 import { sinkGroupOf } from "./sink_group.ts";
 import { splitList } from "../config/coerce.ts";
+import { startCpuProfileFromEnv } from "../observability/cpu_profile.ts";
 
 const METRICS_INTERVAL_MS = 2000;
 
@@ -99,6 +100,7 @@ function taskMetrics(): TaskMetrics {
 }
 
 async function start(msg: StartMessage): Promise<void> {
+  startCpuProfileFromEnv(`task-${msg.connectorName}-${msg.taskId}`);
   pauseWanted = msg.paused;
   setLogLevel(msg.logLevel);
   importPermitPools(msg.permitPools as PermitPoolTransfer);
@@ -163,7 +165,7 @@ async function start(msg: StartMessage): Promise<void> {
 
   if (msg.kind === "source") {
     const task = newTask("source");
-    const producer: Producer = await kafka.producer(kafkaOptions.producer);
+    const producer: Producer = await kafka.producer(kafkaOptions.producer, { ownThread: true });
     const admin = await kafka.admin();
     const offsets = new Map(msg.offsets.map((e) => [canonicalJson(e.partition), e.offset]));
     const context: SourceTaskContext = {
