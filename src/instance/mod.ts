@@ -21,6 +21,7 @@ export {
   type UpdateMethod,
 } from "./table_client.ts";
 export type { TableRow } from "./table_rows.ts";
+export { BatchWriter, type BatchWriterOptions } from "./batch_writer.ts";
 export type { FieldDefinition, TableDictionary } from "./dictionary.ts";
 export {
   type HttpClientHooks,

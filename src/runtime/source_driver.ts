@@ -35,7 +35,10 @@ export interface SourceDriverOptions {
   commitOffsets: (entries: OffsetEntry[]) => void;
   /** Makes sure a topic exists before its first record is sent (topic.creation.* or a clear error). */
   ensureTopic: (topic: string) => Promise<void>;
-  /** Records sent but not yet acknowledged before polling waits. Default 10000 (two 5000-row pages). */
+  /**
+   * Records sent but not yet acknowledged before polling waits. Default 5000 (one 5000-row page): the next page
+   * is converted while this one is produced, and no more pages of bytes pile up behind a slow broker.
+   */
   maxInFlightRecords?: number;
   /** Largest wait between retries of a retriable poll or send failure. Default 30000. */
   maxRetryBackoffMs?: number;
@@ -130,7 +133,7 @@ export class SourceDriver {
     this.#publishOffsets();
     if (out.length === 0) return;
     try {
-      await this.#submitted.awaitInFlightAtMost(this.#o.maxInFlightRecords ?? 10000, this.#stop.signal);
+      await this.#submitted.awaitInFlightAtMost(this.#o.maxInFlightRecords ?? 5000, this.#stop.signal);
     } catch (e) {
       // Stopping while waiting for acks: these records are never sent, so their offsets never advance.
       if (this.#stop.signal.aborted) return;
