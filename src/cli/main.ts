@@ -7,6 +7,7 @@ import { UsageError } from "./args.ts";
 import { versionCommand } from "./version.ts";
 import { validateCommand } from "./validate.ts";
 import { runCommand } from "./run.ts";
+import { schemaCommand } from "./schema.ts";
 import { SIMULATE_USAGE, simulateCommand } from "./simulate.ts";
 
 const simulate: Command = {
@@ -16,7 +17,7 @@ const simulate: Command = {
   run: simulateCommand,
 };
 
-const COMMANDS: Command[] = [runCommand, validateCommand, simulate, versionCommand];
+const COMMANDS: Command[] = [runCommand, validateCommand, schemaCommand, simulate, versionCommand];
 
 function mainUsage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

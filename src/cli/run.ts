@@ -5,7 +5,7 @@
  */
 import { type Command, wantsHelp } from "./command.ts";
 import { flag, parseArgs, UsageError } from "./args.ts";
-import { DaemonStartError, startDaemon } from "../runtime/daemon.ts";
+import { DaemonStartError, startDaemon } from "../daemon/daemon.ts";
 import { ConfigError } from "../config/errors.ts";
 import { logger } from "../observability/log.ts";
 import { redact } from "../observability/redact.ts";

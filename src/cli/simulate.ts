@@ -17,6 +17,8 @@ Options:
   --latency-ms N           latency added to every request (default 0)
   --writer-rate N          background writer: N inserts/updates of incident per second (default off)
   --random-seed N          seed of generated data and faults (default 1)
+  --rate-limit N[/S]       rate-limit rule: N requests per user per S seconds (default S 3600); X-RateLimit-*
+                           headers on every response, 429 beyond the budget
   --tls-cert F --tls-key F serve HTTPS with this PEM certificate and key
   --tls-client-ca F        require client certificates signed by this PEM CA (mTLS)
   --help                   show this help
@@ -89,6 +91,14 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
       case "--writer-rate":
         options.writer = { rowsPerSecond: parsePositiveInt(flag, take(), false) };
         break;
+      case "--rate-limit": {
+        const m = /^(\d+)(?:\/(\d+))?$/.exec(take() ?? "");
+        if (!m || Number(m[1]) === 0 || m[2] === "0") {
+          throw new UsageError("--rate-limit needs N[/S]: N > 0 requests per S > 0 seconds");
+        }
+        options.rateLimit = { requests: Number(m[1]), windowSeconds: m[2] ? Number(m[2]) : undefined };
+        break;
+      }
       case "--random-seed":
         options.randomSeed = parsePositiveInt(flag, take());
         break;

@@ -17,9 +17,4 @@ export function connectorTypeOf(connectorClass: string | undefined): ConnectorTy
   return connectorClass === undefined ? undefined : BY_NAME[connectorClass.trim()];
 }
 
-/** The fully qualified class name of a connector type. */
-export function classOf(type: ConnectorType): string {
-  return type === "source" ? SOURCE_CLASS : SINK_CLASS;
-}
-
 export const KNOWN_CLASS_NAMES = Object.keys(BY_NAME);

@@ -9,7 +9,8 @@ import { type ConnectorType, connectorTypeOf, KNOWN_CLASS_NAMES } from "./connec
 import { COMMON_DEFS, PASS_THROUGH_PREFIXES } from "./defs/framework.ts";
 import { REPORTER_PRODUCER_PREFIX } from "./defs/sink.ts";
 import { type PlaceholderEnv, resolveConfig } from "./placeholders.ts";
-import { applyConnectorRules, type ConverterContext } from "./rules.ts";
+import { applyConnectorRules } from "./connector_rules.ts";
+import type { ConverterContext } from "./rules.ts";
 import type { RawConfig } from "./types.ts";
 
 export interface ConnectorAnalysis extends Analysis {

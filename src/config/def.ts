@@ -19,8 +19,15 @@ export type PropType =
 export type Importance = "HIGH" | "MEDIUM" | "LOW";
 export type Width = "NONE" | "SHORT" | "MEDIUM" | "LONG";
 
-/** Checks one typed value; returns a reason (completing "Invalid value X for configuration Y: <reason>") or undefined. */
-export type Validator = ((value: PropValue) => string | undefined) & { describe?: string };
+/**
+ * Checks one typed value; returns a reason (completing "Invalid value X for configuration Y: <reason>") or undefined.
+ * `describe` is the docs' "valid values" text; `schema` is the same rule as JSON Schema keywords for the typed value
+ * (for a LIST, for each entry), so the published config schema checks what validation checks.
+ */
+export type Validator = ((value: PropValue) => string | undefined) & {
+  describe?: string;
+  schema?: Readonly<Record<string, unknown>>;
+};
 
 export interface PropertyDef {
   name: string;

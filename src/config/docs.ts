@@ -57,6 +57,9 @@ export function renderConfigurationDoc(): string {
     "strings, numbers, booleans or lists of them; `${env:NAME}` and `${file:PATH:KEY}` placeholders are",
     "resolved when a connector starts and never shown resolved.",
     "",
+    "The same definitions as a JSON Schema, for editor completion and checks: `docs/tablesync.schema.json`",
+    "(`tablesync schema` prints it; reference it with `# yaml-language-server: $schema=...` as the examples do).",
+    "",
     "## Worker",
     "",
   ];

@@ -2,8 +2,12 @@
 import type { Validator } from "./def.ts";
 import type { PropValue } from "./types.ts";
 
-function described(fn: (v: PropValue) => string | undefined, describe: string): Validator {
-  return Object.assign(fn, { describe });
+function described(
+  fn: (v: PropValue) => string | undefined,
+  describe: string,
+  schema?: Record<string, unknown>,
+): Validator {
+  return Object.assign(fn, { describe, schema });
 }
 
 /** A number within [min, max] (either bound optional). Null passes (optional properties). */
@@ -13,44 +17,60 @@ export function range(min?: number, max?: number): Validator {
     : min !== undefined
     ? `[${min},...]`
     : `[...,${max}]`;
-  return described((v) => {
-    if (v === null || typeof v !== "number") return undefined;
-    if (min !== undefined && v < min) return `Value must be at least ${min}`;
-    if (max !== undefined && v > max) return `Value must be no more than ${max}`;
-    return undefined;
-  }, text);
+  return described(
+    (v) => {
+      if (v === null || typeof v !== "number") return undefined;
+      if (min !== undefined && v < min) return `Value must be at least ${min}`;
+      if (max !== undefined && v > max) return `Value must be no more than ${max}`;
+      return undefined;
+    },
+    text,
+    { ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) },
+  );
 }
 
 /** A non-empty string. */
-export const nonEmpty: Validator = described((v) => {
-  if (v === null) return undefined;
-  if (typeof v === "string" && v.trim() === "") return "String must be non-empty";
-  return undefined;
-}, "non-empty string");
+export const nonEmpty: Validator = described(
+  (v) => {
+    if (v === null) return undefined;
+    if (typeof v === "string" && v.trim() === "") return "String must be non-empty";
+    return undefined;
+  },
+  "non-empty string",
+  { minLength: 1, pattern: "\\S" },
+);
 
 /** Names of tables, aliases and fields: lower-case letters, digits and underscores, starting with a letter. */
 export const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
 
-export const identifier: Validator = described((v) => {
-  if (v === null || typeof v !== "string") return undefined;
-  if (v === "") return "String must be non-empty";
-  if (!IDENTIFIER.test(v)) {
-    return "must use only lower-case letters, digits and underscores, starting with a letter";
-  }
-  return undefined;
-}, "lower-case letters, digits, underscores");
+export const identifier: Validator = described(
+  (v) => {
+    if (v === null || typeof v !== "string") return undefined;
+    if (v === "") return "String must be non-empty";
+    if (!IDENTIFIER.test(v)) {
+      return "must use only lower-case letters, digits and underscores, starting with a letter";
+    }
+    return undefined;
+  },
+  "lower-case letters, digits, underscores",
+  { pattern: IDENTIFIER.source },
+);
 
 /** A list whose every entry is an identifier. */
-export const identifierList: Validator = described((v) => {
-  if (!Array.isArray(v)) return undefined;
-  const bad = v.filter((s) => !IDENTIFIER.test(s));
-  if (bad.length > 0) {
-    return `entries ${
-      bad.map((b) => `'${b}'`).join(", ")
-    } must use only lower-case letters, digits and underscores, starting with a letter`;
-  }
-  return undefined;
-}, "lower-case letters, digits, underscores");
+export const identifierList: Validator = described(
+  (v) => {
+    if (!Array.isArray(v)) return undefined;
+    const bad = v.filter((s) => !IDENTIFIER.test(s));
+    if (bad.length > 0) {
+      return `entries ${
+        bad.map((b) => `'${b}'`).join(", ")
+      } must use only lower-case letters, digits and underscores, starting with a letter`;
+    }
+    return undefined;
+  },
+  "lower-case letters, digits, underscores",
+  { pattern: IDENTIFIER.source },
+);
 
 /** `yyyy-MM-dd HH:mm:ss` that is a real UTC date-time. */
 export const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
@@ -68,35 +88,47 @@ export function parseDateTimeUtc(text: string): number | undefined {
   return ms;
 }
 
-export const dateTime: Validator = described((v) => {
-  if (v === null || typeof v !== "string") return undefined;
-  return parseDateTimeUtc(v) === undefined
-    ? "must be a UTC date-time in the form yyyy-MM-dd HH:mm:ss"
-    : undefined;
-}, "yyyy-MM-dd HH:mm:ss (UTC)");
+export const dateTime: Validator = described(
+  (v) => {
+    if (v === null || typeof v !== "string") return undefined;
+    return parseDateTimeUtc(v) === undefined
+      ? "must be a UTC date-time in the form yyyy-MM-dd HH:mm:ss"
+      : undefined;
+  },
+  "yyyy-MM-dd HH:mm:ss (UTC)",
+  { pattern: DATE_TIME.source },
+);
 
 /** An http(s) URL. */
-export const httpUrl: Validator = described((v) => {
-  if (v === null || typeof v !== "string" || v === "") {
-    return v === "" ? "String must be non-empty" : undefined;
-  }
-  try {
-    const u = new URL(v);
-    if (u.protocol !== "http:" && u.protocol !== "https:") return "must be an http:// or https:// URL";
-    return undefined;
-  } catch {
-    return "must be an http:// or https:// URL";
-  }
-}, "http:// or https:// URL");
+export const httpUrl: Validator = described(
+  (v) => {
+    if (v === null || typeof v !== "string" || v === "") {
+      return v === "" ? "String must be non-empty" : undefined;
+    }
+    try {
+      const u = new URL(v);
+      if (u.protocol !== "http:" && u.protocol !== "https:") return "must be an http:// or https:// URL";
+      return undefined;
+    } catch {
+      return "must be an http:// or https:// URL";
+    }
+  },
+  "http:// or https:// URL",
+  { pattern: "^https?://" },
+);
 
 /** A list of `from:to` pairs. */
-export const pairList: Validator = described((v) => {
-  if (!Array.isArray(v)) return undefined;
-  const bad = v.filter((entry) => !/^[^:\s]+:[^:\s]+$/.test(entry));
-  return bad.length > 0
-    ? `entries ${bad.map((b) => `'${b}'`).join(", ")} must have the form from:to`
-    : undefined;
-}, "list of from:to");
+export const pairList: Validator = described(
+  (v) => {
+    if (!Array.isArray(v)) return undefined;
+    const bad = v.filter((entry) => !/^[^:\s]+:[^:\s]+$/.test(entry));
+    return bad.length > 0
+      ? `entries ${bad.map((b) => `'${b}'`).join(", ")} must have the form from:to`
+      : undefined;
+  },
+  "list of from:to",
+  { pattern: "^[^:\\s]+:[^:\\s]+$" },
+);
 
 /** A Java regular expression we can compile (RegExp syntax covers the common subset). */
 export const regex: Validator = described((v) => {

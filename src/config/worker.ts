@@ -9,6 +9,7 @@ import { LOG_LEVELS } from "../observability/log.ts";
 const worker = group("Worker");
 const kafka = group("Kafka");
 const rest = group("REST");
+const workerGroup = group("Worker group");
 
 export const STRING_CONVERTER = "org.apache.kafka.connect.storage.StringConverter";
 export const JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
@@ -122,6 +123,42 @@ export const WORKER_DEFS: readonly PropertyDef[] = [
   worker("header.converter", "CLASS", "Default header converter of connectors.", {
     default: SIMPLE_HEADER_CONVERTER,
   }),
+  workerGroup(
+    "group.id",
+    "STRING",
+    "Worker group (Kafka Connect's distributed mode): daemons with the same group.id share every connector's tasks through Kafka's group coordinator and take over a member's tasks when it leaves or dies. Unset: this daemon runs every connector alone (standalone). Requires offset.storage.topic, config.storage.topic and status.storage.topic; see docs/scaling.md.",
+    { default: null, importance: "HIGH" },
+  ),
+  workerGroup(
+    "config.storage.topic",
+    "STRING",
+    "Group mode: compacted single-partition topic holding connector configs and target states (Kafka Connect's format); the config file's connectors seed it.",
+    { default: null },
+  ),
+  workerGroup(
+    "status.storage.topic",
+    "STRING",
+    "Group mode: compacted topic holding connector and task statuses with the worker_id of the member running each (Kafka Connect's format).",
+    { default: null },
+  ),
+  workerGroup(
+    "heartbeat.interval.ms",
+    "INT",
+    "Group mode: expected time between heartbeats to the group coordinator; below a third of session.timeout.ms.",
+    { default: "3000", validator: range(1) },
+  ),
+  workerGroup(
+    "session.timeout.ms",
+    "INT",
+    "Group mode: a member that sends no heartbeat for this long leaves the group; its tasks move to the others, and it stops them on its own.",
+    { default: "10000", validator: range(1) },
+  ),
+  workerGroup(
+    "rebalance.timeout.ms",
+    "INT",
+    "Group mode: longest time a member may take to stop its revoked tasks (flush, commit) and rejoin during a rebalance.",
+    { default: "60000", validator: range(1) },
+  ),
   rest("listeners", "LIST", "REST API listener URLs (http:// or https://).", {
     default: "http://127.0.0.1:8083",
   }),
@@ -145,6 +182,19 @@ export const WORKER_DEFS: readonly PropertyDef[] = [
     default: null,
   }),
 ];
+
+/**
+ * The worker group's own keys: they configure the daemon's group membership, never a task's Kafka clients (a
+ * sink task's consumer takes `consumer.session.timeout.ms` etc., as in Connect).
+ */
+export const WORKER_GROUP_KEYS = [
+  "group.id",
+  "config.storage.topic",
+  "status.storage.topic",
+  "heartbeat.interval.ms",
+  "session.timeout.ms",
+  "rebalance.timeout.ms",
+] as const;
 
 /** Worker keys passed on to the Kafka clients or converters unchanged. */
 export const WORKER_PASS_THROUGH_PREFIXES = [

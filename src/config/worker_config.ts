@@ -3,7 +3,12 @@ import { type Analysis, analyze } from "./analyze.ts";
 import { type PlaceholderEnv, resolveConfig } from "./placeholders.ts";
 import { addError } from "./analyze.ts";
 import type { RawConfig } from "./types.ts";
-import { impliedWorkerSettings, WORKER_DEFS, WORKER_PASS_THROUGH_PREFIXES } from "./worker.ts";
+import {
+  impliedWorkerSettings,
+  WORKER_DEFS,
+  WORKER_GROUP_KEYS,
+  WORKER_PASS_THROUGH_PREFIXES,
+} from "./worker.ts";
 
 export function analyzeWorker(raw: RawConfig, env?: PlaceholderEnv): Analysis {
   const { resolved, errors } = resolveConfig(raw, env);
@@ -25,7 +30,42 @@ export function analyzeWorker(raw: RawConfig, env?: PlaceholderEnv): Analysis {
       );
     }
   }
+  checkGroupMode(analysis);
   return analysis;
+}
+
+/** Group mode (group.id) needs the three shared topics and heartbeats well inside the session timeout. */
+function checkGroupMode(analysis: Analysis): void {
+  const values = analysis.values;
+  if (values["group.id"] === null || values["group.id"] === undefined) return;
+  for (const key of ["offset.storage.topic", "config.storage.topic", "status.storage.topic"]) {
+    if (!values[key]) {
+      addError(
+        analysis,
+        key,
+        `Missing required configuration "${key}": group.id is set (group mode), which keeps source offsets, ` +
+          `connector configs and statuses in topics every member shares`,
+      );
+    }
+  }
+  const topics = ["offset.storage.topic", "config.storage.topic", "status.storage.topic"]
+    .map((k) => values[k]).filter((t) => t);
+  if (new Set(topics).size < topics.length) {
+    addError(
+      analysis,
+      "config.storage.topic",
+      "offset.storage.topic, config.storage.topic and status.storage.topic must be three different topics",
+    );
+  }
+  const heartbeat = values["heartbeat.interval.ms"] as number;
+  const session = values["session.timeout.ms"] as number;
+  if (typeof heartbeat === "number" && typeof session === "number" && heartbeat >= session) {
+    addError(
+      analysis,
+      "heartbeat.interval.ms",
+      `Invalid value ${heartbeat} for configuration heartbeat.interval.ms: must be below session.timeout.ms (${session})`,
+    );
+  }
 }
 
 /** The worker's settings as the string map converters and rules read (with implied defaults). */
@@ -34,5 +74,12 @@ export function workerStrings(analysis: Analysis): Record<string, string> {
   for (const [k, v] of Object.entries(analysis.values)) {
     if (v !== null) out[k] = Array.isArray(v) ? v.join(",") : String(v);
   }
+  return out;
+}
+
+/** The worker's settings a task's Kafka clients start from: all but the worker group's own keys. */
+export function taskWorkerStrings(analysis: Analysis): Record<string, string> {
+  const out = workerStrings(analysis);
+  for (const key of WORKER_GROUP_KEYS) delete out[key];
   return out;
 }

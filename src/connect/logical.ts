@@ -161,11 +161,3 @@ export const ConnectTimestamp = Object.freeze({
     return date;
   },
 });
-
-/** True when `schema` is one of the four built-in logical types. */
-export function isBuiltinLogical(schema: Schema | null): boolean {
-  return schema !== null && schema.name !== null &&
-    [DECIMAL_LOGICAL_NAME, DATE_LOGICAL_NAME, TIME_LOGICAL_NAME, TIMESTAMP_LOGICAL_NAME].includes(
-      schema.name,
-    );
-}

@@ -77,9 +77,14 @@ export abstract class ConnectRecord<R extends ConnectRecord<R>> {
   }
 }
 
-/** A source connector's identification of where a record came from, and how far it has read. */
-export type SourcePartition = Readonly<Record<string, unknown>>;
-export type SourceOffset = Readonly<Record<string, unknown>>;
+/** A value allowed inside a partition or an offset (Connect's OffsetUtils.validateFormat: primitives only). */
+export type OffsetPrimitive = string | number | boolean | null;
+
+/** Where a source record came from, e.g. `{"table":"incident"}` (the one type for it; offsets/types.ts uses it). */
+export type SourcePartition = Readonly<Record<string, OffsetPrimitive>>;
+
+/** How far the source has read in its partition, e.g. `{"sys_updated_on":"2024-10-01 12:00:00"}`. */
+export type SourceOffset = Readonly<Record<string, OffsetPrimitive>>;
 
 export interface SourceRecordInit extends ConnectRecordInit {
   sourcePartition?: SourcePartition | null;

@@ -61,16 +61,6 @@ export const SCHEMA_TYPES: readonly SchemaType[] = [
   "STRUCT",
 ];
 
-/** Kafka's `Type.isPrimitive()`: everything except ARRAY, MAP and STRUCT. */
-export function isPrimitiveType(type: SchemaType): boolean {
-  return type !== "ARRAY" && type !== "MAP" && type !== "STRUCT";
-}
-
-/** Kafka's `Type.getName()`: the lower-case name (`int8`, `float32`, ...), used by Cast and in messages. */
-export function schemaTypeName(type: SchemaType): string {
-  return type.toLowerCase();
-}
-
 /**
  * A Connect schema (read-only view). Metadata are properties; the accessors that only make sense for some types
  * are methods that throw `DataException` on the wrong type, as in Kafka.

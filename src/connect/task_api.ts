@@ -11,7 +11,7 @@
  *   transforms, converters, producing/consuming, offset commits, error tolerance and the dead letter queue.
  */
 import type { SinkRecord, SourceOffset, SourcePartition, SourceRecord } from "./record.ts";
-import type { RawConfig, TypedProps } from "../config/types.ts";
+import type { RawConfig, TypedProps } from "../common/props.ts";
 import type { Logger } from "../observability/log.ts";
 
 export type ConnectorKind = "source" | "sink";

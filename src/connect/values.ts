@@ -106,18 +106,6 @@ export function mapGet(value: ConnectMap, key: unknown): unknown {
   return typeof key === "string" && Object.hasOwn(value, key) ? value[key] : undefined;
 }
 
-/** A Connect MAP value as a `Map` (copies plain objects; returns a `Map` unchanged). */
-export function toMap(value: ConnectMap): Map<unknown, unknown> {
-  return value instanceof Map ? value : new Map(Object.entries(value));
-}
-
-/** True when every key of the map is a string (so it can be a plain object or a JSON object). */
-export function hasOnlyStringKeys(value: ConnectMap): boolean {
-  if (!(value instanceof Map)) return true;
-  for (const key of value.keys()) if (typeof key !== "string") return false;
-  return true;
-}
-
 /** An INT64 value as a `bigint` (accepts the `number` form too). */
 export function toInt64BigInt(value: number | bigint): bigint {
   return typeof value === "bigint" ? value : BigInt(value);

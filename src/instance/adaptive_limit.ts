@@ -1,5 +1,6 @@
 /**
- * Loss-based adaptive concurrency on the shared host state: an HTTP 429 halves the in-flight limit (never
+ * The throttler's adaptive limit (`svc.http.adaptive.throttling`; the permits are permit_pool.ts's). Loss-based
+ * adaptive concurrency on the shared host state: an HTTP 429 halves the in-flight limit (never
  * below one), and every RECOVERY_SUCCESSES successful responses give one permit back (never above the
  * configured maximum). Every 429 counts, as the spec says: a burst of throttled responses drives the limit
  * to one quickly, and recovery is deliberately slow.

@@ -16,7 +16,7 @@
  */
 import { AmbiguousRequestError, InstanceRetriableError } from "./errors.ts";
 import type { InstanceHttpClient, InstanceResponse } from "./http_client.ts";
-import { isRetryableStatus } from "./retry_policy.ts";
+import { isRetryableStatus } from "../common/retry_policy.ts";
 import { postBatch } from "./batch_api.ts";
 import {
   createWrite,

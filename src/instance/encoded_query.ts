@@ -55,6 +55,22 @@ export function keysetAfter(timestampField: string, timestamp: string, idField: 
   ].join("^");
 }
 
+/**
+ * Rows at or before the keyset cursor (timestamp, id): `ts < T OR (ts = T AND id <= I)`, written as
+ * `ts<=T^ts<T^ORid<=I`: the inclusive upper bound of a window that ends inside one second.
+ */
+export function keysetAtOrBefore(
+  timestampField: string,
+  timestamp: string,
+  idField: string,
+  id: string,
+): string {
+  return [
+    condition(timestampField, "<=", timestamp),
+    `${condition(timestampField, "<", timestamp)}^OR${condition(idField, "<=", id)}`,
+  ].join("^");
+}
+
 /** A Date as an encoded query datetime literal, `yyyy-MM-dd HH:mm:ss` in UTC (what the instance compares). */
 export function utcLiteral(date: Date): string {
   return date.toISOString().slice(0, 19).replace("T", " ");

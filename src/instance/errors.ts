@@ -112,3 +112,14 @@ export class InstanceConfigError extends InstanceError {}
 
 /** Longest body excerpt kept in an `InstanceHttpError`. */
 export const EXCERPT_CHARS = 500;
+
+/**
+ * The instance clock cannot be read: no response carries a usable `Date` header (a proxy strips or mangles it).
+ * Persistent: the source cannot fix its high-water mark, so the table cannot progress.
+ */
+export class InstanceClockError extends Error {
+  constructor(readonly request: RequestLabel, reason: string) {
+    super(`${request.method} ${request.path}: cannot read the instance clock: ${reason}`);
+    this.name = "InstanceClockError";
+  }
+}

@@ -8,6 +8,7 @@
  * `request` returns the final response for any status outside the retryable set (2xx, 3xx, 4xx); deciding
  * what a 404 means is the caller's business (see table_client.ts).
  */
+import { sleepRejectingOnAbort } from "../common/delay.ts";
 import { logger } from "../observability/log.ts";
 import type { Authenticator } from "./auth/authenticator.ts";
 import { BasicAuthenticator } from "./auth/basic.ts";
@@ -26,8 +27,9 @@ import { type InstanceAddress, parseInstanceUrl } from "./instance_url.ts";
 import type { InstanceClientOptions } from "./options.ts";
 import type { PermitPool } from "./permit_pool.ts";
 import { permitPoolFor } from "./permit_registry.ts";
-import { parseRetryAfter } from "./retry_after.ts";
-import { isRetryableStatus, RetryPolicy } from "./retry_policy.ts";
+import { parseRetryAfter } from "../common/retry_after.ts";
+import { RatePacer } from "./rate_pacer.ts";
+import { isRetryableStatus, RetryPolicy } from "../common/retry_policy.ts";
 import { classifyTransportFailure, HeadersTimeoutError } from "./transport_errors.ts";
 import { InstanceTransport, type TcpConnector } from "./transport.ts";
 import { VERSION } from "../version.ts";
@@ -84,6 +86,7 @@ export class InstanceHttpClient {
   private readonly auth: Authenticator;
   private readonly retryPolicy: RetryPolicy;
   private readonly counters: HostCounters;
+  private readonly pacer: RatePacer;
   private readonly userAgent: string;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -95,8 +98,9 @@ export class InstanceHttpClient {
     hooks: HttpClientHooks,
   ) {
     this.retryPolicy = new RetryPolicy(options.retry, hooks.random);
-    this.sleep = hooks.sleep ?? abortableSleep;
+    this.sleep = hooks.sleep ?? sleepRejectingOnAbort;
     this.counters = new HostCounters(pool.buffer);
+    this.pacer = new RatePacer(pool.views);
     this.userAgent = options.http.userAgent.replaceAll("<version>", VERSION);
     this.auth = options.auth.type === "basic"
       ? new BasicAuthenticator(options.auth)
@@ -185,7 +189,9 @@ export class InstanceHttpClient {
     attempt: number,
   ): Promise<AttemptOutcome> {
     const { signal } = request;
-    const { requestTimeoutMs, maxResponseBytes, adaptiveThrottling } = this.options.http;
+    const { requestTimeoutMs, maxResponseBytes, adaptiveThrottling, rateLimitPacing } = this.options.http;
+    // Pacing waits for the rule's window, which may be long: it does not count against the request timeout.
+    if (rateLimitPacing) await this.paced(signal);
     const deadline = Date.now() + requestTimeoutMs;
     let authorization: string | null = null;
     let permit: { release(): void } | null = null;
@@ -213,6 +219,7 @@ export class InstanceHttpClient {
       this.transport.answered();
       this.counters.status(response.status);
       const date = this.clock.observe(response.headers.get("date"), receivedAt);
+      if (rateLimitPacing) this.pacer.observe(response.headers, receivedAt, this.pool.inFlight);
 
       if (response.status === 407) {
         if (response.body) abandon(response.body);
@@ -263,6 +270,19 @@ export class InstanceHttpClient {
     }
   }
 
+  /** Waits for this request's turn under the host's rate-limit rule, if one is known. */
+  private async paced(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const { waitMs, retry } = this.pacer.schedule(Date.now());
+      if (waitMs > 0) await this.sleep(waitMs, signal);
+      if (!retry) return;
+      log.debug(
+        { host: this.address.host, waitMs },
+        "rate-limit budget spent; waited for the window to reset",
+      );
+    }
+  }
+
   private onThrottled(): void {
     const before = this.pool.limit;
     const after = this.pool.throttled();
@@ -307,19 +327,4 @@ export class InstanceHttpClient {
     if (request.form) headers.set("content-type", "application/x-www-form-urlencoded");
     return headers;
   }
-}
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    signal?.throwIfAborted();
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -6,11 +6,32 @@
  * direction for a source's high-water mark. The latest sample wins (the instance clock may be set back).
  */
 
-/** Parses an HTTP date header; null when absent or unparseable. */
+/** An IMF-fixdate (`Tue, 24 Nov 2026 13:14:10 GMT`); it contains a comma itself, so values cannot be split on `,`. */
+const IMF_FIXDATE =
+  /\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT\b/g;
+
+/**
+ * Parses an HTTP `Date` header; null when absent or when no value parses. A proxy or load balancer in front of
+ * the instance may add its own `Date`, which then arrives comma-joined with the instance's: the first valid
+ * IMF-fixdate wins (the origin's value comes first when the proxy appends). A single value in an obsolete
+ * format (RFC 850, asctime) is accepted as the platform parses it.
+ */
 export function parseHttpDate(value: string | null): Date | null {
   if (!value) return null;
+  for (const match of value.matchAll(IMF_FIXDATE)) {
+    const ms = Date.parse(match[0]);
+    if (!Number.isNaN(ms)) return new Date(ms);
+  }
+  if (/GMT.*GMT/.test(value)) return null; // several values, none valid: do not let the parser guess
   const ms = Date.parse(value);
-  return Number.isNaN(ms) ? null : new Date(ms);
+  return Number.isNaN(ms) || !/\d{2}:\d{2}:\d{2}/.test(value) ? null : new Date(ms);
+}
+
+/** Why a `Date` header gives no instance time, for error messages (the header is not secret). */
+export function describeUnusableDate(value: string | null): string {
+  if (value === null) return "the response has no Date header";
+  const shown = value.length > 120 ? `${value.slice(0, 120)}…` : value;
+  return `no value of the response's Date header is an HTTP date: "${shown}"`;
 }
 
 export class InstanceClock {

@@ -3,6 +3,7 @@
  * thread sees the requests made by every task worker.
  */
 import { CONTROL, COUNTER, type SharedHostViews, STATUS_SLOTS, viewsOf } from "./shared_host_state.ts";
+import { RatePacer } from "./rate_pacer.ts";
 
 /** What the metrics endpoint shows for one instance host. */
 export interface InstanceHostMetrics {
@@ -26,6 +27,8 @@ export interface InstanceHostMetrics {
   limitDecreases: number;
   limitIncreases: number;
   waiting: number;
+  /** Requests held back by rate-limit pacing (rate_pacer.ts). */
+  rateLimitPaced: number;
 }
 
 /** Writes to the counters of one host. */
@@ -48,7 +51,8 @@ export class HostCounters {
 }
 
 export function readHostMetrics(host: string, buffer: SharedArrayBuffer): InstanceHostMetrics {
-  const { control, counters } = viewsOf(buffer);
+  const views = viewsOf(buffer);
+  const { control, counters } = views;
   const requestsByStatus: Record<string, number> = {};
   for (let status = 100; status < STATUS_SLOTS; status++) {
     const count = Atomics.load(counters, status);
@@ -68,5 +72,6 @@ export function readHostMetrics(host: string, buffer: SharedArrayBuffer): Instan
     limitDecreases: Atomics.load(counters, COUNTER.LIMIT_DECREASES),
     limitIncreases: Atomics.load(counters, COUNTER.LIMIT_INCREASES),
     waiting: Atomics.load(control, CONTROL.WAITING),
+    rateLimitPaced: new RatePacer(views).snapshot().paced,
   };
 }

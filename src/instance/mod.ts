@@ -1,5 +1,6 @@
 /**
- * The instance client: the table REST API with shared permits, adaptive throttling, retries, limits,
+ * The instance client: the table REST API with shared permits (the throttler: permit_pool.ts,
+ * adaptive_limit.ts), retries, limits,
  * authentication, TLS and proxy. Connectors use `TableClient`; the runtime shares permit pools with task
  * workers through `exportPermitPools` / `importPermitPools`; the metrics endpoint reads `instanceMetrics`.
  */
@@ -35,6 +36,7 @@ export {
   containsOrderBy,
   EncodedQuery,
   keysetAfter,
+  keysetAtOrBefore,
   type Operator,
   utcLiteral,
 } from "./encoded_query.ts";
@@ -42,6 +44,7 @@ export { type InstanceAddress, parseInstanceUrl } from "./instance_url.ts";
 export { InstanceClock, parseHttpDate } from "./instance_clock.ts";
 export {
   AmbiguousRequestError,
+  InstanceClockError,
   InstanceConfigError,
   InstanceError,
   InstanceHttpError,

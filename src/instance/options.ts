@@ -5,8 +5,9 @@
  * `instanceOptionsFromProps` runs, every `svc.*` name is present with its default applied. The figures quoted
  * in the field comments are those defaults, for the reader's convenience.
  */
-import { PropReader } from "../config/prop_reader.ts";
-import type { TypedProps } from "../config/types.ts";
+import { PropReader } from "../common/prop_reader.ts";
+import type { TypedProps } from "../common/props.ts";
+import type { RetryOptions } from "../common/retry_policy.ts";
 import { registerSecret } from "../observability/redact.ts";
 import { InstanceConfigError } from "./errors.ts";
 
@@ -68,18 +69,11 @@ export interface HttpLimits {
   userAgent: string;
   /** `svc.http.adaptive.throttling` (default true): 429 halves the limit, 50 successes give one permit back. */
   adaptiveThrottling: boolean;
+  /** `svc.http.rate.limit.pacing` (default true): spread requests within a rate-limit rule's window (rate_pacer.ts). */
+  rateLimitPacing: boolean;
 }
 
-export interface RetryOptions {
-  /** `svc.retry.max.attempts` (default 5): total attempts including the first. */
-  maxAttempts: number;
-  /** `svc.retry.max.elapsed.ms` (default 300000): no retry whose wait would end past this. */
-  maxElapsedMs: number;
-  /** `svc.retry.initial.backoff.ms` (default 500): first backoff ceiling. */
-  initialBackoffMs: number;
-  /** `svc.retry.max.backoff.ms` (default 30000): largest backoff ceiling. */
-  maxBackoffMs: number;
-}
+export type { RetryOptions } from "../common/retry_policy.ts";
 
 export interface InstanceClientOptions {
   /** `svc.url` as given; only its scheme, host and port are used (see instance_url.ts). */
@@ -160,6 +154,7 @@ export function instanceOptionsFromProps(props: TypedProps): InstanceClientOptio
       maxResponseBytes: read.number("svc.http.max.response.bytes", 1),
       userAgent: read.requiredString("svc.http.user.agent"),
       adaptiveThrottling: read.boolean("svc.http.adaptive.throttling"),
+      rateLimitPacing: read.boolean("svc.http.rate.limit.pacing"),
     },
     retry: {
       maxAttempts: read.number("svc.retry.max.attempts", 1),

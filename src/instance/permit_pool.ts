@@ -1,5 +1,7 @@
 /**
- * A counting semaphore over the shared host state, usable from the main thread and any Web Worker at once:
+ * The request throttler (`svc.http.max.concurrent.requests`, `svc.http.adaptive.throttling`): a counting semaphore
+ * of request permits per instance host, whose limit adaptive_limit.ts halves on HTTP 429. In detail: a counting
+ * semaphore over the shared host state, usable from the main thread and any Web Worker at once:
  * `acquire` takes a permit with a CAS on the in-flight counter when it is below the current (adaptive)
  * limit, and otherwise sleeps with `Atomics.waitAsync` on a generation counter that every release and every
  * limit change bumps. Waking all sleepers on each change is deliberate: the number of waiters is small, and it

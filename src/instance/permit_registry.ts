@@ -135,10 +135,3 @@ export function importPermitPools(transfer: PermitPoolTransfer): void {
 export function instanceMetrics(): InstanceHostMetrics[] {
   return [...states].map(([host, buffer]) => readHostMetrics(host, buffer));
 }
-
-/** Forgets every host (tests only; permits held elsewhere keep their own references). */
-export function resetPermitPools(): void {
-  states.clear();
-  pools.clear();
-  realmsInUse.clear();
-}

@@ -48,13 +48,19 @@ export const MAX_REALMS = 256;
 /** Per realm: permits held, then places in the queue. */
 const REALM_SLOTS = MAX_REALMS * 2;
 
-export const SHARED_HOST_STATE_BYTES = (CONTROL_SLOTS + STATUS_SLOTS + REALM_SLOTS) * 4;
+/** BigInt64 slots of the rate-limit pacer (see rate_pacer.ts), after the realm slots. */
+export const PACING_SLOTS = 8;
+const INT32_BYTES = (CONTROL_SLOTS + STATUS_SLOTS + REALM_SLOTS) * 4;
+
+export const SHARED_HOST_STATE_BYTES = INT32_BYTES + PACING_SLOTS * 8;
 
 export interface SharedHostViews {
   control: Int32Array;
   counters: Uint32Array;
   /** `[2 * realm]` permits held by the realm, `[2 * realm + 1]` its queued acquirers. */
   realms: Int32Array;
+  /** The rate-limit pacer's window, budget and schedule (BigInt64 for millisecond timestamps). */
+  pacing: BigInt64Array;
 }
 
 export function createSharedHostState(max: number): SharedArrayBuffer {
@@ -74,6 +80,7 @@ export function viewsOf(buffer: SharedArrayBuffer): SharedHostViews {
     control: new Int32Array(buffer, 0, CONTROL_SLOTS),
     counters: new Uint32Array(buffer, CONTROL_SLOTS * 4, STATUS_SLOTS),
     realms: new Int32Array(buffer, (CONTROL_SLOTS + STATUS_SLOTS) * 4, REALM_SLOTS),
+    pacing: new BigInt64Array(buffer, INT32_BYTES, PACING_SLOTS),
   };
 }
 

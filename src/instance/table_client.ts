@@ -12,6 +12,7 @@
 import { DictionaryReader, type TableDictionary } from "./dictionary.ts";
 import {
   AmbiguousRequestError,
+  InstanceClockError,
   InstanceHttpError,
   InstanceRetriableError,
   type RequestLabel,
@@ -24,6 +25,7 @@ import {
 } from "./http_client.ts";
 import type { InstanceAddress } from "./instance_url.ts";
 import type { InstanceClientOptions } from "./options.ts";
+import { describeUnusableDate } from "./instance_clock.ts";
 import { errorEnvelopeText, type TableRow } from "./table_rows.ts";
 
 export type DisplayValue = "false" | "true" | "all";
@@ -48,12 +50,19 @@ export interface ListParams extends RowParams {
   limit: number;
   /** sysparm_query_category (sent only when set). */
   queryCategory?: string | null;
+  /**
+   * true asks the instance to count the rows the query matches (`X-Total-Count`, counted before access control
+   * drops rows the user may not read); false or absent sends `sysparm_no_count=true` (no count query).
+   */
+  count?: boolean;
 }
 
 export interface ListPage {
   rows: TableRow[];
   /** The instance clock from the response's Date header. */
   instanceTime: Date | null;
+  /** `X-Total-Count` when a count was asked for and the instance sent a valid one; null otherwise. */
+  total: number | null;
 }
 
 export type UpdateMethod = "PATCH" | "PUT";
@@ -80,19 +89,21 @@ export class TableClient {
   }
 
   /**
-   * One page of rows. Always sends `sysparm_no_count=true` and `sysparm_suppress_pagination_header=true`
-   * (no count query, no Link header); paging is the caller's keyset, never `sysparm_offset`.
+   * One page of rows. Sends `sysparm_no_count=true` unless a count is asked for, and always
+   * `sysparm_suppress_pagination_header=true` (no Link header); paging is the caller's keyset, never
+   * `sysparm_offset`.
    */
   async list(table: string, params: ListParams): Promise<ListPage> {
     const query = rowQuery(params);
     if (params.query) query.set("sysparm_query", params.query);
     query.set("sysparm_limit", String(params.limit));
     if (params.queryCategory) query.set("sysparm_query_category", params.queryCategory);
-    query.set("sysparm_no_count", "true");
+    if (!params.count) query.set("sysparm_no_count", "true");
     query.set("sysparm_suppress_pagination_header", "true");
     const response = await this.send("GET", tablePath(table), query, undefined, params.signal);
     const rows = expectResult(response, "GET", tablePath(table), "array") as TableRow[];
-    return { rows, instanceTime: response.date };
+    const total = params.count ? totalCountOf(response.headers.get("x-total-count")) : null;
+    return { rows, instanceTime: response.date, total };
   }
 
   /** One row by sys_id, or null when it does not exist (or access control hides it: the instance says 404). */
@@ -153,16 +164,20 @@ export class TableClient {
    * returns its `Date` header.
    */
   async readClock(table: string, signal?: AbortSignal): Promise<Date> {
-    const page = await this.list(table, { limit: 1, fields: ["sys_id"], signal });
-    if (!page.instanceTime) {
-      throw new InstanceRetriableError(
-        { method: "GET", path: tablePath(table) },
-        200,
-        1,
-        "response has no Date header",
+    const query = rowQuery({ fields: ["sys_id"] });
+    query.set("sysparm_limit", "1");
+    query.set("sysparm_no_count", "true");
+    query.set("sysparm_suppress_pagination_header", "true");
+    const path = tablePath(table);
+    const response = await this.send("GET", path, query, undefined, signal);
+    expectResult(response, "GET", path, "array");
+    if (!response.date) {
+      throw new InstanceClockError(
+        { method: "GET", path },
+        describeUnusableDate(response.headers.get("date")),
       );
     }
-    return page.instanceTime;
+    return response.date;
   }
 
   private send(
@@ -219,6 +234,12 @@ export function deleteResult(response: InstanceResponse, write: RowWrite): "dele
   if (response.status === 404) return "not_found";
   if (response.status >= 300) throw httpError(response, write.method, write.path);
   return "deleted";
+}
+
+/** `X-Total-Count` as a count; null when absent or not a non-negative integer (a proxy may strip it). */
+function totalCountOf(header: string | null): number | null {
+  const first = header?.split(",")[0].trim() ?? "";
+  return /^\d+$/.test(first) ? Number(first) : null;
 }
 
 function tablePath(table: string): string {

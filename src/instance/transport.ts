@@ -78,6 +78,8 @@ export class InstanceTransport {
     if (address.secure) {
       const { truststore, keystore } = options.tls;
       if (truststore) {
+        // Added to the runtime's public roots, never instead of them (Deno cannot drop its roots): validation
+        // refuses a trust store unless svc.tls.truststore.public.roots=true accepts that.
         settings.caCerts = (await loadStore(truststore, "truststore")).certificates;
       } else {
         const system = await systemTrustStore();

@@ -14,10 +14,14 @@ import { kafkajsLogCreator, kafkajsLogLevelFor } from "./kafkajs_logger.ts";
 import { DEFAULT_PRODUCER_OPTIONS, KafkajsProducerAdapter, pinningPartitioner } from "./producer.ts";
 import { hookedAssigner } from "./rebalance_hook.ts";
 import { ThreadedProducer } from "./threaded_producer.ts";
+import { KafkajsGroupMembership } from "./group_membership.ts";
 import type {
   Admin,
   Consumer,
   ConsumerOptions,
+  GroupMembership,
+  GroupMembershipHandler,
+  GroupMembershipOptions,
   KafkaClient,
   KafkaConnectionOptions,
   Producer,
@@ -102,6 +106,25 @@ export function createKafka(
       const admin = kafka.admin();
       await admin.connect();
       return new KafkajsAdminAdapter(kafka, admin, log);
+    },
+
+    groupMembership(settings: GroupMembershipOptions, handler: GroupMembershipHandler): GroupMembership {
+      return new KafkajsGroupMembership(
+        (assigner) =>
+          kafka.consumer({
+            groupId: settings.groupId,
+            sessionTimeout: settings.sessionTimeoutMs,
+            heartbeatInterval: settings.heartbeatIntervalMs,
+            rebalanceTimeout: settings.rebalanceTimeoutMs,
+            // How often the idle runner loops, so heartbeats and requested rejoins happen promptly.
+            maxWaitTimeInMs: Math.min(500, settings.heartbeatIntervalMs),
+            allowAutoTopicCreation: false,
+            partitionAssigners: [assigner as never],
+          }),
+        settings,
+        handler,
+        log,
+      );
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Fix for kafkajs 2.2.4's idle busy loop (see /work/shared/reference/toolchain.md §3).
+ * Fix for kafkajs 2.2.4's idle busy loop (in kafkajs/src/network/requestQueue/index.js).
  *
  * `RequestQueue.scheduleCheckPendingRequests` computes `throttledUntil - Date.now()` with `throttledUntil = -1`,
  * i.e. a huge negative delay, and hands it to `setTimeout` when nothing is pending. The runtime clamps it to 1 ms

@@ -43,8 +43,14 @@ if (!ConsumerGroup.prototype[PATCHED]) {
 /** A round-robin assigner (kafkajs's only built-in) carrying `hooks` for the patched joinAndSync. */
 // deno-lint-ignore no-explicit-any
 export function hookedAssigner(hooks: GroupHooks): any {
+  return hookedAssignerWith(hooks, PartitionAssigners.roundRobin);
+}
+
+/** Any kafkajs assigner factory, its assigners carrying `hooks` for the patched joinAndSync. */
+// deno-lint-ignore no-explicit-any
+export function hookedAssignerWith(hooks: GroupHooks, assigner: (context: any) => object): any {
   // deno-lint-ignore no-explicit-any
-  return (context: any) => Object.assign(PartitionAssigners.roundRobin(context), { [HOOKS]: hooks });
+  return (context: any) => Object.assign(assigner(context), { [HOOKS]: hooks });
 }
 
 function flatten(assigned: Array<{ topic: string; partitions: number[] }>): TopicPartition[] {

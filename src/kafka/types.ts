@@ -257,6 +257,53 @@ export interface Admin {
   close(): Promise<void>;
 }
 
+/** Settings of a worker group's membership (see group_membership.ts). */
+export interface GroupMembershipOptions {
+  /** The group (`group.id`). */
+  groupId: string;
+  /** An existing topic to subscribe to; the coordinator wants a subscription, nothing of it is fetched. */
+  topic: string;
+  /** The group protocol's name; every member of the group must use the same. */
+  protocol: string;
+  sessionTimeoutMs: number;
+  heartbeatIntervalMs: number;
+  rebalanceTimeoutMs: number;
+}
+
+/** What this member learnt from one completed join. */
+export interface GroupAssignment {
+  /** The bytes the leader's `assign` gave this member (empty when it gave none). */
+  assignment: Uint8Array;
+  memberId: string;
+  generation: number;
+  leader: boolean;
+}
+
+/** The member's side of the group protocol; every callback is awaited before the membership goes on. */
+export interface GroupMembershipHandler {
+  /** This member's metadata for the next JoinGroup. */
+  metadata(): Uint8Array;
+  /** Leader only: every member's metadata → each member's assignment bytes, keyed by member id. */
+  assign(members: { memberId: string; metadata: Uint8Array }[]): Promise<Map<string, Uint8Array>>;
+  /** Before every JoinGroup (first join, rebalance, rejoin after losing membership). */
+  onJoinStart?(): Promise<void>;
+  /** After every completed join, with this member's assignment. */
+  onAssigned(assignment: GroupAssignment): Promise<void>;
+  /** No heartbeat succeeded within the session timeout: the group may have given this member's work away. */
+  onLost(reason: string): void;
+}
+
+export interface GroupMembership {
+  /** Joins the group; resolves once the first assignment was handled. */
+  start(): Promise<void>;
+  /** Asks the coordinator for a new rebalance (within about one heartbeat). */
+  requestRejoin(): void;
+  /** This member's id in the current generation; null before the first join. */
+  memberId(): string | null;
+  /** Leaves the group (a rebalance follows at once for the others) and disconnects. Idempotent. */
+  close(): Promise<void>;
+}
+
 /** Everything a caller needs for one cluster; produced by `createKafka(options)` in client.ts. */
 export interface KafkaClient {
   readonly connection: KafkaConnectionOptions;
@@ -272,4 +319,6 @@ export interface KafkaClient {
     listener?: RebalanceListener,
   ): Promise<Consumer>;
   admin(): Promise<Admin>;
+  /** Membership in a worker group; call `start()` to join. */
+  groupMembership(options: GroupMembershipOptions, handler: GroupMembershipHandler): GroupMembership;
 }

@@ -39,6 +39,8 @@ export const METRIC_HELP: Record<string, string> = {
   tablesync_instance_retries_total: "Retried requests to the instance",
   tablesync_instance_throttle_limit: "Current adaptive in-flight limit per instance",
   tablesync_instance_permits_waited_total: "Requests that had to wait for a concurrency permit",
+  tablesync_instance_rate_limit_paced_total:
+    "Requests delayed to stay within the instance's rate-limit rule (X-RateLimit-Limit/-Reset)",
   tablesync_kafka_produce_latency_seconds_sum: "Sum of Kafka produce round-trip times",
   tablesync_kafka_produce_latency_seconds_count: "Number of Kafka produce requests",
   tablesync_offset_commit_latency_seconds_sum: "Sum of offset commit times",

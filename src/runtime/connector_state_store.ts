@@ -21,13 +21,22 @@ export interface StoredConnector {
   fileHash?: string;
 }
 
+/** Where connector changes made over REST are kept: this file (standalone) or the config topic (group mode). */
+export interface ConnectorConfigStore {
+  get(name: string): StoredConnector | undefined;
+  names(): string[];
+  /** Records a change; resolves once durable. */
+  put(name: string, entry: StoredConnector): Promise<void>;
+  remove(name: string): Promise<void>;
+}
+
 interface StateFile {
   format: "tablesync.connectors";
   version: 1;
   connectors: Record<string, StoredConnector>;
 }
 
-export class ConnectorStateStore {
+export class ConnectorStateStore implements ConnectorConfigStore {
   #path: string;
   #connectors: Record<string, StoredConnector> = {};
   #writing: Promise<void> = Promise.resolve();

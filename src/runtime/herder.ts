@@ -6,34 +6,39 @@
  * Connectors come from the config file at start, merged with what operators changed over REST
  * (ConnectorStateStore). A connector whose config is invalid at start is FAILED with the errors as its trace;
  * one created over REST with an invalid config is refused with 400.
+ *
+ * This class holds the connectors and orders the commands; each concern has its own room in herder/:
+ * lifecycle (connector_lifecycle.ts), status views (connector_status.ts), offsets (connector_offsets.ts),
+ * validation (connector_validation.ts), secret masking (config_masking.ts) and the command queue
+ * (command_queue.ts).
  */
 import type { ConnectorPlugin } from "../connect/task_api.ts";
 import type { RawConfig } from "../config/types.ts";
-import { analyzeConnector, type ConnectorAnalysis } from "../config/connector_config.ts";
-import { errorCount, errorLines } from "../config/analyze.ts";
-import { type ConfigInfos, configInfos, isSecretProperty } from "../config/config_infos.ts";
-import { HIDDEN } from "../observability/redact.ts";
-import { hasPlaceholder } from "../config/placeholders.ts";
-import { staticDefs } from "../config/catalog.ts";
+import type { ConfigInfos } from "../config/config_infos.ts";
 import { connectorTypeOf } from "../config/connector_class.ts";
-import { logger, type LogLevel } from "../observability/log.ts";
-import { redact } from "../observability/redact.ts";
-import { exportPermitPools, permitPoolFor } from "../instance/permit_registry.ts";
-import { parseInstanceUrl } from "../instance/instance_url.ts";
+import type { LogLevel } from "../observability/log.ts";
 import type { KafkaClient } from "../kafka/mod.ts";
 import type { OffsetStore } from "./offsets/types.ts";
 import { ConnectRestError } from "./connect_rest_error.ts";
-import { configHash, type ConnectorStateStore, type TargetState } from "./connector_state_store.ts";
-import { TaskRunner } from "./task_runner.ts";
-import { sinkGroupOf } from "./sink_group.ts";
-import type { OffsetEntry } from "./worker_protocol.ts";
+import { configHash, type ConnectorConfigStore, type TargetState } from "./connector_state_store.ts";
+import type { TaskPlacement } from "./task_placement.ts";
+import type { TaskRunner } from "./task_runner.ts";
+import { CommandQueue } from "./herder/command_queue.ts";
+import { keepHiddenSecrets, shownConfig } from "./herder/config_masking.ts";
+import { ConnectorLifecycle } from "./herder/connector_lifecycle.ts";
+import { ConnectorOffsets } from "./herder/connector_offsets.ts";
+import {
+  connectorInfo,
+  connectorStatus,
+  groupTaskStatus,
+  taskConfigsOf,
+  taskStatusOf,
+} from "./herder/connector_status.ts";
+import { ConnectorValidator } from "./herder/connector_validation.ts";
+import { type ConnectorState, kindOf, type ManagedConnector } from "./herder/managed.ts";
 
-const log = logger("herder");
-
-/** Every statically defined property of either connector kind, for deciding which values are secret. */
-const PASSWORD_DEFS = new Map([...staticDefs("source"), ...staticDefs("sink")].map((d) => [d.name, d]));
-
-export type ConnectorState = "RUNNING" | "PAUSED" | "STOPPED" | "FAILED" | "UNASSIGNED" | "RESTARTING";
+export type { ConnectorState } from "./herder/managed.ts";
+export { sameConnectorClass } from "./herder/connector_validation.ts";
 
 export interface HerderOptions {
   /** The worker section as written (placeholders unresolved), implied defaults included. */
@@ -44,7 +49,13 @@ export interface HerderOptions {
   workerId: string;
   logLevel: LogLevel;
   offsets: OffsetStore;
-  stateStore: ConnectorStateStore;
+  /** Where connectors changed over REST are kept: the local file (standalone) or the config topic (group). */
+  stateStore: ConnectorConfigStore;
+  /**
+   * Group mode: which tasks this member runs, and the statuses of the others. Default (standalone): every
+   * task runs here.
+   */
+  placement?: TaskPlacement;
   plugins: readonly ConnectorPlugin[];
   /** The worker's Kafka client (sink offsets over REST). */
   kafka: () => Promise<KafkaClient>;
@@ -52,27 +63,24 @@ export interface HerderOptions {
   gracefulTimeoutMs: number;
 }
 
-interface Managed {
-  name: string;
-  config: RawConfig;
-  /** undefined when connector.class names no connector of this build (the connector is FAILED). */
-  plugin: ConnectorPlugin | undefined;
-  target: TargetState;
-  state: ConnectorState;
-  trace?: string;
-  tasks: TaskRunner[];
-  taskConfigs: RawConfig[];
-  /** Hash of the config file's entry, when the connector comes from the file. */
-  fileHash?: string;
-}
-
 export class Herder {
   #o: HerderOptions;
-  #connectors = new Map<string, Managed>();
+  #connectors = new Map<string, ManagedConnector>();
   #fileHashes = new Map<string, string>();
+  readonly #commands = new CommandQueue();
+  readonly #validator: ConnectorValidator;
+  readonly #lifecycle: ConnectorLifecycle;
+  readonly #offsets: ConnectorOffsets;
 
   constructor(options: HerderOptions) {
     this.#o = options;
+    this.#validator = new ConnectorValidator(options.plugins, options.workerStrings);
+    this.#lifecycle = new ConnectorLifecycle({
+      ...options,
+      validator: this.#validator,
+      isCurrent: (m) => this.#connectors.get(m.name) === m,
+    });
+    this.#offsets = new ConnectorOffsets(options.offsets, options.kafka);
   }
 
   get workerId(): string {
@@ -93,6 +101,9 @@ export class Herder {
       if (stored && stored.fileHash === hash) {
         if (stored.deleted) continue;
         this.#add(entry.name, stored.config, stored.target, hash);
+      } else if (this.#o.placement) {
+        // Group mode: a file entry the shared config does not have yet (or that changed since) seeds it.
+        await this.#persist(this.#add(entry.name, entry.config, "RUNNING", hash));
       } else {
         if (stored) await store.remove(entry.name);
         this.#add(entry.name, entry.config, "RUNNING", hash);
@@ -100,16 +111,18 @@ export class Herder {
     }
     for (const name of store.names()) {
       const stored = store.get(name)!;
-      if (this.#fileHashes.has(name) || stored.deleted || stored.fileHash !== undefined) continue;
-      this.#add(name, stored.config, stored.target);
+      if (this.#fileHashes.has(name) || stored.deleted) continue;
+      // Standalone: a stored change of a connector no longer in the file is dropped with it.
+      if (stored.fileHash !== undefined && !this.#o.placement) continue;
+      this.#add(name, stored.config, stored.target, stored.fileHash);
     }
-    for (const m of this.#connectors.values()) this.#startConnector(m);
+    for (const m of this.#connectors.values()) this.#lifecycle.start(m);
   }
 
-  #add(name: string, config: RawConfig, target: TargetState, fileHash?: string): Managed {
+  #add(name: string, config: RawConfig, target: TargetState, fileHash?: string): ManagedConnector {
     const kind = connectorTypeOf(config["connector.class"]);
     const plugin = this.#o.plugins.find((p) => p.kind === kind)!;
-    const m: Managed = {
+    const m: ManagedConnector = {
       name,
       config,
       plugin,
@@ -123,93 +136,7 @@ export class Herder {
     return m;
   }
 
-  #pluginFor(config: RawConfig): ConnectorPlugin | undefined {
-    const kind = connectorTypeOf(config["connector.class"]);
-    return this.#o.plugins.find((p) => p.kind === kind);
-  }
-
-  #analyze(config: RawConfig): ConnectorAnalysis {
-    return analyzeConnector(config, { worker: this.#o.workerStrings });
-  }
-
-  #startConnector(m: Managed): void {
-    if (m.target === "STOPPED") {
-      m.state = "STOPPED";
-      return;
-    }
-    const analysis = this.#analyze(m.config);
-    const plugin = m.plugin;
-    // Never start over running tasks, nor for a connector deleted meanwhile.
-    if (m.tasks.length > 0 || this.#connectors.get(m.name) !== m) return;
-    if (errorCount(analysis) > 0 || !plugin) {
-      m.state = "FAILED";
-      m.trace = `Connector configuration is invalid:\n${errorLines(analysis).join("\n")}`;
-      log.error(
-        { connector: m.name, errors: errorLines(analysis) },
-        `connector ${m.name} has an invalid config`,
-      );
-      return;
-    }
-    try {
-      const props = analysis.values;
-      const url = props["svc.url"];
-      if (typeof url === "string") {
-        permitPoolFor(parseInstanceUrl(url).host, props["svc.http.max.concurrent.requests"] as number);
-      }
-      m.taskConfigs = plugin.taskConfigs(m.config, props, props["tasks.max"] as number);
-      m.state = m.target === "PAUSED" ? "PAUSED" : "RUNNING";
-      m.trace = undefined;
-      m.tasks = m.taskConfigs.map((tc, id) => this.#startTask(m, id, tc));
-      log.info(
-        { connector: m.name, tasks: m.tasks.length },
-        `connector ${m.name} started with ${m.tasks.length} task(s)`,
-      );
-    } catch (e) {
-      m.state = "FAILED";
-      m.trace = redact((e as Error).stack ?? String(e));
-      log.error({ connector: m.name, err: e }, `connector ${m.name} failed to start`);
-    }
-  }
-
-  #startTask(m: Managed, id: number, taskConfig: RawConfig): TaskRunner {
-    const kind = m.plugin!.kind;
-    const offsets: OffsetEntry[] = kind === "source"
-      ? this.#o.offsets.getAll(m.name).map((e) => ({
-        partition: { ...e.partition },
-        offset: { ...e.offset },
-      }))
-      : [];
-    return new TaskRunner({
-      type: "start",
-      kind,
-      connectorName: m.name,
-      taskId: id,
-      taskConfig,
-      workerConfig: this.#o.workerRaw,
-      offsets,
-      permitPools: exportPermitPools(),
-      logLevel: this.#o.logLevel,
-      paused: m.target === "PAUSED",
-    }, {
-      onOffsets: (entries) => {
-        try {
-          this.#o.offsets.set(m.name, entries as never);
-        } catch (e) {
-          log.error({ connector: m.name, err: e }, "invalid offsets from a task were not stored");
-        }
-      },
-      onStateChange: () => {},
-    });
-  }
-
-  async #stopTasks(m: Managed): Promise<void> {
-    const tasks = m.tasks;
-    m.tasks = [];
-    await Promise.all(tasks.map((t) => t.stop(this.#o.gracefulTimeoutMs)));
-    await this.#o.offsets.flush();
-  }
-
-  #get(name: string): Managed {
+  #get(name: string): ManagedConnector {
     const m = this.#connectors.get(name);
     if (!m) throw ConnectRestError.notFound(name);
     return m;
@@ -231,53 +158,28 @@ export class Herder {
   }
 
   info(name: string) {
-    const m = this.#get(name);
-    return {
-      name,
-      config: shownConfig(m.config),
-      tasks: m.taskConfigs.map((_, task) => ({ connector: name, task })),
-      type: kindOf(m),
-    };
+    return connectorInfo(this.#get(name));
   }
 
   taskConfigs(name: string) {
-    const m = this.#get(name);
-    return m.taskConfigs.map((config, task) => ({
-      id: { connector: name, task },
-      config: shownConfig(config),
-    }));
+    return taskConfigsOf(this.#get(name));
   }
 
   status(name: string) {
-    const m = this.#get(name);
-    const connector: Record<string, string> = { state: m.state, worker_id: this.#o.workerId };
-    if (m.trace) connector.trace = m.trace;
-    return {
-      name,
-      connector,
-      tasks: m.tasks.map((t) => this.#taskState(t)),
-      type: kindOf(m),
-    };
+    return connectorStatus(this.#get(name), this.#o.workerId, this.#o.placement);
   }
 
   taskStatus(name: string, id: number) {
-    const task = this.#task(name, id);
-    return this.#taskState(task);
-  }
-
-  #taskState(t: TaskRunner) {
-    const out: Record<string, string | number> = {
-      id: t.taskId,
-      state: t.state,
-      worker_id: this.#o.workerId,
-    };
-    if (t.trace) out.trace = t.trace;
-    return out;
+    const m = this.#get(name);
+    const placement = this.#o.placement;
+    if (placement && id >= 0 && id < m.taskConfigs.length) {
+      return groupTaskStatus(m, id, this.#o.workerId, placement);
+    }
+    return taskStatusOf(this.#task(name, id), this.#o.workerId);
   }
 
   #task(name: string, id: number): TaskRunner {
-    const m = this.#get(name);
-    const task = m.tasks.find((t) => t.taskId === id);
+    const task = this.#get(name).tasks.find((t) => t.taskId === id);
     if (!task) throw new ConnectRestError(404, `Task ${name}-${id} not found`);
     return task;
   }
@@ -297,84 +199,29 @@ export class Herder {
     }));
   }
 
-  // ---- validation ---------------------------------------------------------------------------------------------
-
   /** Kafka Connect's validate: the plugin in the path must match connector.class (trailing "Connector" ignored). */
   validate(pluginClass: string, config: RawConfig): ConfigInfos {
-    const plugin = this.#pluginByName(pluginClass);
-    if (!plugin) {
-      throw new ConnectRestError(
-        404,
-        `Failed to find any class that implements Connector and which name matches ${pluginClass}`,
-      );
-    }
-    const given = config["connector.class"];
-    if (given !== undefined && !sameConnectorClass(given, plugin.className)) {
-      throw new ConnectRestError(
-        400,
-        `Included connector type ${given} does not match request type ${pluginClass}`,
-      );
-    }
-    const analysis = this.#analyze({ ...config, "connector.class": given ?? plugin.className });
-    return configInfos(plugin.className, analysis);
+    return this.#validator.validate(pluginClass, config);
   }
 
-  #pluginByName(name: string): ConnectorPlugin | undefined {
-    return this.#o.plugins.find((p) => sameConnectorClass(name, p.className));
-  }
-
-  #checkValid(config: RawConfig): void {
-    const analysis = this.#analyze(config);
-    const lines = errorLines(analysis);
-    if (lines.length > 0) {
-      const type = connectorTypeOf(config["connector.class"]) ?? "connector";
-      throw new ConnectRestError(
-        400,
-        `Connector configuration is invalid and contains the following ${lines.length} error(s):\n${
-          lines.join("\n")
-        }\n` +
-          `You can also find the above list of errors at the endpoint \`/connector-plugins/{connectorType}/config/validate\`` +
-          (type === "connector" ? "" : ""),
-      );
-    }
-  }
-
-  // ---- commands -----------------------------------------------------------------------------------------------
-  //
-  // Commands on one connector run one at a time (a per-connector queue): a restart racing a delete or a config
-  // change must not leave orphan workers or start tasks for a connector that is gone. Once shutdown begins,
-  // commands are refused.
-
-  #queues = new Map<string, Promise<unknown>>();
-  #closing = false;
-
-  #serialised<T>(name: string, command: () => Promise<T>): Promise<T> {
-    if (this.#closing) return Promise.reject(new ConnectRestError(503, "The worker is shutting down"));
-    const previous = this.#queues.get(name) ?? Promise.resolve();
-    const next = previous.catch(() => {}).then(command);
-    this.#queues.set(name, next);
-    next.finally(() => {
-      if (this.#queues.get(name) === next) this.#queues.delete(name);
-    }).catch(() => {});
-    return next;
-  }
+  // ---- commands (one at a time per connector: command_queue.ts) ------------------------------------------------
 
   create(name: string, config: RawConfig, initialState: TargetState = "RUNNING"): Promise<void> {
-    return this.#serialised(name, () => this.#create(name, config, initialState));
+    return this.#commands.run(name, () => this.#create(name, config, initialState));
   }
 
   async #create(name: string, config: RawConfig, initialState: TargetState): Promise<void> {
     if (this.#connectors.has(name)) throw new ConnectRestError(409, `Connector ${name} already exists`);
     const full: RawConfig = { ...config, name };
-    this.#checkValid(full);
+    this.#validator.checkValid(full);
     const m = this.#add(name, full, initialState);
     await this.#persist(m);
-    this.#startConnector(m);
+    this.#lifecycle.start(m);
   }
 
   /** PUT config: creates (true) or reconfigures (false). */
   putConfig(name: string, config: RawConfig): Promise<boolean> {
-    return this.#serialised(name, () => this.#putConfig(name, config));
+    return this.#commands.run(name, () => this.#putConfig(name, config));
   }
 
   async #putConfig(name: string, config: RawConfig): Promise<boolean> {
@@ -384,17 +231,17 @@ export class Herder {
     }
     const m = this.#get(name);
     const full: RawConfig = keepHiddenSecrets({ ...config, name }, m.config);
-    this.#checkValid(full);
-    await this.#stopTasks(m);
-    m.plugin = this.#pluginFor(full);
+    this.#validator.checkValid(full);
+    await this.#lifecycle.stopTasks(m);
+    m.plugin = this.#validator.pluginFor(full);
     m.config = full;
     await this.#persist(m);
-    this.#startConnector(m);
+    this.#lifecycle.start(m);
     return false;
   }
 
   patchConfig(name: string, patch: Record<string, string | null>): Promise<void> {
-    return this.#serialised(name, async () => {
+    return this.#commands.run(name, async () => {
       const m = this.#get(name);
       const next: RawConfig = { ...m.config };
       for (const [k, v] of Object.entries(patch)) {
@@ -407,44 +254,24 @@ export class Herder {
 
   /** Kafka Connect: a STOPPED connector that is paused starts its tasks paused. */
   pause(name: string): Promise<void> {
-    return this.#serialised(name, async () => {
-      const m = this.#get(name);
-      const wasStopped = m.target === "STOPPED";
-      m.target = "PAUSED";
-      await this.#persist(m);
-      if (wasStopped) {
-        this.#startConnector(m);
-        return;
-      }
-      if (m.state === "RUNNING") m.state = "PAUSED";
-      for (const t of m.tasks) t.pause();
-    });
+    return this.#changeTarget(name, "PAUSED");
   }
 
   resume(name: string): Promise<void> {
-    return this.#serialised(name, async () => {
-      const m = this.#get(name);
-      const wasStopped = m.target === "STOPPED";
-      m.target = "RUNNING";
-      await this.#persist(m);
-      if (wasStopped) {
-        this.#startConnector(m);
-        return;
-      }
-      if (m.state === "PAUSED") m.state = "RUNNING";
-      for (const t of m.tasks) t.resume();
-    });
+    return this.#changeTarget(name, "RUNNING");
   }
 
   stop(name: string): Promise<void> {
-    return this.#serialised(name, async () => {
+    return this.#changeTarget(name, "STOPPED");
+  }
+
+  #changeTarget(name: string, target: TargetState): Promise<void> {
+    return this.#commands.run(name, async () => {
       const m = this.#get(name);
-      m.target = "STOPPED";
-      await this.#stopTasks(m);
-      m.taskConfigs = [];
-      m.state = "STOPPED";
-      m.trace = undefined;
-      await this.#persist(m);
+      // A stop is durable once its tasks stopped; a pause or resume is recorded before it is applied.
+      if (target !== "STOPPED") await this.#persist({ ...m, target });
+      await this.#lifecycle.applyTarget(m, target);
+      if (target === "STOPPED") await this.#persist(m);
     });
   }
 
@@ -466,13 +293,13 @@ export class Herder {
     const status = this.status(name);
     if (connectorRestarts) status.connector.state = "RESTARTING";
     for (const t of status.tasks) if (tasks.includes(t.id as number)) t.state = "RESTARTING";
-    const done = this.#serialised(name, async () => {
+    const done = this.#commands.run(name, async () => {
       const current = this.#get(name);
       if (current.target === "STOPPED") return;
       if (connectorRestarts && (includeTasks || current.state === "FAILED" || current.tasks.length === 0)) {
         current.state = "RESTARTING";
-        await this.#stopTasks(current);
-        this.#startConnector(current);
+        await this.#lifecycle.stopTasks(current);
+        this.#lifecycle.start(current);
         return;
       }
       for (const id of tasks) await this.#restartTask(current, id);
@@ -485,24 +312,20 @@ export class Herder {
     if (!m.tasks.some((t) => t.taskId === id)) {
       throw new ConnectRestError(404, `Task ${name}-${id} not found`);
     }
-    return this.#serialised(name, () => this.#restartTask(this.#get(name), id));
+    return this.#commands.run(name, () => this.#restartTask(this.#get(name), id));
   }
 
-  async #restartTask(m: Managed, id: number): Promise<void> {
+  async #restartTask(m: ManagedConnector, id: number): Promise<void> {
     const index = m.tasks.findIndex((t) => t.taskId === id);
     if (index < 0) throw new ConnectRestError(404, `Task ${m.name}-${id} not found`);
-    await m.tasks[index].stop(this.#o.gracefulTimeoutMs);
-    await this.#o.offsets.flush();
-    if (this.#connectors.get(m.name) === m && m.tasks[index]?.taskId === id) {
-      m.tasks[index] = this.#startTask(m, id, m.taskConfigs[id]);
-    }
+    await this.#lifecycle.restartTask(m, index);
   }
 
   delete(name: string): Promise<void> {
-    return this.#serialised(name, async () => {
+    return this.#commands.run(name, async () => {
       const m = this.#get(name);
       this.#connectors.delete(name);
-      await this.#stopTasks(m);
+      await this.#lifecycle.stopTasks(m);
       if (m.fileHash) {
         await this.#o.stateStore.put(name, {
           config: m.config,
@@ -514,119 +337,75 @@ export class Herder {
     });
   }
 
-  async #persist(m: Managed): Promise<void> {
+  async #persist(m: Pick<ManagedConnector, "name" | "config" | "target" | "fileHash">): Promise<void> {
     await this.#o.stateStore.put(m.name, { config: m.config, target: m.target, fileHash: m.fileHash });
   }
 
-  // ---- offsets (KIP-875) -------------------------------------------------------------------------------------
+  // ---- offsets (KIP-875: connector_offsets.ts) -------------------------------------------------------------
 
   async offsets(
     name: string,
   ): Promise<{ offsets: { partition: Record<string, unknown>; offset: Record<string, unknown> }[] }> {
-    const m = this.#get(name);
-    if (kindOf(m) === "source") {
-      return {
-        offsets: this.#o.offsets.getAll(name).map((e) => ({
-          partition: { ...e.partition },
-          offset: { ...e.offset },
-        })),
-      };
-    }
-    const admin = await (await this.#o.kafka()).admin();
-    try {
-      const committed = await admin.fetchCommittedOffsets(sinkGroupOf(m.config));
-      return {
-        offsets: committed.map((c) => ({
-          partition: { kafka_topic: c.topic, kafka_partition: c.partition },
-          offset: { kafka_offset: c.offset },
-        })),
-      };
-    } finally {
-      await admin.close();
-    }
-  }
-
-  #requireStopped(m: Managed): void {
-    if (m.target !== "STOPPED" || m.tasks.length > 0) {
-      throw new ConnectRestError(
-        400,
-        `Connectors must be in the STOPPED state before their offsets can be modified. This can be done for the specified connector by issuing a 'PUT' request to the '/connectors/${m.name}/stop' endpoint`,
-      );
-    }
+    return await this.#offsets.list(this.#get(name));
   }
 
   alterOffsets(name: string, entries: { partition: unknown; offset: unknown }[]): Promise<void> {
-    return this.#serialised(name, () => this.#alterOffsets(name, entries));
-  }
-
-  async #alterOffsets(name: string, entries: { partition: unknown; offset: unknown }[]): Promise<void> {
-    const m = this.#get(name);
-    this.#requireStopped(m);
-    if (!Array.isArray(entries) || entries.length === 0) {
-      throw new ConnectRestError(
-        400,
-        "Partitions / offsets need to be provided for an alter offsets request",
-      );
-    }
-    if (kindOf(m) === "source") {
-      for (const e of entries) {
-        if (!isObject(e.partition)) throw new ConnectRestError(400, "Source partitions may not be null");
-        if (e.offset !== null && !isObject(e.offset)) {
-          throw new ConnectRestError(400, "Source offsets must be objects or null");
-        }
-      }
-      try {
-        this.#o.offsets.set(name, entries as never);
-      } catch (e) {
-        throw new ConnectRestError(400, (e as Error).message);
-      }
-      await this.#o.offsets.flush();
-      return;
-    }
-    const changes = entries.map((e) => sinkOffsetChange(e));
-    const admin = await (await this.#o.kafka()).admin();
-    try {
-      await admin.setCommittedOffsets(sinkGroupOf(m.config), changes);
-    } finally {
-      await admin.close();
-    }
+    return this.#commands.run(name, () => this.#offsets.alter(this.#get(name), entries));
   }
 
   resetOffsets(name: string): Promise<void> {
-    return this.#serialised(name, () => this.#resetOffsets(name));
+    return this.#commands.run(name, () => this.#offsets.reset(this.#get(name)));
   }
 
-  async #resetOffsets(name: string): Promise<void> {
-    const m = this.#get(name);
-    this.#requireStopped(m);
-    if (kindOf(m) === "source") {
-      this.#o.offsets.set(
-        name,
-        this.#o.offsets.getAll(name).map((e) => ({ partition: e.partition, offset: null })),
-      );
-      await this.#o.offsets.flush();
-      return;
-    }
-    const admin = await (await this.#o.kafka()).admin();
-    try {
-      const committed = await admin.fetchCommittedOffsets(sinkGroupOf(m.config));
-      if (committed.length > 0) {
-        await admin.setCommittedOffsets(
-          sinkGroupOf(m.config),
-          committed.map((c) => ({ topic: c.topic, partition: c.partition, offset: -1 })),
-        );
+  // ---- group mode (see runtime/group/) --------------------------------------------------------------------
+
+  /** Every connector and its task count under the current configs: what the group assigns. */
+  work(): { connector: string; tasks: number }[] {
+    return [...this.#connectors.values()].map((m) => ({ connector: m.name, tasks: m.taskConfigs.length }));
+  }
+
+  /**
+   * Brings the running tasks in line with the placement (connector_lifecycle.ts `reconcile`). Resolves once the
+   * stops completed; returns how many tasks were stopped.
+   */
+  async reconcile(): Promise<number> {
+    let stopped = 0;
+    await Promise.all([...this.#connectors.values()].map((m) =>
+      this.#commands.run(m.name, async () => {
+        if (this.#connectors.get(m.name) === m) stopped += await this.#lifecycle.reconcile(m);
+      }).catch(ignoreRestErrors)
+    ));
+    return stopped;
+  }
+
+  /**
+   * A connector change read from the shared config (written by any member, this one included): applies it
+   * here unless it is what this member already runs. `null` = deleted.
+   */
+  applyShared(name: string, entry: { config: RawConfig; target: TargetState } | null): Promise<void> {
+    return this.#commands.run(name, async () => {
+      const m = this.#connectors.get(name);
+      if (entry === null) {
+        if (!m) return;
+        this.#connectors.delete(name);
+        await this.#lifecycle.stopTasks(m);
+        return;
       }
-    } finally {
-      await admin.close();
-    }
+      if (!m) {
+        this.#lifecycle.start(this.#add(name, entry.config, entry.target));
+        return;
+      }
+      await this.#lifecycle.applyShared(m, entry);
+    }).catch(ignoreRestErrors);
   }
 
   /** Stops every task gracefully (they flush and commit), then writes offsets. A second call kills at once. */
   async shutdown(): Promise<void> {
-    this.#closing = true;
     // Commands already queued finish first, so none starts workers after the snapshot below.
-    await Promise.allSettled([...this.#queues.values()]);
-    await Promise.all([...this.#connectors.values()].map((m) => this.#stopTasks(m).catch(() => {})));
+    await this.#commands.close();
+    await Promise.all(
+      [...this.#connectors.values()].map((m) => this.#lifecycle.stopTasks(m).catch(() => {})),
+    );
   }
 
   kill(): void {
@@ -634,76 +413,7 @@ export class Herder {
   }
 }
 
-/** Secret values are shown as [hidden] unless they are placeholders (which are not secrets themselves). */
-function shownConfig(config: RawConfig): RawConfig {
-  const out: RawConfig = {};
-  for (const [k, v] of Object.entries(config)) out[k] = isSecretKey(k) && !hasPlaceholder(v) ? HIDDEN : v;
-  return out;
-}
-
-/** A config sent back with [hidden] values (as GET returned it) keeps the stored secrets. */
-function keepHiddenSecrets(next: RawConfig, previous: RawConfig): RawConfig {
-  const out = { ...next };
-  for (const [k, v] of Object.entries(out)) {
-    if (v === HIDDEN && previous[k] !== undefined) out[k] = previous[k];
-  }
-  return out;
-}
-
-function isSecretKey(key: string): boolean {
-  return isSecretProperty(PASSWORD_DEFS.get(key), key);
-}
-
-/** Connect's connector type: "unknown" when the class names no connector of this build. */
-function kindOf(m: Managed): "source" | "sink" | "unknown" {
-  return m.plugin?.kind ?? "unknown";
-}
-
-/** Kafka Connect's alias matching: compare without a trailing "Connector", by suffix. */
-export function sameConnectorClass(a: string, b: string): boolean {
-  const strip = (s: string) => s.replace(/Connector$/, "");
-  const x = strip(a);
-  const y = strip(b);
-  return x === y || x.endsWith(`.${y}`) || y.endsWith(`.${x}`);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function sinkOffsetChange(
-  e: { partition: unknown; offset: unknown },
-): { topic: string; partition: number; offset: number } {
-  const p = e.partition as Record<string, unknown> | null;
-  if (!isObject(p) || typeof p.kafka_topic !== "string" || p.kafka_partition === undefined) {
-    throw new ConnectRestError(
-      400,
-      "The partition for a sink connector offset must contain the keys 'kafka_topic' and 'kafka_partition'",
-    );
-  }
-  const partition = Number(p.kafka_partition);
-  if (!Number.isInteger(partition) || partition < 0) {
-    throw new ConnectRestError(
-      400,
-      "Failed to parse the following Kafka partition value in the provided offsets: '" +
-        String(p.kafka_partition) + "'. Partition values for sink connectors need to be integers.",
-    );
-  }
-  if (e.offset === null) return { topic: p.kafka_topic, partition, offset: -1 };
-  const o = e.offset as Record<string, unknown>;
-  if (!isObject(o) || o.kafka_offset === undefined) {
-    throw new ConnectRestError(
-      400,
-      "The offset for a sink connector should either be null or contain the key 'kafka_offset'",
-    );
-  }
-  const offset = Number(o.kafka_offset);
-  if (!Number.isInteger(offset) || offset < 0) {
-    throw new ConnectRestError(
-      400,
-      "Failed to parse the following Kafka offset value in the provided offsets: '" + String(o.kafka_offset) +
-        "'. Offset values for sink connectors need to be integers.",
-    );
-  }
-  return { topic: p.kafka_topic, partition, offset };
+/** Group mode's own calls skip a connector that is gone or a worker shutting down (the REST answers). */
+function ignoreRestErrors(e: unknown): void {
+  if (!(e instanceof ConnectRestError)) throw e;
 }

@@ -21,23 +21,3 @@ export class PauseGate {
     return this.#paused ? new Promise((resolve) => this.#waiters.push(resolve)) : Promise.resolve();
   }
 }
-
-/** Sleeps `ms`, ending early (without error) when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
-
-/** Backoff for retriable task failures: doubles from 1 s up to `maxMs`, with jitter so tasks do not retry in step. */
-export function retryBackoffMs(attempt: number, maxMs: number): number {
-  const ceiling = Math.min(maxMs, 1000 * 2 ** Math.min(attempt - 1, 16));
-  return ceiling / 2 + Math.random() * ceiling / 2;
-}

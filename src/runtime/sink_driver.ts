@@ -14,7 +14,8 @@ import type { Logger } from "../observability/log.ts";
 import type { MetricsRegistry } from "../observability/metrics.ts";
 import type { ErrorHandler } from "./errors/error_handler.ts";
 import { ConversionError, fromBytes, prepareFromBytes, type RecordConverters } from "./record_bytes.ts";
-import { PauseGate, retryBackoffMs, sleep } from "./pause_gate.ts";
+import { PauseGate } from "./pause_gate.ts";
+import { retryBackoffMs, sleepEndingOnAbort } from "../common/delay.ts";
 import type { RecordTransformer } from "./source_driver.ts";
 
 export interface SinkDriverOptions {
@@ -178,7 +179,7 @@ export class SinkDriver {
           { err: e, attempt, waitMs: Math.round(wait) },
           "put failed retriably; redelivering",
         );
-        await sleep(wait, this.#stop.signal);
+        await sleepEndingOnAbort(wait, this.#stop.signal);
       }
     }
     const last = batch.records[batch.records.length - 1];

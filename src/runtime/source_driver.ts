@@ -16,8 +16,9 @@ import { redact } from "../observability/redact.ts";
 import { type SubmittedRecord, SubmittedRecords } from "./offsets/submitted_records.ts";
 import type { ErrorHandler } from "./errors/error_handler.ts";
 import { ConversionError, prepareToBytes, type RecordConverters, toBytes } from "./record_bytes.ts";
-import { PauseGate, retryBackoffMs, sleep } from "./pause_gate.ts";
-import type { OffsetEntry } from "./worker_protocol.ts";
+import { PauseGate } from "./pause_gate.ts";
+import { retryBackoffMs, sleepEndingOnAbort } from "../common/delay.ts";
+import type { OffsetUpdate } from "./offsets/types.ts";
 
 export interface RecordTransformer<R> {
   apply(record: R): R | null;
@@ -32,7 +33,7 @@ export interface SourceDriverOptions {
   logger: Logger;
   metrics: MetricsRegistry;
   /** Called with committable offsets whenever acknowledged records let them advance. */
-  commitOffsets: (entries: OffsetEntry[]) => void;
+  commitOffsets: (entries: OffsetUpdate[]) => void;
   /** Makes sure a topic exists before its first record is sent (topic.creation.* or a clear error). */
   ensureTopic: (topic: string) => Promise<void>;
   /**
@@ -95,7 +96,7 @@ export class SourceDriver {
             { err: e, attempt: pollFailures, waitMs: Math.round(wait) },
             "poll failed retriably; retrying",
           );
-          await sleep(wait, this.#stop.signal);
+          await sleepEndingOnAbort(wait, this.#stop.signal);
           continue;
         }
         if (records.length > 0) await this.#dispatch(records);
@@ -114,7 +115,7 @@ export class SourceDriver {
     const kept: SourceRecord[] | null = this.#o.task.commitRecord ? [] : null;
     for (const original of records) {
       const handle = original.sourcePartition && original.sourceOffset
-        ? this.#submitted.submit(original.sourcePartition as never, original.sourceOffset as never)
+        ? this.#submitted.submit(original.sourcePartition, original.sourceOffset)
         : null;
       const prepared = await this.#prepare(original);
       if (prepared === null) {
@@ -233,7 +234,7 @@ export class SourceDriver {
         if (this.#stop.signal.aborted) return;
         const wait = retryBackoffMs(attempt, this.#o.maxRetryBackoffMs ?? 30000);
         this.#o.logger.warn({ err: error, attempt, records: out.length }, "send to Kafka failed; retrying");
-        await sleep(wait, this.#stop.signal);
+        await sleepEndingOnAbort(wait, this.#stop.signal);
       }
     }
     const perTopic = new Map<string, number>();

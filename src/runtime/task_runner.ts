@@ -9,12 +9,13 @@ import type { MetricsSnapshot } from "../observability/metrics.ts";
 import { logger } from "../observability/log.ts";
 import { redact } from "../observability/redact.ts";
 import { type PermitPoolTransfer, reclaimPermits } from "../instance/permit_registry.ts";
-import type { MainToWorker, OffsetEntry, StartMessage, WorkerToMain } from "./worker_protocol.ts";
+import type { MainToWorker, StartMessage, WorkerToMain } from "./worker_protocol.ts";
+import type { OffsetUpdate } from "./offsets/types.ts";
 
 export type TaskState = "UNASSIGNED" | "RUNNING" | "PAUSED" | "FAILED" | "RESTARTING";
 
 export interface TaskRunnerHooks {
-  onOffsets(entries: OffsetEntry[]): void;
+  onOffsets(entries: OffsetUpdate[]): void;
   onStateChange(): void;
 }
 

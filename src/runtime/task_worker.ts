@@ -1,8 +1,9 @@
 /// <reference lib="deno.worker" />
 /**
- * The entry point of a task's Web Worker. It receives a `start` message with the task config, resolves its
- * placeholders (so secrets are registered for redaction in this realm), builds the converters, transforms,
- * Kafka clients and error handler, and runs the source or sink driver until told to stop or until it fails.
+ * The entry point of a task's Web Worker. It receives a `start` message with the task config, builds the task's
+ * environment (task_environment.ts: configs with placeholders resolved in this realm, Kafka client, converters,
+ * error handler) and its source or sink driver (source_task_builder.ts, sink_task_builder.ts), and runs the
+ * driver until told to stop or until it fails.
  *
  * Failures never escape the worker as uncaught errors: they are reported as a FAILED state with a trace.
  */
@@ -10,33 +11,14 @@ import type { MainToWorker, StartMessage, WorkerToMain } from "./worker_protocol
 import { logger, setLogLevel } from "../observability/log.ts";
 import { redact } from "../observability/redact.ts";
 import { MetricsRegistry } from "../observability/metrics.ts";
-import { analyzeWorker, workerStrings } from "../config/worker_config.ts";
-import { analyzeConnector } from "../config/connector_config.ts";
-import { errorLines } from "../config/analyze.ts";
-import { importPermitPools, type PermitPoolTransfer } from "../instance/permit_registry.ts";
-import {
-  createKafka,
-  type KafkaClient,
-  kafkaOptionsFromProperties,
-  stripPrefix,
-  TopicCreationUnsupportedError,
-} from "../kafka/mod.ts";
-import type { Producer } from "../kafka/mod.ts";
-import { createTaskConverters } from "../connect/converters/factory.ts";
-import { buildTransformChain } from "../connect/transforms/chain.ts";
-import type { SinkTaskContext, SourceTaskContext, TaskMetrics } from "../connect/task_api.ts";
-import type { SinkRecord, SourceRecord } from "../connect/record.ts";
-import { ErrorHandler, errorHandlingConfig } from "./errors/error_handler.ts";
-import { DeadLetterQueue } from "./errors/dead_letter_queue.ts";
-import type { RecordConverters } from "./record_bytes.ts";
-import { SourceDriver } from "./source_driver.ts";
-import { SinkDriver } from "./sink_driver.ts";
-import { canonicalJson } from "./offsets/offset_key.ts";
-import { topicCreationEnabled, topicCreationFor } from "./topic_creation.ts";
-import { newTask } from "./task_factories.ts";
-import { sinkGroupOf } from "./sink_group.ts";
-import { splitList } from "../config/coerce.ts";
 import { startCpuProfileFromEnv } from "../observability/cpu_profile.ts";
+import { importPermitPools, type PermitPoolTransfer } from "../instance/permit_registry.ts";
+import type { TaskMetrics } from "../connect/task_api.ts";
+import type { SourceDriver } from "./source_driver.ts";
+import type { SinkDriver } from "./sink_driver.ts";
+import { taskEnvironment } from "./task_environment.ts";
+import { buildSourceTask } from "./source_task_builder.ts";
+import { buildSinkTask } from "./sink_task_builder.ts";
 
 const METRICS_INTERVAL_MS = 2000;
 
@@ -110,187 +92,23 @@ async function start(msg: StartMessage): Promise<void> {
     () => post({ type: "metrics", snapshot: metrics.snapshot() }),
     METRICS_INTERVAL_MS,
   );
-
-  const workerAnalysis = analyzeWorker(msg.workerConfig);
-  const worker = workerStrings(workerAnalysis);
-  const analysis = analyzeConnector(msg.taskConfig, { worker });
-  const problems = [...errorLines(workerAnalysis), ...errorLines(analysis)];
-  if (problems.length > 0) throw new Error(`task config is invalid:\n${problems.join("\n")}`);
-  const config = analysis.raw;
-  const props = analysis.values;
-
-  // As in Kafka Connect: worker keys, then the worker's `producer.`/`consumer.` keys, then the connector's overrides.
-  const client = msg.kind === "source" ? "producer" : "consumer";
-  const kafkaOptions = await kafkaOptionsFromProperties({
-    ...worker,
-    ...stripPrefix(worker, `${client}.`),
-    ...stripPrefix(config, `${client}.override.`),
-  });
-  const kafka: KafkaClient = createKafka(kafkaOptions.connection, {
+  const env = await taskEnvironment(msg, {
     log,
+    metrics,
+    taskMetrics: taskMetrics(),
+    post,
     onConsumerCrash: (error) =>
       fail(new Error(`the Kafka consumer stopped: ${error.message}`, { cause: error })),
   });
-  const built = createTaskConverters(config, worker);
-  const converters: RecordConverters = {
-    key: built.keyConverter,
-    value: built.valueConverter,
-    header: built.headerConverter,
-    classes: {
-      key: built.choices.key.className,
-      value: built.choices.value.className,
-      header: built.choices.header.className,
-    },
-  };
-  const sourceTransforms = () => buildTransformChain<SourceRecord>(config);
-  const sinkTransforms = () => buildTransformChain<SinkRecord>(config);
-  const dlqTopic = props["errors.deadletterqueue.topic.name"] as string;
-  const dlq = dlqTopic
-    ? new DeadLetterQueue({
-      topic: dlqTopic,
-      contextHeaders: props["errors.deadletterqueue.context.headers.enable"] === true,
-      connectorName: msg.connectorName,
-      taskId: msg.taskId,
-      producer: () => kafka.producer(kafkaOptions.producer),
-    })
-    : null;
-  const stopSignal = new AbortController();
-  const errors = new ErrorHandler(errorHandlingConfig(props), {
-    logger: log,
-    dlq,
-    metrics,
-    signal: stopSignal.signal,
-    taskLabel: `${msg.connectorName}-${msg.taskId}`,
-  });
-
-  if (msg.kind === "source") {
-    const task = newTask("source");
-    const producer: Producer = await kafka.producer(kafkaOptions.producer, { ownThread: true });
-    const admin = await kafka.admin();
-    const offsets = new Map(msg.offsets.map((e) => [canonicalJson(e.partition), e.offset]));
-    const context: SourceTaskContext = {
-      connectorName: msg.connectorName,
-      taskId: msg.taskId,
-      logger: log,
-      metrics: taskMetrics(),
-      signal: stopSignal.signal,
-      offset: (partition) => (offsets.get(canonicalJson(partition)) ?? null) as never,
-      reportBadRow: async (error, details) => {
-        const encode = (v: unknown) =>
-          v === null || v === undefined
-            ? null
-            : new TextEncoder().encode(typeof v === "string" ? v : JSON.stringify(v));
-        await errors.handleFailure("TASK_POLL", error, {
-          executingClass: "io.tablesync.TableSourceTask",
-          describe: () => `row of topic ${details.topic} with key ${details.key ?? "(none)"}`,
-          failedRecord: () => ({ key: encode(details.key), value: encode(details.value) }),
-        }, true);
-      },
-    };
-    const creationWanted = topicCreationEnabled(config) && worker["topic.creation.enable"] !== "false";
-    const source = new SourceDriver({
-      task,
-      producer,
-      converters,
-      transforms: sourceTransforms(),
-      errors,
-      logger: log,
-      metrics,
-      commitOffsets: (entries) => post({ type: "offsets", entries }),
-      ensureTopic: async (topic) => {
-        if (await admin.topicExists(topic)) return;
-        if (!creationWanted) {
-          throw new Error(
-            `topic ${topic} does not exist: create it, or set topic.creation.default.partitions and topic.creation.default.replication.factor so the connector creates it`,
-          );
-        }
-        const settings = topicCreationFor(config, topic);
-        try {
-          await admin.createTopic(topic, settings);
-          log.info({ topic, group: settings.group }, `created topic ${topic}`);
-        } catch (e) {
-          if (e instanceof TopicCreationUnsupportedError) {
-            throw new Error(
-              `topic ${topic} does not exist and this cluster cannot create it through the API: create it yourself`,
-              { cause: e },
-            );
-          }
-          throw e;
-        }
-      },
-    });
-    stopSignal.signal.addEventListener("abort", () => source.stop());
-    driver = source;
-    await task.start(config, props, context);
-    cleanup = async () => {
-      await task.stop().catch((e) => log.warn({ err: e }, "task stop failed"));
-      await producer.close().catch(() => {});
-      await admin.close().catch(() => {});
-      await dlq?.close().catch(() => {});
-    };
-  } else {
-    const task = newTask("sink");
-    let sinkDriver: SinkDriver | null = null;
-    const context: SinkTaskContext = {
-      connectorName: msg.connectorName,
-      taskId: msg.taskId,
-      logger: log,
-      metrics: taskMetrics(),
-      signal: stopSignal.signal,
-      reportRecordError: async (record, error) => {
-        await errors.handleFailure("TASK_PUT", error, {
-          executingClass: "io.tablesync.TableSinkTask",
-          describe: () =>
-            `consumed record is {topic='${record.topic}', partition=${record.kafkaPartition}, offset=${record.kafkaOffset}}`,
-          failedRecord: () => {
-            const raw = sinkDriver?.rawRecord(
-              record.originalTopic,
-              record.originalKafkaPartition,
-              record.originalKafkaOffset,
-            );
-            return {
-              topic: record.originalTopic,
-              partition: record.originalKafkaPartition,
-              offset: record.originalKafkaOffset,
-              key: raw?.key ?? null,
-              value: raw?.value ?? null,
-              headers: raw?.headers,
-              timestamp: raw?.timestamp,
-            };
-          },
-        }, true);
-      },
-    };
-    const topics = splitList(config["topics"] ?? "");
-    const sink = new SinkDriver({
-      task,
-      kafka,
-      subscription: topics.length > 0
-        ? { topics }
-        : { pattern: new RegExp(`^(?:${config["topics.regex"]})$`) },
-      groupId: sinkGroupOf(config),
-      consumerOptions: kafkaOptions.consumer,
-      converters,
-      transforms: sinkTransforms(),
-      errors,
-      logger: log,
-      metrics,
-      commitIntervalMs: Number(worker["offset.flush.interval.ms"]),
-    });
-    stopSignal.signal.addEventListener("abort", () => sink.stop());
-    sinkDriver = sink;
-    driver = sink;
-    await task.start(config, props, context);
-    cleanup = async () => {
-      await task.stop().catch((e) => log.warn({ err: e }, "task stop failed"));
-      await dlq?.close().catch(() => {});
-    };
-  }
+  const built = msg.kind === "source" ? await buildSourceTask(env) : buildSinkTask(env);
+  driver = built.driver;
+  await built.start();
+  cleanup = built.cleanup;
 
   if (pauseWanted) driver.pause();
   post({ type: "state", state: pauseWanted ? "PAUSED" : "RUNNING" });
   running = driver.run();
-  stopOn = stopSignal;
+  stopOn = env.stopSignal;
   running.catch((e) => fail(e));
 }
 
@@ -323,6 +141,8 @@ function fail(error: unknown): void {
     logger("task").warn({ err: error }, "error while stopping the task");
     return;
   }
+  // The runner terminates a FAILED worker at once: the metrics that explain the failure go first.
+  post({ type: "metrics", snapshot: metrics.snapshot() });
   post({ type: "state", state: "FAILED", trace: traceOf(error) });
   stopOn?.abort();
   cleanup?.().finally(() => finish(traceOf(error)));

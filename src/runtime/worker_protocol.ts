@@ -8,12 +8,7 @@
 import type { MetricsSnapshot } from "../observability/metrics.ts";
 import type { ConnectorKind } from "../connect/task_api.ts";
 import type { LogLevel } from "../observability/log.ts";
-
-export interface OffsetEntry {
-  partition: Record<string, unknown>;
-  /** null deletes the partition's offset (KIP-875 reset). */
-  offset: Record<string, unknown> | null;
-}
+import type { OffsetEntry, OffsetUpdate } from "./offsets/types.ts";
 
 export interface StartMessage {
   type: "start";
@@ -43,6 +38,6 @@ export type TaskRunState = "RUNNING" | "PAUSED" | "FAILED";
 
 export type WorkerToMain =
   | { type: "state"; state: TaskRunState; trace?: string }
-  | { type: "offsets"; entries: OffsetEntry[] }
+  | { type: "offsets"; entries: OffsetUpdate[] }
   | { type: "metrics"; snapshot: MetricsSnapshot }
   | { type: "stopped"; trace?: string };

@@ -35,7 +35,13 @@ export type Fault =
    * Rows hidden by access control: counted in X-Total-Count but removed after the limit is applied.
    * Hides `percent` % of rows (chosen by a hash of the sys_id) and/or the listed sys_ids.
    */
-  | { kind: "acl_hide"; percent?: number; sysIds?: string[] };
+  | { kind: "acl_hide"; percent?: number; sysIds?: string[] }
+  /**
+   * A proxy in front of the instance adds its own `Date`: the header arrives with two comma-joined values, the
+   * instance's then the proxy's (`proxySkewSeconds` ahead of the instance, default 0). `garbled: "first"` puts an
+   * unparseable value before both; `garbled: "only"` leaves nothing but unparseable values (a broken proxy).
+   */
+  | { kind: "double_date"; proxySkewSeconds?: number; garbled?: "first" | "only" };
 
 export interface FaultRule {
   fault: Fault;
@@ -69,6 +75,8 @@ export interface ActiveFaults {
   quotaCancelAfterRows?: number | "half";
   gzip: boolean;
   oversizedBytes?: number;
+  /** A second (and maybe a garbled first) Date value, as a proxy would add. */
+  doubleDate?: { proxySkewSeconds: number; garbled?: "first" | "only" };
   /** True for rows access control hides from this request. */
   hidden?: (sysId: string) => boolean;
   /** Kinds that fired, for the journal. */
@@ -154,6 +162,9 @@ export class FaultRegistry {
           break;
         case "acl_hide":
           hiders.push(aclHider(f.percent ?? 0, f.sysIds ?? []));
+          break;
+        case "double_date":
+          active.doubleDate = { proxySkewSeconds: f.proxySkewSeconds ?? 0, garbled: f.garbled };
           break;
       }
     }

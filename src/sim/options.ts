@@ -4,6 +4,7 @@
 import type { ClockSetting } from "./clock.ts";
 import type { FaultRule } from "./faults.ts";
 import type { WriterSettings } from "./writer.ts";
+import type { RateLimitRuleSpec } from "./rate_limit_rule.ts";
 
 /** A basic-auth user, also a sys_user row. */
 export interface SimUserSpec {
@@ -95,6 +96,8 @@ export interface SimulatorOptions {
   seedBucketSize?: number;
   /** Maximum journal entries kept (oldest dropped first). Default 100000. */
   journalLimit?: number;
+  /** A rate-limit rule covering every user (requests per window, each user counted apart). Default: none. */
+  rateLimit?: RateLimitRuleSpec;
   /**
    * Origin used in reference links, Location and Link headers, e.g. "https://dev12345.service-now.com".
    * Default: the origin the request was addressed to (its Host header).
@@ -121,6 +124,7 @@ export interface ResolvedOptions {
   seedBucketSize: number;
   journalLimit: number;
   publicOrigin?: string;
+  rateLimit?: RateLimitRuleSpec;
 }
 
 /** Splits "name:secret" at the first colon (secrets may contain colons). */
@@ -181,5 +185,6 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     seedBucketSize: options.seedBucketSize ?? 1500,
     journalLimit: options.journalLimit ?? 100000,
     publicOrigin: options.publicOrigin,
+    rateLimit: options.rateLimit,
   };
 }

@@ -5,11 +5,12 @@
 import { type Principal } from "./auth/users.ts";
 import { OAUTH_DENIED } from "./auth/oauth.ts";
 import type { ActiveFaults, Fault } from "./faults.ts";
-import { formatGlideDateTime } from "./glide_time.ts";
+import { formatGlideDateTime, httpDate } from "./glide_time.ts";
 import { baseHeaders, errorBody, Errors, JSON_TYPE } from "./http/responses.ts";
 import type { JournalEntry } from "./journal.ts";
 import { type ApiRequest, type ApiResponse, bodyOf } from "./routes/request.ts";
 import { serveBatch } from "./routes/batch.ts";
+import { countRows } from "./routes/stats.ts";
 import { listRows } from "./routes/table_list.ts";
 import { deleteRecord, getRecord, insertRecord, updateRecord } from "./routes/table_record.ts";
 import type { SimState } from "./state.ts";
@@ -19,10 +20,11 @@ const log = logger("sim");
 
 const BATCH_PATH = /^\/api\/now\/v1\/batch\/?$/;
 const TABLE_PATH = /^\/api\/now\/(?:(v1|v2)\/)?table\/([^/]+)(?:\/([^/]+))?\/?$/;
+const STATS_PATH = /^\/api\/now\/(?:(v1)\/)?stats\/([^/]+)\/?$/;
 
 interface RouteMatch {
   key: string;
-  kind: "table" | "oauth" | "batch" | "unknown";
+  kind: "table" | "stats" | "oauth" | "batch" | "unknown";
   version?: string;
   table?: string;
   sysId?: string;
@@ -31,6 +33,11 @@ interface RouteMatch {
 export function matchRoute(method: string, path: string): RouteMatch {
   if (path === "/oauth_token.do") return { key: `${method} /oauth_token.do`, kind: "oauth" };
   if (BATCH_PATH.test(path)) return { key: `${method} /api/now/batch`, kind: "batch" };
+  const stats = STATS_PATH.exec(path);
+  if (stats) {
+    const table = decodeURIComponent(stats[2]);
+    return { key: `${method} /api/now/stats/${table}`, kind: "stats", version: stats[1], table };
+  }
   const m = TABLE_PATH.exec(path);
   if (!m) return { key: `${method} (unknown)`, kind: "unknown" };
   const table = decodeURIComponent(m[2]);
@@ -90,6 +97,7 @@ export async function handleRequest(
     const delay = (inner ? 0 : state.settings.latencyMs) + faults.latencyMs;
     if (delay > 0) await sleep(delay);
     const response = await respond(state, request, method, url, route, faults, entry);
+    if (faults.doubleDate) proxyDate(response.headers, faults.doubleDate, state.clock.nowMs());
     entry.status = response.status;
     state.counters.recordStatus(response.status);
     return toResponse(response, faults, method === "HEAD", finish);
@@ -103,6 +111,15 @@ export async function handleRequest(
       headers: baseHeaders(state.clock.nowMs(), false),
     });
   }
+}
+
+/** What a proxy that adds its own Date does to the header: several comma-joined values. */
+function proxyDate(headers: Headers, fault: NonNullable<ActiveFaults["doubleDate"]>, nowMs: number): void {
+  const values = fault.garbled === "only"
+    ? ["not a date", "Someday, 99 Foo 20xx 25:61:61 GMT"]
+    : [headers.get("date"), httpDate(nowMs + fault.proxySkewSeconds * 1000)];
+  if (fault.garbled === "first") values.unshift("not a date");
+  headers.set("date", values.filter((v) => v !== null).join(", "));
 }
 
 function authenticate(state: SimState, request: Request, entry: JournalEntry): Principal | undefined {
@@ -201,6 +218,8 @@ async function respond(
   const principal = authenticate(state, request, entry);
   const headers = baseHeaders(nowMs, principal !== undefined);
   if (!principal) return { status: 401, headers, body: bodyOf(errorBody(...Errors.notAuthenticated)) };
+  const denied = state.rateLimit?.admit(principal.userName, nowMs, headers);
+  if (denied) return denied;
   if (faults.replace) return faultResponse(faults.replace, headers, nowMs)!;
   if (route.kind === "unknown") {
     return { status: 400, headers, body: bodyOf(errorBody(...Errors.noResource)) };
@@ -244,7 +263,9 @@ async function respond(
     origin,
     headers,
   };
-  if (route.sysId === undefined) {
+  if (route.kind === "stats") {
+    if (method === "GET" || method === "HEAD") return countRows(req, source);
+  } else if (route.sysId === undefined) {
     if (method === "GET" || method === "HEAD") return listRows(req, source);
     if (method === "POST") return await insertRecord(req, source, store);
   } else {

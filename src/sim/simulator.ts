@@ -1,4 +1,5 @@
 /** Composition of the simulator: database, auth, clock, faults, journal, writer and the listener. */
+import { RateLimitRule } from "./rate_limit_rule.ts";
 import { InstanceClock } from "./clock.ts";
 import { Counters } from "./counters.ts";
 import { FaultRegistry } from "./faults.ts";
@@ -72,6 +73,7 @@ export class SimulatorImpl implements Simulator {
       users: directory,
       oauth,
       ids: new Random(options.randomSeed ^ 0x5eed),
+      rateLimit: options.rateLimit ? new RateLimitRule(options.rateLimit) : undefined,
       settings: {
         putClearsOmittedFields: options.putClearsOmittedFields,
         invalidQueryReturnsNoRows: options.invalidQueryReturnsNoRows,

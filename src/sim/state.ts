@@ -7,6 +7,7 @@ import type { Database } from "./store/database.ts";
 import type { UserDirectory } from "./auth/users.ts";
 import type { OAuthServer } from "./auth/oauth.ts";
 import type { Random } from "./random.ts";
+import type { RateLimitRule } from "./rate_limit_rule.ts";
 
 export interface SimState {
   db: Database;
@@ -18,6 +19,8 @@ export interface SimState {
   oauth: OAuthServer;
   /** Generator of sys_ids for rows created through the API. */
   ids: Random;
+  /** The rate-limit rule covering every user, if one is configured. */
+  rateLimit?: RateLimitRule;
   settings: {
     putClearsOmittedFields: boolean;
     invalidQueryReturnsNoRows: boolean;

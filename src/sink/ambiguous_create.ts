@@ -15,7 +15,7 @@
  * the same sys id, so resending blindly would turn a success into an error.
  */
 import { AmbiguousRequestError, condition } from "../instance/mod.ts";
-import { abortableSleep, resendDelay, type Sleep } from "./backoff.ts";
+import { backoffCeiling, fullJitter, type Sleep, sleepRejectingOnAbort } from "../common/delay.ts";
 import { MappingError, SinkRecordError } from "./record_error.ts";
 import type { AmbiguousCreateBehavior, ResendSettings } from "./settings.ts";
 import { asRecordError, type SinkTableApi } from "./table_api.ts";
@@ -49,7 +49,7 @@ export class RowCreator {
   constructor(
     private readonly api: SinkTableApi,
     private readonly settings: AmbiguousCreateSettings,
-    private readonly sleep: Sleep = abortableSleep,
+    private readonly sleep: Sleep = sleepRejectingOnAbort,
   ) {}
 
   create(request: CreateRequest): Promise<CreateResult> {
@@ -97,7 +97,8 @@ export class RowCreator {
           return { operation: "create", sysId: found, status: 201, outcome: "created", retries: send - 1 };
         }
         if (send >= maxAttempts) throw error;
-        await this.sleep(resendDelay(send, this.settings.resend), request.signal);
+        const { initialBackoffMs, maxBackoffMs } = this.settings.resend;
+        await this.sleep(fullJitter(backoffCeiling(send, initialBackoffMs, maxBackoffMs)), request.signal);
       }
     }
   }

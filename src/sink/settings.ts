@@ -3,7 +3,7 @@
  * definitions (src/config/defs/sink.ts): every defined name is present here with its default applied, so this
  * file only checks types and names the property when a value is unusable.
  */
-import { PropReader } from "../config/prop_reader.ts";
+import { PropReader } from "../common/prop_reader.ts";
 import type { TypedProps } from "../config/types.ts";
 import { SINK_TOPIC_PREFIX } from "../config/defs/sink.ts";
 

@@ -17,7 +17,7 @@ import { aliasesFromProps, tableSettingsFromProps } from "./settings.ts";
 /** What identifies a table for assignment: its partition identity without the instance (the same for all). */
 function tableIdentity(props: TypedProps, alias: string): string {
   const t = tableSettingsFromProps(props, alias);
-  return `${t.table}\u0000${queryFingerprint(t.query, t.queryDomain)}`;
+  return `${t.table}\u0000${queryFingerprint(t)}`;
 }
 
 /** The task config of a group of aliases. */

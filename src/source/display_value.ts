@@ -5,7 +5,8 @@
  * - `all`: asked as `all`, rows kept as returned (every field `{value, display_value[, link]}`).
  * - `true`: asked as `all`, then every field is replaced by its display value, except the fields kept raw (the
  *   cursor fields, so the cursor stays parseable, and in typed mode the typed fields, since a display value such
- *   as "2 - High" cannot be typed). A reference with its link keeps the API's `true` shape `{display_value, link}`.
+ *   as "2 - High" cannot be typed). The shape is flat whatever `exclude.reference.link` says: a reference is its
+ *   display value, its link is dropped (the flat shape is what `true` promises; use `all` to keep links).
  */
 import type { DisplayValue, TableRow } from "../instance/mod.ts";
 
@@ -33,7 +34,6 @@ export function toDisplayShape(row: TableRow, keepRaw: ReadonlySet<string>): Tab
     const v = row[name];
     if (!isObject(v)) out[name] = v;
     else if (keepRaw.has(name)) out[name] = v.value;
-    else if (v.link !== undefined) out[name] = { display_value: v.display_value, link: v.link };
     else out[name] = v.display_value;
   }
   return out;

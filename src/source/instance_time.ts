@@ -1,4 +1,6 @@
 /**
+ * The safety-lag high-water mark (`highWaterMark`): where a sweep stops, read from the instance clock.
+ *
  * The instance clock as the source uses it: the `Date` header of a recent response (any table of this task; one
  * instance has one clock). A reading is fresh for one second, the header's own precision; an older one is not
  * used, the poller reads the clock again instead (one small request). The value is never extrapolated with the

@@ -2,18 +2,17 @@
  * The `sysparm_query` of one page: the base query with the cursor predicates ANDed into every `^NQ` group (a
  * condition appended after `^NQ` would only constrain the last group), ordered by the cursor fields.
  *
- * - the first page of a sweep starts at an instant, inclusive: `ts>=L` (start timestamp, or the committed cursor
- *   minus the overlap);
- * - every later page continues strictly after the last row read: `ts>=T^ts>T^ORid>I`, i.e.
- *   `ts > T OR (ts = T AND id > I)`, so a same-second bucket larger than a page is drained by sys id;
- * - every page is bounded above by the sweep's high-water mark, inclusive: `ts<=H`.
+ * - a page starts at an instant, inclusive: `ts>=L` (the sweep's start: start timestamp, or the committed cursor
+ *   minus the overlap; or the second after a window proven covered);
+ * - or strictly after a cursor key: `ts>=T^ts>T^ORid>I`, i.e. `ts > T OR (ts = T AND id > I)`, so a same-second
+ *   bucket larger than a page is drained by sys id;
+ * - a page ends at the end of a second, inclusive: `ts<=H` (the sweep's high-water mark, or a split point);
+ * - or at a cursor key inside a second, inclusive: `ts<=T^ts<T^ORid<=I` (a split of a same-second window).
  */
-import { condition, EncodedQuery, keysetAfter } from "../instance/mod.ts";
+import { condition, EncodedQuery, keysetAfter, keysetAtOrBefore } from "../instance/mod.ts";
+import type { PageEnd, PageStart } from "./page_window.ts";
 
-/** Where a page starts. */
-export type PageStart =
-  | { readonly kind: "from"; readonly timestamp: string }
-  | { readonly kind: "after"; readonly timestamp: string; readonly sysId: string };
+export type { PageEnd, PageStart } from "./page_window.ts";
 
 export class KeysetQuery {
   readonly #base: EncodedQuery;
@@ -27,15 +26,15 @@ export class KeysetQuery {
     this.#base = EncodedQuery.parse(baseQuery);
   }
 
-  /** The query text of a page starting at `start`, bounded by the high-water mark `highWater` (inclusive). */
-  page(start: PageStart, highWater: string): string {
+  /** The query text of the page of the window `(start, end]`. */
+  page(start: PageStart, end: PageEnd): string {
+    const ts = this.timestampField, id = this.sysIdField;
     const lower = start.kind === "from"
-      ? condition(this.timestampField, ">=", start.timestamp)
-      : keysetAfter(this.timestampField, start.timestamp, this.sysIdField, start.sysId);
-    return this.#base
-      .and(lower, condition(this.timestampField, "<=", highWater))
-      .orderBy(this.timestampField)
-      .orderBy(this.sysIdField)
-      .toString();
+      ? condition(ts, ">=", start.timestamp)
+      : keysetAfter(ts, start.timestamp, id, start.sysId);
+    const upper = end.kind === "through"
+      ? condition(ts, "<=", end.timestamp)
+      : keysetAtOrBefore(ts, end.timestamp, id, end.sysId);
+    return this.#base.and(lower, upper).orderBy(ts).orderBy(id).toString();
   }
 }

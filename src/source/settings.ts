@@ -3,7 +3,7 @@
  * defaults applied by src/config/defs/). Per-alias overrides of batch size and poll interval are resolved here so
  * that the rest of the source never looks at properties.
  */
-import { PropReader } from "../config/prop_reader.ts";
+import { PropReader } from "../common/prop_reader.ts";
 import type { TypedProps } from "../config/types.ts";
 import { TABLE_PREFIX } from "../config/defs/table.ts";
 import type { DisplayValue } from "../instance/mod.ts";
@@ -21,6 +21,8 @@ export interface TableSettings {
   readonly startTimestamp: string;
   readonly timestampField: string;
   readonly sysIdField: string;
+  /** The update counter in the dedup version: `sys_mod_count` with the sys id field's prefix (modCountFieldOf). */
+  readonly modCountField: string;
   /** Base encoded query (a plain filter). */
   readonly query: string;
   /** The configured projection; empty means every field. */
@@ -67,6 +69,16 @@ const list = (props: TypedProps, key: string) => reader(props).list(key);
 const oneOf = <T extends string>(props: TypedProps, key: string, allowed: readonly T[]) =>
   reader(props).oneOf(key, allowed);
 
+/**
+ * The mod-count column that goes with a sys id field: a database view prefixes every column of a joined table
+ * (`inc_sys_id`, `inc_sys_updated_on`, `inc_sys_mod_count`), so the counter takes the sys id field's prefix;
+ * `sys_id` (or a sys id field without that suffix) gives plain `sys_mod_count`.
+ */
+export function modCountFieldOf(sysIdField: string): string {
+  const id = sysIdField.trim();
+  return id.endsWith("sys_id") ? `${id.slice(0, -"sys_id".length)}sys_mod_count` : "sys_mod_count";
+}
+
 /** The aliases of `svc.tables`, in order. */
 export function aliasesFromProps(props: TypedProps): string[] {
   return list(props, "svc.tables");
@@ -81,6 +93,7 @@ export function tableSettingsFromProps(props: TypedProps, alias: string): TableS
     startTimestamp: str(props, k("start.timestamp")),
     timestampField: str(props, k("timestamp.field")),
     sysIdField: str(props, k("sys.id.field")),
+    modCountField: modCountFieldOf(str(props, k("sys.id.field"))),
     query: optionalStr(props, k("query")) ?? "",
     fields: list(props, k("fields")),
     displayValue: oneOf(props, k("display.value"), ["false", "true", "all"] as const),

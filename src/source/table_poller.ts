@@ -10,6 +10,7 @@
 import type { SourceOffset, SourcePartition, SourceRecord } from "../connect/record.ts";
 import type { SourceTaskContext } from "../connect/task_api.ts";
 import {
+  InstanceClockError,
   InstanceConfigError,
   InstanceHttpError,
   InstanceRetriableError,
@@ -17,7 +18,7 @@ import {
   type TableClient,
   type TableRow,
 } from "../instance/mod.ts";
-import { abortableSleep } from "./abortable_sleep.ts";
+import { backoffCeiling, sleepEndingOnAbort } from "../common/delay.ts";
 import { BadRowError } from "./bad_row.ts";
 import { compareCursors, type Cursor, cursorToOffset } from "./cursor.ts";
 import { DedupCache } from "./dedup_cache.ts";
@@ -29,9 +30,12 @@ import type { RecordQueue } from "./record_queue.ts";
 import { readRowCursor } from "./row_cursor.ts";
 import { FieldValueError } from "./schema_modes/mod.ts";
 import type { SourceSettings, TableSettings } from "./settings.ts";
-import { Sweep, sweepStart } from "./sweep.ts";
+import { hintsFrom, Sweep, sweepStart } from "./sweep.ts";
+import { type PageEnd, UnsplittableWindowError } from "./page_window.ts";
+import { TableStalledError } from "./table_stalled.ts";
 
-const MOD_COUNT_FIELD = "sys_mod_count";
+/** Pages that must succeed at a halved page size before it is doubled back towards the configured one. */
+const PAGES_BEFORE_RESTORE = 8;
 /** Backoff of a failing table: 1 s doubling to at most 60 s. */
 const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 60_000;
@@ -50,10 +54,13 @@ export interface TablePollerOptions {
   readonly signal: AbortSignal;
 }
 
-/** The projection sent: the configured fields plus sys_mod_count (needed for the dedup version); empty = all. */
-export function projectionOf(fields: readonly string[]): string[] {
+/**
+ * The projection sent: the configured fields plus the mod-count field (needed for the dedup version, prefixed in a
+ * view like the other cursor fields); empty = all.
+ */
+export function projectionOf(fields: readonly string[], modCountField: string): string[] {
   if (fields.length === 0) return [];
-  return fields.includes(MOD_COUNT_FIELD) ? [...fields] : [...fields, MOD_COUNT_FIELD];
+  return fields.includes(modCountField) ? [...fields] : [...fields, modCountField];
 }
 
 /** Instance failures that concern this table only and may go away: back off and retry. */
@@ -61,6 +68,13 @@ function isTableLevelFailure(error: unknown): boolean {
   if (error instanceof InstanceConfigError) return false;
   return error instanceof InstanceHttpError || error instanceof InstanceRetriableError ||
     error instanceof ResponseTooLargeError;
+}
+
+/** The cause of a failure no retry can fix (the table would never progress), or null. */
+function persistentCause(error: unknown): string | null {
+  if (error instanceof InstanceClockError) return "instance_clock";
+  if (error instanceof UnsplittableWindowError) return "hidden_rows";
+  return null;
 }
 
 export class TablePoller {
@@ -76,7 +90,11 @@ export class TablePoller {
   /** `#cursor` as an offset, shared by every record until the cursor moves. */
   #offset: SourceOffset | null;
   #sweep: Sweep | null = null;
+  /** Where the last sweep found windows of hidden rows covered: tried first by the next sweep. */
+  #hints: readonly PageEnd[] = [];
   #limit: number;
+  /** Pages read in a row at the current, halved page size. */
+  #pagesAtLimit = 0;
   #nextAt = 0;
   #failures = 0;
 
@@ -85,7 +103,7 @@ export class TablePoller {
     this.#t = o.table;
     this.#query = new KeysetQuery(o.table.query, o.table.timestampField, o.table.sysIdField);
     this.#dedup = new DedupCache(o.source.dedupWindowRecords);
-    this.#fields = projectionOf(o.table.fields);
+    this.#fields = projectionOf(o.table.fields, o.table.modCountField);
     this.#keepRaw = keepRaw;
     this.#labels = { table: o.table.table, alias: o.table.alias };
     this.#cursor = o.committed;
@@ -107,14 +125,16 @@ export class TablePoller {
     const { signal, context } = this.#o;
     let delivered: Promise<void> = Promise.resolve();
     while (!signal.aborted) {
-      await abortableSleep(this.#nextAt - Date.now(), signal);
+      await sleepEndingOnAbort(this.#nextAt - Date.now(), signal);
       if (signal.aborted) break;
       let records: SourceRecord[];
       try {
         records = await this.#step();
-        this.#failures = 0;
+        this.#recovered();
       } catch (error) {
         if (signal.aborted) break;
+        const cause = persistentCause(error);
+        if (cause !== null) throw this.#stalled(cause, error as Error);
         if (!isTableLevelFailure(error)) throw error;
         this.#backOff(error as Error);
         continue;
@@ -128,20 +148,71 @@ export class TablePoller {
     context.logger.debug({ ...this.#labels }, "table poller stopped");
   }
 
+  /** The cause the stalled gauge currently shows for a backing-off table, if any. */
+  #backoffCause: string | null = null;
+
+  #setBackoffCause(cause: string): void {
+    if (this.#backoffCause !== null && this.#backoffCause !== cause) this.#clearBackoffCause();
+    this.#backoffCause = cause;
+    this.#o.context.metrics.set("tablesync_source_table_stalled", { ...this.#labels, cause }, 1);
+  }
+
+  #clearBackoffCause(): void {
+    if (this.#backoffCause === null) return;
+    this.#o.context.metrics.set("tablesync_source_table_stalled", {
+      ...this.#labels,
+      cause: this.#backoffCause,
+    }, 0);
+    this.#backoffCause = null;
+  }
+
+  /** A step succeeded: the backoff and its gauge end. */
+  #recovered(): void {
+    this.#failures = 0;
+    this.#clearBackoffCause();
+  }
+
+  /** Reports a table that cannot progress: the gauge with its cause, and the error that fails the task. */
+  #stalled(cause: string, error: Error): TableStalledError {
+    const t = this.#t;
+    this.#o.context.metrics.set("tablesync_source_table_stalled", { ...this.#labels, cause }, 1);
+    const stalled = new TableStalledError(t.table, t.alias, cause, error.message);
+    this.#o.context.logger.error({ ...this.#labels, cause }, stalled.message);
+    return stalled;
+  }
+
+  /**
+   * After an oversized response halved the page size, a run of pages that fit doubles it back (up to the
+   * configured batch size): large rows are often a local cluster, and a page size left halved for good would
+   * cost requests for the rest of the run. If the rows are still too large, the next page halves it again.
+   */
+  #restoreLimit(): void {
+    if (this.#limit >= this.#t.batchSize || ++this.#pagesAtLimit < PAGES_BEFORE_RESTORE) return;
+    this.#limit = Math.min(this.#t.batchSize, this.#limit * 2);
+    this.#pagesAtLimit = 0;
+    this.#o.context.logger.info(
+      { ...this.#labels, limit: this.#limit },
+      "page size raised back after pages that fit",
+    );
+  }
+
   #backOff(error: Error): void {
     this.#failures++;
     if (error instanceof ResponseTooLargeError && this.#limit > 1) {
       // The page was too big to read: the same rows in smaller pages will do.
       this.#limit = Math.max(1, Math.floor(this.#limit / 2));
+      this.#pagesAtLimit = 0;
       this.#o.context.logger.warn(
         { ...this.#labels, limit: this.#limit },
         `${error.message}; halving the page size`,
       );
       return;
     }
-    const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(this.#failures - 1, 16));
+    const delay = backoffCeiling(this.#failures, FIRST_BACKOFF_MS, MAX_BACKOFF_MS);
     this.#nextAt = Date.now() + delay;
     this.#o.context.metrics.increment("tablesync_source_table_errors_total", this.#labels);
+    // While it backs off the table does not progress: the gauge says so, with the cause, until a page succeeds.
+    this.#setBackoffCause(error instanceof InstanceHttpError ? `http_${error.status}` : "retriable");
     this.#o.context.logger.warn(
       { ...this.#labels, retryInMs: delay, failures: this.#failures },
       `table ${this.#t.table} (alias ${this.#t.alias}) failed; backing off, other tables continue: ${error.message}`,
@@ -155,6 +226,7 @@ export class TablePoller {
       const sweep = new Sweep(
         sweepStart(this.#cursor, t.startTimestamp, this.#o.source.overlapSeconds),
         await this.#highWater(),
+        this.#hints,
       );
       if (sweep.empty) {
         this.#nextAt = Date.now() + t.pollIntervalMs;
@@ -164,8 +236,10 @@ export class TablePoller {
     }
     const sweep = this.#sweep;
     const limit = this.#limit;
+    const request = sweep.next(this.#query);
     const page = await this.#o.client.list(t.table, {
-      query: sweep.nextQuery(this.#query),
+      query: request.query,
+      count: request.count,
       limit,
       fields: this.#fields,
       displayValue: wireDisplayValue(t.displayValue),
@@ -175,6 +249,7 @@ export class TablePoller {
       signal: this.#o.signal,
     });
     const extractedAt = Date.now();
+    this.#restoreLimit();
     this.#o.clock.observe(page.instanceTime);
     const { records, last } = await this.#handleRows(page.rows, extractedAt);
     if (this.#cursor && page.instanceTime) {
@@ -182,9 +257,11 @@ export class TablePoller {
       const lag = (page.instanceTime.getTime() - this.#cursor.epochMs) / 1000;
       this.#o.context.metrics.set("tablesync_source_lag_seconds", this.#labels, Math.max(0, lag));
     }
-    if (!sweep.advance(page.rows.length, limit, last)) {
+    if (!sweep.advance({ rows: page.rows.length, limit, last, total: page.total })) {
       this.#sweep = null;
+      this.#hints = hintsFrom(sweep.coveredWindows, this.#limit);
       this.#nextAt = Date.now() + t.pollIntervalMs;
+      this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
     }
     return records;
   }
@@ -220,7 +297,7 @@ export class TablePoller {
       const version = DedupCache.versionKey(
         c.timestamp,
         c.sysId,
-        String(rawValueOf(row[MOD_COUNT_FIELD]) ?? ""),
+        String(rawValueOf(row[t.modCountField]) ?? ""),
       );
       // Only a row at or before the cursor can have been handled before in this run (an overlap re-read).
       const reRead = this.#cursor !== null && compareCursors(c, this.#cursor) <= 0;

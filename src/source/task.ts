@@ -71,7 +71,7 @@ export class TableSourceTask implements SourceTask {
     }
 
     for (const table of settings.tables) {
-      const partition = sourcePartition(table.table, instance, table.query, table.queryDomain);
+      const partition = sourcePartition(table.table, instance, table);
       const committed = cursorFromOffset(context.offset(partition));
       context.logger.info(
         { table: table.table, alias: table.alias, cursor: committed ?? undefined },

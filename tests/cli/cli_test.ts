@@ -36,11 +36,19 @@ Deno.test("no command, an unknown command or an unknown flag prints the usage an
 });
 
 Deno.test("every command has --help", async () => {
-  for (const command of ["run", "validate", "simulate", "version"]) {
+  for (const command of ["run", "validate", "schema", "simulate", "version"]) {
     const help = await cli(command, "--help");
     assertEquals(help.code, 0, `${command} --help`);
     assert(help.stdout.length > 20, `${command} --help printed nothing`);
   }
+});
+
+Deno.test("schema prints the committed JSON Schema of the config file", async () => {
+  const out = await cli("schema");
+  assertEquals(out.code, 0, out.stderr);
+  const committed = await Deno.readTextFile(new URL("../../docs/tablesync.schema.json", import.meta.url));
+  assertEquals(out.stdout, committed);
+  assertEquals(JSON.parse(out.stdout).title, "tablesync config file");
 });
 
 Deno.test("version prints the version", async () => {

@@ -1,7 +1,8 @@
 /** SimpleHeaderConverter and Connect's string forms (Values.convertToString / parseString). */
 import assert from "node:assert/strict";
 import { SimpleHeaderConverter } from "../../src/connect/converters/simple_header_converter.ts";
-import { convertToString, parseString } from "../../src/connect/value_strings.ts";
+import { convertToString } from "../../src/connect/value_strings.ts";
+import { parseString } from "../../src/connect/value_string_parser.ts";
 import { Schema } from "../../src/connect/schema.ts";
 import { SchemaBuilder } from "../../src/connect/schema_builder.ts";
 import { Struct } from "../../src/connect/struct.ts";

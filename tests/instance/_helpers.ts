@@ -26,6 +26,7 @@ export function testOptions(
       maxResponseBytes: 64 * 1024 * 1024,
       userAgent: "tablesync/<version>",
       adaptiveThrottling: true,
+      rateLimitPacing: true,
       ...overrides.http,
     },
     retry: {
@@ -65,6 +66,7 @@ export function defaultProps(overrides: Record<string, TypedProps[string]> = {})
     "svc.http.max.response.bytes": 67108864,
     "svc.http.user.agent": "tablesync/0.1.0",
     "svc.http.adaptive.throttling": true,
+    "svc.http.rate.limit.pacing": true,
     "svc.retry.max.attempts": 5,
     "svc.retry.max.elapsed.ms": 300000,
     "svc.retry.initial.backoff.ms": 500,

@@ -17,6 +17,7 @@ Deno.test("options: basic auth and every limit are read from the spec's property
     maxResponseBytes: 67108864,
     userAgent: "tablesync/0.1.0",
     adaptiveThrottling: true,
+    rateLimitPacing: true,
   });
   assertEquals(options.retry, {
     maxAttempts: 5,

@@ -45,6 +45,7 @@ Deno.test("secrets never appear in logs, REST responses or topic records", async
     "svc.tls.truststore.path": tls.truststoreP12,
     "svc.tls.truststore.type": "PKCS12",
     "svc.tls.truststore.password": tls.password,
+    "svc.tls.truststore.public.roots": true,
     "svc.http.proxy.url": proxy.url,
     "svc.http.proxy.username": "proxyuser",
     "svc.http.proxy.password": SECRETS.proxyPassword,

@@ -1,6 +1,7 @@
 /**
  * The source through the real daemon: a backfill of the simulator's incident table reaches its topic, every
- * row once, keyed by sys_id; offsets are readable over REST and survive a graceful restart.
+ * row once, keyed by sys_id; offsets are readable over REST; after a graceful restart the same offset is read
+ * back and only the overlap before it is read again.
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaMock } from "../support/kafka_mock.ts";
@@ -8,12 +9,12 @@ import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
-Deno.test("source backfill through the daemon delivers every row once and commits offsets", async () => {
+Deno.test("source backfill through the daemon delivers every row once; offsets survive a graceful restart", async () => {
   const password = "pw-E2e-Backfill-31";
   const sim = await startSimulator({ port: 0, seed: { incident: 3000 }, users: [`admin:${password}`] });
   await using kafka = startKafkaMock();
   kafka.createTopic("svc.incident", 4);
-  const daemon = await startDaemonProcess({
+  const config = {
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
       name: "incidents",
@@ -29,7 +30,10 @@ Deno.test("source backfill through the daemon delivers every row once and commit
         "svc.source.poll.interval.ms": 500,
       },
     }],
-  }, { env: { E2E_PASSWORD: password } });
+  };
+  const env = { E2E_PASSWORD: password };
+  const daemon = await startDaemonProcess(config, { env });
+  let offsets: unknown[];
   try {
     const records = await consumeAll(kafka.bootstrapServers, "svc.incident", {
       expected: 3000,
@@ -42,7 +46,7 @@ Deno.test("source backfill through the daemon delivers every row once and commit
     const status = await daemon.request("GET", "/connectors/incidents/status");
     assertEquals(status.body.connector.state, "RUNNING");
     assertEquals(status.body.tasks[0].state, "RUNNING");
-    const offsets = await waitFor(
+    offsets = await waitFor(
       async () => {
         const res = await daemon.request("GET", "/connectors/incidents/offsets");
         return res.body.offsets.length > 0 ? res.body.offsets : null;
@@ -55,8 +59,61 @@ Deno.test("source backfill through the daemon delivers every row once and commit
     assertEquals(config.body["svc.auth.password"], "${env:E2E_PASSWORD}");
   } finally {
     const { code } = await daemon.stop("SIGTERM");
-    await sim.stop();
+    if (code !== 0) await sim.stop();
     assertEquals(code, 0, daemon.output().slice(-3000));
     assert(!daemon.output().includes(password), "the password reached the daemon's output");
+  }
+
+  // A graceful restart on the same directory: the committed offset is read back, the table resumes from it, and
+  // only the overlap before the cursor (2 s by default) is read again, not the backfill.
+  const requestsBefore = sim.journal.find({ route: "GET /api/now/table/incident" }).length;
+  const again = await startDaemonProcess(config, { env, dir: daemon.dir });
+  try {
+    const restored = await again.request("GET", "/connectors/incidents/offsets");
+    assertEquals(restored.body.offsets, offsets, "the committed offset survived the restart");
+    const cursor = (offsets[0] as { offset: { timestamp: string } }).offset.timestamp;
+    await waitFor(
+      () =>
+        Promise.resolve(
+          sim.journal.find({ route: "GET /api/now/table/incident" }).slice(requestsBefore)
+            .some((e) =>
+              e.params.sysparm_limit === "1000" && e.params.sysparm_query?.includes("sys_updated_on>=")
+            ),
+        ),
+      30_000,
+      "a sweep after the restart",
+    );
+    const resumed = sim.journal.find({ route: "GET /api/now/table/incident" }).slice(requestsBefore)
+      .filter((e) => e.params.sysparm_limit === "1000");
+    const overlapStart = new Date(Date.parse(cursor.replace(" ", "T") + "Z") - 2000).toISOString().slice(
+      0,
+      19,
+    )
+      .replace("T", " ");
+    assert(
+      resumed.every((e) => e.params.sysparm_query.startsWith(`sys_updated_on>=${overlapStart}`)),
+      `a sweep after the restart did not start at the cursor minus the overlap (${overlapStart}): ` +
+        resumed.map((e) => e.params.sysparm_query).join("\n"),
+    );
+    const reRead = sim.table("incident").sysIds().filter((id) =>
+      sim.table("incident").get(id)!.sys_updated_on >= overlapStart
+    ).length;
+    const records = await consumeAll(kafka.bootstrapServers, "svc.incident", {
+      expected: 3000,
+      timeoutMs: 10_000,
+    });
+    assertEquals(
+      new Set(records.map((r) =>
+        r.key
+      )).size,
+      3000,
+    );
+    assert(
+      records.length <= 3000 + reRead,
+      `${records.length} records after the restart; at most ${reRead} rows lie in the overlap`,
+    );
+  } finally {
+    await again.stop("SIGTERM");
+    await sim.stop();
   }
 });

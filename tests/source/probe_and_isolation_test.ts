@@ -69,7 +69,7 @@ Deno.test("probe: warns when the integration user's time zone is not UTC, not wh
   }
 });
 
-Deno.test("isolation: a table refused with 403 backs off while another table of the task keeps delivering", async () => {
+Deno.test("isolation: a table refused with 403 backs off (stalled gauge with its cause) while another table keeps delivering", async () => {
   const sim = await startSim();
   try {
     const ids = [0, 1, 2].map((s) =>
@@ -98,6 +98,23 @@ Deno.test("isolation: a table refused with 403 backs off while another table of 
       const warning = driven.context.warnings().find((l) => String(l.msg).includes("other tables continue"));
       assert(warning !== undefined);
       assertStringIncludes(String(warning.msg), "HTTP 403");
+      const stalled = { table: "problem", alias: "prb", cause: "http_403" };
+      assertEquals(driven.context.counter("tablesync_source_table_stalled", stalled), 1, "backing off shows");
+      assertEquals(
+        driven.context.counter("tablesync_source_table_stalled", {
+          ...stalled,
+          table: "incident",
+          alias: "inc",
+        }),
+        0,
+      );
+      // Access comes back: the next page succeeds and the gauge returns to 0.
+      sim.faults.clear();
+      await pollUntil(
+        driven,
+        () => driven.context.counter("tablesync_source_table_stalled", stalled) === 0,
+        100,
+      );
     } finally {
       await stopTask(driven);
     }

@@ -1,4 +1,5 @@
 /** Pure parts: timestamps, cursor offsets, partition identity, keyset query text, dedup cache, schema growth. */
+import { modCountFieldOf } from "../../src/source/settings.ts";
 import { assert, assertEquals, assertNotEquals } from "../support/assert.ts";
 import { parseGlideDateTime } from "../../src/source/glide_timestamp.ts";
 import { compareCursors, cursorFromOffset, cursorToOffset, overlapStart } from "../../src/source/cursor.ts";
@@ -36,19 +37,43 @@ Deno.test("cursor: offsets round-trip, order is (time, sys id), overlap start an
   assertEquals(highWaterMark(Date.UTC(2024, 0, 1, 0, 0, 5, 700), 1).text, "2024-01-01 00:00:04");
 });
 
-Deno.test("partition: table name and lower-cased host; query and query.domain change it, nothing else does", () => {
-  const p = sourcePartition("incident", "Dev1.Service-Now.com", "active=true", true);
+Deno.test("partition: table name and lower-cased host; query, query.domain and the cursor fields change it", () => {
+  const scope = {
+    query: "active=true",
+    queryDomain: true,
+    timestampField: "sys_updated_on",
+    sysIdField: "sys_id",
+  };
+  const p = sourcePartition("incident", "Dev1.Service-Now.com", scope);
   assertEquals(p.table, "incident");
   assertEquals(p.instance, "dev1.service-now.com");
-  assertEquals(sourcePartition("incident", "dev1.service-now.com", "active=true", true), p);
-  assertNotEquals(sourcePartition("incident", "dev1.service-now.com", "active=false", true), p);
-  assertNotEquals(sourcePartition("incident", "dev1.service-now.com", "active=true", false), p);
+  // The fingerprint earlier versions stored for this query: offsets of existing configs stay readable.
+  assertEquals(p.query_fingerprint, "9b6f0b2c21b155b7");
+  const at = (change: Partial<typeof scope>) =>
+    sourcePartition("incident", "dev1.service-now.com", { ...scope, ...change });
+  assertEquals(
+    at({ query: "  active=true ", timestampField: " sys_updated_on", sysIdField: "sys_id " }),
+    p,
+    "trimmed",
+  );
+  for (
+    const change of [
+      { query: "active=false" },
+      { queryDomain: false },
+      { timestampField: "sys_created_on" },
+      { sysIdField: "inc_sys_id" },
+    ]
+  ) assertNotEquals(at(change), p, JSON.stringify(change));
+  assertNotEquals(at({ timestampField: "sys_created_on" }), at({ sysIdField: "inc_sys_id" }));
 });
 
 Deno.test("keyset query: first page from an instant, then strictly after the last row, always bounded and ordered", () => {
   const q = new KeysetQuery("a=1^ORb=2^NQc=3", "sys_updated_on", "sys_id");
   assertEquals(
-    q.page({ kind: "from", timestamp: "2024-01-01 00:00:00" }, "2024-01-02 00:00:00"),
+    q.page({ kind: "from", timestamp: "2024-01-01 00:00:00" }, {
+      kind: "through",
+      timestamp: "2024-01-02 00:00:00",
+    }),
     "a=1^ORb=2^sys_updated_on>=2024-01-01 00:00:00^sys_updated_on<=2024-01-02 00:00:00" +
       "^NQc=3^sys_updated_on>=2024-01-01 00:00:00^sys_updated_on<=2024-01-02 00:00:00" +
       "^ORDERBYsys_updated_on^ORDERBYsys_id",
@@ -56,10 +81,19 @@ Deno.test("keyset query: first page from an instant, then strictly after the las
   assertEquals(
     new KeysetQuery("", "sys_updated_on", "sys_id").page(
       { kind: "after", timestamp: "2024-01-01 00:00:00", sysId: "abc" },
-      "2024-01-02 00:00:00",
+      { kind: "through", timestamp: "2024-01-02 00:00:00" },
     ),
     "sys_updated_on>=2024-01-01 00:00:00^sys_updated_on>2024-01-01 00:00:00^ORsys_id>abc" +
       "^sys_updated_on<=2024-01-02 00:00:00^ORDERBYsys_updated_on^ORDERBYsys_id",
+  );
+  assertEquals(
+    new KeysetQuery("", "sys_updated_on", "sys_id").page(
+      { kind: "from", timestamp: "2024-01-01 00:00:00" },
+      { kind: "at", timestamp: "2024-01-01 00:00:00", sysId: "8f" },
+    ),
+    "sys_updated_on>=2024-01-01 00:00:00^sys_updated_on<=2024-01-01 00:00:00^sys_updated_on<2024-01-01 00:00:00" +
+      "^ORsys_id<=8f^ORDERBYsys_updated_on^ORDERBYsys_id",
+    "a window that ends inside one second",
   );
 });
 
@@ -95,4 +129,10 @@ Deno.test("strings schema: built from the first page, grows with new fields, kee
   assertEquals((r3.value as Struct).get("a"), null, "a field that stops appearing stays and is null");
   const r4 = builder.build({ sys_id: "4", a: null });
   assertEquals(r4.schema, r3.schema, "no new field, no new schema");
+});
+
+Deno.test("the mod-count field follows the sys id field's view prefix", () => {
+  assertEquals(modCountFieldOf("sys_id"), "sys_mod_count");
+  assertEquals(modCountFieldOf(" inc_sys_id "), "inc_sys_mod_count");
+  assertEquals(modCountFieldOf("number"), "sys_mod_count");
 });

@@ -1,5 +1,5 @@
 /**
- * librdkafka's mock Kafka cluster, in-process through Deno FFI (see /work/shared/reference/toolchain.md §1).
+ * librdkafka's mock Kafka cluster (its `rd_kafka_mock_*` API, librdkafka 2.0.2), in-process through Deno FFI.
  *
  * The mock runs on librdkafka's own native threads, so the JS event loop is not involved and fault injection
  * calls are synchronous. Needs `--allow-ffi`. Brokers listen on ephemeral 127.0.0.1 ports; ids are 1..N.

@@ -72,9 +72,20 @@ export const CONNECTION_DEFS: readonly PropertyDef[] = [
   tls(
     "svc.tls.truststore.path",
     "STRING",
-    "Trust store with the CA certificates to trust, replacing the system trust store.",
+    "Trust store with the CA certificates to trust. The runtime cannot drop its public root certificates, so a " +
+      "trust store is refused unless svc.tls.truststore.public.roots=true accepts that they stay trusted too.",
     {
       default: null,
+    },
+  ),
+  tls(
+    "svc.tls.truststore.public.roots",
+    "BOOLEAN",
+    "Accept that, with a trust store, the public root certificates stay trusted next to its CAs (Java/Kafka " +
+      "Connect would trust only the trust store's; the Deno runtime can only add to its roots). false refuses a " +
+      "configured trust store at validation rather than trusting more than configured.",
+    {
+      default: "false",
     },
   ),
   tls("svc.tls.truststore.password", "PASSWORD", "Password of the trust store.", { default: null }),
@@ -147,6 +158,14 @@ export const CONNECTION_DEFS: readonly PropertyDef[] = [
     "svc.http.adaptive.throttling",
     "BOOLEAN",
     "On HTTP 429 halve the in-flight limit; recover one permit per 50 successful requests; never above svc.http.max.concurrent.requests.",
+    {
+      default: "true",
+    },
+  ),
+  http(
+    "svc.http.rate.limit.pacing",
+    "BOOLEAN",
+    "When responses carry a rate-limit rule (X-RateLimit-Limit and X-RateLimit-Reset, and X-RateLimit-Remaining if present), spread requests so the window's budget, less a tenth held in reserve, lasts until its reset instead of running into 429. Shared by every task of the process per instance host.",
     {
       default: "true",
     },

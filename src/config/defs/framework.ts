@@ -12,8 +12,6 @@ const errors = group("Error Handling");
 const topicCreation = group("Topic Creation");
 const exactlyOnce = group("Exactly Once Support");
 
-export const CONVERTER_KEYS = ["key.converter", "value.converter", "header.converter"] as const;
-
 export const COMMON_DEFS: readonly PropertyDef[] = [
   common("name", "STRING", "Globally unique name to use for this connector.", {
     importance: "HIGH",

@@ -7,7 +7,8 @@
  * else → STRING. A value that cannot be parsed for another reason is returned as BYTES, as in Kafka.
  */
 import { NULL_SCHEMA_AND_VALUE, type Schema, Schema as Schemas, type SchemaAndValue } from "../schema.ts";
-import { convertToString, parseString } from "../value_strings.ts";
+import { convertToString } from "../value_strings.ts";
+import { parseString } from "../value_string_parser.ts";
 import type { ConverterConfig, HeaderConverter } from "./converter.ts";
 
 export const SIMPLE_HEADER_CONVERTER_CLASS = "org.apache.kafka.connect.storage.SimpleHeaderConverter";

@@ -27,8 +27,7 @@ export function frame(schemaId: number, payload: Uint8Array): Uint8Array {
 /** Splits framed bytes; throws `DataException` with the serializers' message for anything else. */
 export function unframe(bytes: Uint8Array): FramedPayload {
   if (bytes.length < 5 || bytes[0] !== MAGIC_BYTE) throw new DataException("Unknown magic byte!");
-  const reader = new ByteReader(bytes, 1);
-  const schemaId = reader.int32BigEndian();
+  const schemaId = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(1, false);
   return { schemaId, payload: bytes.subarray(5) };
 }
 

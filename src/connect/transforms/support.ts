@@ -139,10 +139,6 @@ export function mapGet(map: SchemalessMap, key: string): unknown {
   return Object.hasOwn(map, key) ? map[key] ?? null : null;
 }
 
-export function mapHas(map: SchemalessMap, key: string): boolean {
-  return map instanceof Map ? map.has(key) : Object.hasOwn(map, key);
-}
-
 /** The entries of a schemaless map, in insertion order. */
 export function mapEntries(map: SchemalessMap): [unknown, unknown][] {
   return map instanceof Map ? [...map.entries()] : Object.entries(map);

@@ -1,143 +1,15 @@
 /**
- * Java key and trust stores (JKS or PKCS12) turned into the PEM strings Deno.createHttpClient takes.
- *
- * The file's magic number decides the parser, as Java 9+ does for `keystore.type=JKS`: a PKCS12 file
- * declared JKS (or the reverse) still loads; only the mismatch is logged. JCEKS is refused with a clear
- * message. The key store password also unlocks the private key (spec, Authentication 6).
+ * The instance client's trust and key stores (`svc.tls.truststore.*`, `svc.tls.keystore.*`), read by the shared
+ * store reader (src/common/keystore.ts); problems are `InstanceConfigError`s naming these properties.
  */
-import forge from "node-forge";
-import jks from "jks-js";
-import { Buffer } from "node:buffer";
-import { logger } from "../../observability/log.ts";
-import { registerSecret } from "../../observability/redact.ts";
+import { type KeyMaterial, readStore, type StoreRole } from "../../common/keystore.ts";
 import { InstanceConfigError } from "../errors.ts";
 import type { StoreOptions } from "../options.ts";
 
-const log = logger("instance");
-
-export interface KeyMaterial {
-  /** PEM certificates: for a trust store every trusted certificate; for a key store the chain, leaf first. */
-  certificates: string[];
-  /** PEM private key (key stores only). */
-  privateKey: string | null;
-}
-
-export type StoreRole = "truststore" | "keystore";
-
-type Format = "JKS" | "JCEKS" | "PKCS12";
-
-export async function loadStore(store: StoreOptions, role: StoreRole): Promise<KeyMaterial> {
-  registerSecret(store.password);
-  const property = `svc.tls.${role}`;
-  let bytes: Uint8Array;
-  try {
-    bytes = await Deno.readFile(store.path);
-  } catch (error) {
-    throw new InstanceConfigError(
-      `${property}.path cannot be read (${store.path}): ${(error as Error).message}`,
-    );
-  }
-  const format = sniff(bytes);
-  if (format === "JCEKS") {
-    throw new InstanceConfigError(`${property}.path is a JCEKS store; use JKS or PKCS12`);
-  }
-  if (format !== store.type) {
-    log.info(
-      { path: store.path, declared: store.type, actual: format },
-      `${property}.type differs from the file; reading it as ${format}`,
-    );
-  }
-  let material: KeyMaterial;
-  try {
-    material = format === "JKS"
-      ? readJks(bytes, store.password, role)
-      : readPkcs12(bytes, store.password, role);
-  } catch (error) {
-    if (error instanceof InstanceConfigError) throw error;
-    throw new InstanceConfigError(
-      `${property}.path (${store.path}) cannot be opened as ${format} with ${property}.password: ${
-        (error as Error).message
-      }`,
-    );
-  }
-  if (material.certificates.length === 0) {
-    throw new InstanceConfigError(`${property}.path (${store.path}) holds no certificate`);
-  }
-  if (role === "keystore" && material.privateKey === null) {
-    throw new InstanceConfigError(
-      `${property}.path (${store.path}) holds no private key entry for mutual TLS`,
-    );
-  }
-  return material;
-}
-
-function sniff(bytes: Uint8Array): Format {
-  const magic = bytes.length >= 4
-    ? ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0
-    : 0;
-  if (magic === 0xfeedfeed) return "JKS";
-  if (magic === 0xcececece) return "JCEKS";
-  return "PKCS12";
-}
-
-function readJks(bytes: Uint8Array, password: string | null, role: StoreRole): KeyMaterial {
-  if (password === null) {
-    throw new InstanceConfigError(`svc.tls.${role}.password is required to read a JKS store`);
-  }
-  const entries = jks.toPem(Buffer.from(bytes), password) as Record<
-    string,
-    { cert?: string; key?: string; ca?: string }
-  >;
-  const certificates: string[] = [];
-  let privateKey: string | null = null;
-  for (const [alias, entry] of Object.entries(entries)) {
-    if (entry.key && entry.cert) {
-      if (role === "keystore" && privateKey === null) {
-        privateKey = entry.key;
-        certificates.unshift(...splitPem(entry.cert));
-        log.debug({ alias }, "client certificate from JKS key store");
-      } else if (role === "truststore") {
-        certificates.push(...splitPem(entry.cert));
-      }
-    } else if (entry.ca && role === "truststore") {
-      certificates.push(...splitPem(entry.ca));
-    }
-  }
-  if (privateKey) registerSecret(privateKey);
-  return { certificates, privateKey };
-}
-
-function readPkcs12(bytes: Uint8Array, password: string | null, role: StoreRole): KeyMaterial {
-  const der = forge.util.binary.raw.encode(bytes);
-  const p12 = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(der), false, password ?? "");
-  const oids = forge.pki.oids;
-  const keyBags = [
-    ...(p12.getBags({ bagType: oids.pkcs8ShroudedKeyBag })[oids.pkcs8ShroudedKeyBag] ?? []),
-    ...(p12.getBags({ bagType: oids.keyBag })[oids.keyBag] ?? []),
-  ];
-  const certBags = p12.getBags({ bagType: oids.certBag })[oids.certBag] ?? [];
-  let privateKey: string | null = null;
-  let keyId: string | null = null;
-  if (role === "keystore" && keyBags.length > 0) {
-    const bag = keyBags[0];
-    // forge decodes RSA keys; for EC it leaves the PKCS#8 structure in bag.asn1.
-    privateKey = bag.key ? forge.pki.privateKeyToPem(bag.key) : forge.pki.privateKeyInfoToPem(bag.asn1);
-    keyId = bag.attributes?.localKeyId?.[0] ?? null;
-    registerSecret(privateKey);
-  }
-  const certificates: Array<{ pem: string; leaf: boolean }> = certBags.map((bag: forge.pkcs12.Bag) => ({
-    pem: bag.cert
-      ? forge.pki.certificateToPem(bag.cert)
-      : forge.pem.encode({ type: "CERTIFICATE", body: forge.asn1.toDer(bag.asn1).getBytes() }),
-    leaf: keyId !== null && bag.attributes?.localKeyId?.[0] === keyId,
-  }));
-  // Deno wants the client chain leaf first.
-  certificates.sort((a, b) => Number(b.leaf) - Number(a.leaf));
-  return { certificates: certificates.map((c) => c.pem), privateKey };
-}
-
-function splitPem(text: string): string[] {
-  return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g)?.map((pem) =>
-    `${pem}\n`
-  ) ?? [];
+export function loadStore(store: StoreOptions, role: StoreRole): Promise<KeyMaterial> {
+  return readStore(store, role, {
+    prefix: `svc.tls.${role}`,
+    pathKey: "path",
+    error: (message) => new InstanceConfigError(message),
+  });
 }

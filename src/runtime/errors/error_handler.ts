@@ -5,6 +5,7 @@
  */
 import type { Logger } from "../../observability/log.ts";
 import { redact } from "../../observability/redact.ts";
+import { backoffCeiling, fullJitter, sleepEndingOnAbort } from "../../common/delay.ts";
 import { RetriableException } from "../../connect/task_api.ts";
 import type { DeadLetterQueue, FailedRecord } from "./dead_letter_queue.ts";
 import { javaClassName, type Stage, toleratesAnyError } from "./stage.ts";
@@ -89,7 +90,7 @@ export class ErrorHandler {
       } catch (e) {
         const error = e instanceof Error ? e : new Error(String(e));
         if (error instanceof RetriableException && Date.now() < deadline && !this.#signal.aborted) {
-          await this.#sleep(this.#retryDelay(attempt, deadline));
+          await sleepEndingOnAbort(this.#retryDelay(attempt, deadline), this.#signal);
           continue;
         }
         return await this.handleFailure(stage, error, context);
@@ -143,22 +144,9 @@ export class ErrorHandler {
 
   /** Connect's backoff: 300 ms doubled per attempt; past the maximum, a random delay up to it; never past the deadline. */
   #retryDelay(attempt: number, deadline: number): number {
-    let delay = RETRIES_DELAY_MIN_MS * 2 ** (attempt - 1);
-    if (delay > this.#config.retryDelayMaxMs) delay = Math.random() * this.#config.retryDelayMaxMs;
+    let delay = backoffCeiling(attempt, RETRIES_DELAY_MIN_MS, Infinity);
+    if (delay > this.#config.retryDelayMaxMs) delay = fullJitter(this.#config.retryDelayMaxMs);
     return Math.max(0, Math.min(delay, deadline - Date.now()));
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const signal = this.#signal;
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        resolve();
-      }
-      signal.addEventListener("abort", done, { once: true });
-    });
   }
 }
 

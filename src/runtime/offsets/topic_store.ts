@@ -90,6 +90,17 @@ export class TopicOffsetStore implements OffsetStore {
     this.#state = "started";
   }
 
+  /**
+   * Reads the topic to its end again and takes what other writers (other members of a worker group) wrote
+   * since: the latest record of every key replaces the one in memory, except for keys with a local change not
+   * written yet. Call it before starting a task that ran elsewhere, so it resumes where its predecessor stopped.
+   */
+  async refresh(): Promise<void> {
+    this.#assertStarted();
+    const records = await this.#log.readToEnd();
+    this.#load(records, (canonical) => !this.#pending.has(canonical));
+  }
+
   get(connector: string, partition: SourcePartition): SourceOffset | undefined {
     this.#assertStarted();
     return this.#table.get(connector, partition);
@@ -150,7 +161,8 @@ export class TopicOffsetStore implements OffsetStore {
     }
   }
 
-  #load(records: readonly OffsetLogRecord[]): void {
+  /** Applies the latest record of each key; `replaces` says whether an existing row may be overwritten. */
+  #load(records: readonly OffsetLogRecord[], replaces?: (canonical: string) => boolean): void {
     const latest = new Map<string, LatestRecord>();
     let ignored = 0;
     const ignore = (record: OffsetLogRecord, problem: string) => {
@@ -212,8 +224,11 @@ export class TopicOffsetStore implements OffsetStore {
       );
     }
     for (const [canonical, { connector, partition, key, offset }] of latest) {
+      if (replaces) {
+        if (!replaces(canonical)) continue;
+        this.#table.apply(connector, partition, offset, key);
+      } else if (offset !== null) this.#table.apply(connector, partition, offset, key);
       this.#keyTexts.set(canonical, key);
-      if (offset !== null) this.#table.apply(connector, partition, offset, key);
     }
   }
 

@@ -4,17 +4,13 @@
  * A source partition and a source offset are Kafka Connect's `Map<String, ?>` of primitive values, e.g.
  * `{"table":"incident"}` → `{"sys_updated_on":"2024-10-01 12:00:00","sys_id":"46d4…"}`. They are stored under
  * Connect's own key, `["<connector>",{partition}]`, so the data can move between our file, our topic and a Java
- * Connect cluster's `offset.storage.topic` as they are (see docs/offsets.md).
+ * Connect cluster's `offset.storage.topic` as they are (see docs/offsets.md). The partition and offset types are
+ * the connectors' own (src/connect/record.ts); these are the stored entry, the change and the store.
  */
 
-/** A value allowed inside a partition or an offset (Connect's OffsetUtils.validateFormat: primitives only). */
-export type OffsetPrimitive = string | number | boolean | null;
+import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
 
-/** A source partition, e.g. `{"table":"incident"}`. */
-export type SourcePartition = Readonly<Record<string, OffsetPrimitive>>;
-
-/** A source offset, e.g. `{"sys_updated_on":"2024-10-01 12:00:00"}`. */
-export type SourceOffset = Readonly<Record<string, OffsetPrimitive>>;
+export type { OffsetPrimitive, SourceOffset, SourcePartition } from "../../connect/record.ts";
 
 /** One stored offset, as `GET /connectors/<name>/offsets` lists it. */
 export interface OffsetEntry {

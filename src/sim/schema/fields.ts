@@ -45,11 +45,6 @@ export interface TableSchema {
   fields: FieldDef[];
 }
 
-/** True for the three types stored as epoch seconds. */
-export function isTimeType(type: FieldType): boolean {
-  return type === "glide_date_time" || type === "glide_date" || type === "glide_duration";
-}
-
 /** Shorthand constructor used by the catalog. */
 export function field(
   name: string,

@@ -10,6 +10,8 @@ import type { BigDecimal } from "../../../src/connect/big_decimal.ts";
 import { DataException } from "../../../src/connect/errors.ts";
 import type { Struct } from "../../../src/connect/struct.ts";
 import { Schema } from "../../../src/connect/schema.ts";
+import { SchemaBuilder } from "../../../src/connect/schema_builder.ts";
+import { Struct as StructValue } from "../../../src/connect/struct.ts";
 import {
   fromHex,
   read,
@@ -162,4 +164,23 @@ Deno.test("schemaless values and non-struct schemas are rejected", async () => {
   await using registry = startSchemaRegistry();
   await assertRejects(() => write(proto(registry.url), null, new Map()), DataException, "needs a schema");
   await assertRejects(() => write(proto(registry.url), Schema.STRING_SCHEMA, "x"), DataException, "STRUCT");
+});
+
+Deno.test("an envelope's before and after share one nested message, which protobufjs reads; a null before stays null", async () => {
+  await using registry = startSchemaRegistry();
+  const row = stringsSchema(["sys_id"]);
+  const optionalRow = SchemaBuilder.struct().name(row.name!).field("sys_id", Schema.OPTIONAL_STRING_SCHEMA)
+    .optional().build();
+  const envelope = SchemaBuilder.struct().name("tablesync.incident.Envelope")
+    .field("before", optionalRow).field("after", optionalRow).field("op", Schema.STRING_SCHEMA).build();
+  const value = new StructValue(envelope).put("after", new StructValue(optionalRow).put("sys_id", "abc"))
+    .put("op", "c");
+  const bytes = (await write(proto(registry.url), envelope, value))!;
+  const text = registry.versions(`${TOPIC}-value`)[0].schema;
+  assertEquals(text.match(/message incident \{/g)?.length, 1, text);
+  const decoded = protobufjsType(text, "tablesync.incident.Envelope").decode(bytes.subarray(6)).toJSON();
+  assertEquals(decoded, { after: { sys_id: "abc" }, op: "c" });
+  const back = (await read(proto(registry.url), bytes)).value as Struct;
+  assertEquals(back.get("before"), null);
+  assertEquals((back.get("after") as Struct).get("sys_id"), "abc");
 });

@@ -3,7 +3,6 @@
  * `defaultValueFromAvro`): logical values go through their underlying type, bytes are ISO-8859-1 strings (the
  * Avro specification's JSON form of bytes), structs and string-keyed maps are objects.
  */
-import { DataException } from "../../errors.ts";
 import { ConnectDate, ConnectDecimal, ConnectTime, ConnectTimestamp } from "../../logical.ts";
 import {
   DATE_LOGICAL_NAME,
@@ -20,10 +19,6 @@ function latin1(bytes: Uint8Array): string {
   let out = "";
   for (const b of bytes) out += String.fromCharCode(b);
   return out;
-}
-
-function fromLatin1(text: string): Uint8Array {
-  return Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff);
 }
 
 /** Converts a logical value to its underlying Connect value (Date → days, BigDecimal → bytes, ...). */
@@ -86,54 +81,4 @@ export function encodeLatin1Default(schema: Schema, value: unknown): unknown {
     default:
       return v;
   }
-}
-
-/** Avro default JSON → the Connect value of `schema` (null stays null). */
-export function decodeAvroDefault(schema: Schema, json: unknown): unknown {
-  if (json === null || json === undefined) return null;
-  let v: unknown;
-  switch (schema.type) {
-    case "INT8":
-    case "INT16":
-    case "INT32":
-    case "FLOAT32":
-    case "FLOAT64":
-      v = Number(json);
-      break;
-    case "INT64":
-      v = typeof json === "number" ? json : Number(json);
-      break;
-    case "BOOLEAN":
-      v = json === true;
-      break;
-    case "STRING":
-      v = String(json);
-      break;
-    case "BYTES":
-      v = fromLatin1(String(json));
-      break;
-    case "ARRAY":
-      if (!Array.isArray(json)) {
-        throw new DataException(`Invalid JSON for array default value: ${JSON.stringify(json)}`);
-      }
-      v = json.map((item) => decodeAvroDefault(schema.valueSchema(), item));
-      break;
-    case "MAP":
-      if (typeof json !== "object") {
-        throw new DataException(`Invalid JSON for map default value: ${JSON.stringify(json)}`);
-      }
-      v = new Map(
-        Object.entries(json as object).map(([k, x]) => [k, decodeAvroDefault(schema.valueSchema(), x)]),
-      );
-      break;
-    case "STRUCT": {
-      const struct = new Struct(schema);
-      for (const f of schema.fields()) {
-        struct.put(f, decodeAvroDefault(f.schema, (json as Record<string, unknown>)[f.name]));
-      }
-      v = struct;
-      break;
-    }
-  }
-  return toLogical(schema, v);
 }

@@ -28,7 +28,6 @@ import {
 } from "../../logical.ts";
 import type { Schema } from "../../schema.ts";
 import { valuesEqual } from "../../equality.ts";
-import { checkAvroName } from "./avro_schema_parser.ts";
 
 export const AVRO_NAMESPACE = "io.confluent.connect.avro";
 export const DEFAULT_SCHEMA_NAME = "ConnectDefault";
@@ -46,6 +45,13 @@ const LOGICAL_AVRO: Record<string, string> = {
 };
 
 type Json = unknown;
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Checks an Avro name (a record or field name); throws `DataException` otherwise. */
+function checkAvroName(name: string, what: string): void {
+  if (!NAME.test(name)) throw new DataException(`Illegal Avro ${what} name: ${JSON.stringify(name)}`);
+}
 
 function splitName(fullName: string): [string | null, string] {
   const dot = fullName.lastIndexOf(".");

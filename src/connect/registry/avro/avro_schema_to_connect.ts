@@ -10,23 +10,17 @@ import { DataException } from "../../errors.ts";
 import { ConnectDate, ConnectDecimal, ConnectTime, ConnectTimestamp } from "../../logical.ts";
 import type { Schema } from "../../schema.ts";
 import { SchemaBuilder } from "../../schema_builder.ts";
-import { decodeAvroDefault } from "./avro_defaults.ts";
+import { AVRO_UNION_NAME, avroDefaultValue, unionMemberFieldName } from "./avro_values.ts";
 import { AVRO_NAMESPACE, DEFAULT_SCHEMA_FULL_NAME, FIELD_DEFAULT_FLAG } from "./avro_schema_from_connect.ts";
-import { avroProp, type AvroType, avroTypeName, simpleName } from "./avro_types.ts";
+import { avroAttributes, type AvroField, avroKind, type AvroType } from "./avro_schema.ts";
 
-export const AVRO_UNION_NAME = `${AVRO_NAMESPACE}.Union`;
 const DEFAULT_DECIMAL_PRECISION = 64;
 
 function isMapEntry(type: AvroType): boolean {
-  return type.kind === "record" &&
-    (type.fullName === `${AVRO_NAMESPACE}.MapEntry` ||
-      type.props.get("connect.internal.type") === "MapEntry") &&
+  return avroKind(type) === "record" &&
+    (type.name === `${AVRO_NAMESPACE}.MapEntry` ||
+      avroAttributes(type)["connect.internal.type"] === "MapEntry") &&
     type.fields.length === 2 && type.fields[0].name === "key" && type.fields[1].name === "value";
-}
-
-/** The Connect field name of a union branch (Confluent's `unionMemberFieldName`). */
-export function unionMemberFieldName(type: AvroType): string {
-  return type.kind === "record" || type.kind === "enum" ? simpleName(type.fullName) : avroTypeName(type);
 }
 
 class Converter {
@@ -39,14 +33,15 @@ class Converter {
     fieldDefault: { present: boolean; value: unknown },
     version: number | null,
   ): Schema {
-    if (type.kind === "union") return this.#union(type);
+    if (avroKind(type) === "union") return this.#union(type);
     const builder = this.#builder(type);
-    const doc = avroProp(type, "connect.doc");
+    const attributes = avroAttributes(type);
+    const doc = attributes["connect.doc"];
     if (typeof doc === "string") builder.doc(doc);
-    const connectVersion = avroProp(type, "connect.version");
+    const connectVersion = attributes["connect.version"];
     if (typeof connectVersion === "number") builder.version(connectVersion);
     else if (version !== null) builder.version(version);
-    const parameters = avroProp(type, "connect.parameters");
+    const parameters = attributes["connect.parameters"];
     if (parameters !== undefined) {
       if (typeof parameters !== "object" || parameters === null) {
         throw new DataException(
@@ -62,10 +57,12 @@ class Converter {
         builder.parameter(k, v);
       }
     }
-    for (const [k, v] of type.props) if (k.startsWith("avro")) builder.parameter(k, String(v));
-    const connectName = avroProp(type, "connect.name");
+    for (const [k, v] of Object.entries(attributes)) {
+      if (k.startsWith("avro")) builder.parameter(k, String(v));
+    }
+    const connectName = attributes["connect.name"];
     let name: string | null = typeof connectName === "string" ? connectName : null;
-    if (name === null && (type.kind === "record" || type.kind === "enum")) name = type.fullName;
+    if (name === null && ["record", "enum"].includes(avroKind(type))) name = type.name!;
     if (name !== null && !name.startsWith(DEFAULT_SCHEMA_FULL_NAME)) {
       const current = builder.build().name;
       if (current === null) builder.name(name);
@@ -76,7 +73,7 @@ class Converter {
       }
     }
     if (forceOptional) builder.optional();
-    const connectDefault = avroProp(type, "connect.default");
+    const connectDefault = attributes["connect.default"];
     let defaultJson: unknown = undefined;
     if (fieldDefault.present) {
       defaultJson = fieldDefault.value;
@@ -85,81 +82,82 @@ class Converter {
       defaultJson = connectDefault;
     }
     if (defaultJson !== undefined && defaultJson !== null) {
-      builder.defaultValue(decodeAvroDefault(builder.build(), defaultJson));
+      builder.defaultValue(avroDefaultValue(type, builder.build(), defaultJson));
     }
     return builder.build();
   }
 
-  #builder(type: Exclude<AvroType, { kind: "union" }>): SchemaBuilder {
-    const logical = avroProp(type, "logicalType");
-    switch (type.kind) {
-      case "primitive":
-        switch (type.type) {
-          case "boolean":
-            return SchemaBuilder.bool();
-          case "bytes":
-            return this.#bytes(type, logical);
-          case "double":
-            return SchemaBuilder.float64();
-          case "float":
-            return SchemaBuilder.float32();
-          case "int": {
-            if (logical === "date") return ConnectDate.builder();
-            if (logical === "time-millis") return ConnectTime.builder();
-            const connectType = avroProp(type, "connect.type");
-            if (connectType === "int8") return SchemaBuilder.int8();
-            if (connectType === "int16") return SchemaBuilder.int16();
-            return SchemaBuilder.int32();
-          }
-          case "long":
-            return logical === "timestamp-millis" ? ConnectTimestamp.builder() : SchemaBuilder.int64();
-          case "string":
-            return SchemaBuilder.string();
-          case "null":
-            throw new DataException("Standalone null schemas are not supported by this converter");
-        }
-        break;
+  #builder(type: AvroType): SchemaBuilder {
+    const attributes = avroAttributes(type);
+    const logical = attributes.logicalType;
+    switch (avroKind(type)) {
+      case "boolean":
+        return SchemaBuilder.bool();
+      case "bytes":
+        return this.#bytes(type, logical);
+      case "double":
+        return SchemaBuilder.float64();
+      case "float":
+        return SchemaBuilder.float32();
+      case "int": {
+        if (logical === "date") return ConnectDate.builder();
+        if (logical === "time-millis") return ConnectTime.builder();
+        const connectType = attributes["connect.type"];
+        if (connectType === "int8") return SchemaBuilder.int8();
+        if (connectType === "int16") return SchemaBuilder.int16();
+        return SchemaBuilder.int32();
+      }
+      case "long":
+        return logical === "timestamp-millis" ? ConnectTimestamp.builder() : SchemaBuilder.int64();
+      case "string":
+        return SchemaBuilder.string();
+      case "null":
+        throw new DataException("Standalone null schemas are not supported by this converter");
       case "fixed":
         return this.#bytes(type, logical);
       case "enum": {
-        const builder = SchemaBuilder.string().parameter(`${AVRO_NAMESPACE}.Enum`, type.fullName);
+        const builder = SchemaBuilder.string().parameter(`${AVRO_NAMESPACE}.Enum`, type.name!);
         for (const symbol of type.symbols) builder.parameter(`${AVRO_NAMESPACE}.Enum.${symbol}`, symbol);
         return builder;
       }
       case "array":
-        if (isMapEntry(type.items)) {
-          const entry = type.items as AvroType & { kind: "record" };
-          return SchemaBuilder.map(this.#field(entry.fields[0].type), this.#field(entry.fields[1].type));
+        if (isMapEntry(type.itemsType)) {
+          const [key, value] = type.itemsType.fields;
+          return SchemaBuilder.map(this.#field(key.type), this.#field(value.type));
         }
-        return SchemaBuilder.array(this.#field(type.items));
+        return SchemaBuilder.array(this.#field(type.itemsType));
       case "map":
-        return SchemaBuilder.map(SchemaBuilder.string().build(), this.#field(type.values));
+        return SchemaBuilder.map(SchemaBuilder.string().build(), this.#field(type.valuesType));
       case "record": {
         if (this.#inProgress.has(type)) {
-          throw new DataException(`Recursive Avro record ${type.fullName} is not supported`);
+          throw new DataException(`Recursive Avro record ${type.name} is not supported`);
         }
         this.#inProgress.add(type);
         const builder = SchemaBuilder.struct();
-        if (type.doc !== null) builder.parameter(`${AVRO_NAMESPACE}.record.doc`, type.doc);
-        for (const field of type.fields) {
-          if (field.doc !== null) builder.parameter(`${AVRO_NAMESPACE}.field.doc.${field.name}`, field.doc);
-          builder.field(
-            field.name,
-            this.convert(field.type, false, { present: field.hasDefault, value: field.default }, null),
-          );
+        if (typeof attributes.doc === "string") {
+          builder.parameter(`${AVRO_NAMESPACE}.record.doc`, attributes.doc);
         }
+        type.fields.forEach((field: AvroField, i: number) => {
+          const raw = attributes.fields[i];
+          if (typeof raw.doc === "string") {
+            builder.parameter(`${AVRO_NAMESPACE}.field.doc.${field.name}`, raw.doc);
+          }
+          const fieldDefault = { present: Object.hasOwn(raw, "default"), value: raw.default };
+          builder.field(field.name, this.convert(field.type, false, fieldDefault, null));
+        });
         this.#inProgress.delete(type);
         return builder;
       }
     }
+    throw new DataException(`Unsupported Avro type ${type.typeName}`);
   }
 
   #bytes(type: AvroType, logical: unknown): SchemaBuilder {
     if (logical !== "decimal") return SchemaBuilder.bytes();
-    const scale = avroProp(type, "scale");
+    const scale = avroAttributes(type).scale;
     if (typeof scale !== "number") throw new DataException("scale must be specified and must be a number.");
     const builder = ConnectDecimal.builder(scale);
-    const precision = avroProp(type, "precision");
+    const precision = avroAttributes(type).precision;
     if (precision !== undefined) {
       if (typeof precision !== "number") {
         throw new DataException("precision property must be a JSON Integer.");
@@ -175,13 +173,14 @@ class Converter {
     return this.convert(type, false, { present: false, value: undefined }, null);
   }
 
-  #union(type: AvroType & { kind: "union" }): Schema {
-    const nonNull = type.branches.filter((b) => !(b.kind === "primitive" && b.type === "null"));
-    if (type.branches.length === 2 && nonNull.length === 1) {
+  #union(type: AvroType): Schema {
+    const branches: AvroType[] = type.types;
+    const nonNull = branches.filter((b) => b.typeName !== "null");
+    if (branches.length === 2 && nonNull.length === 1) {
       return this.convert(nonNull[0], true, { present: false, value: undefined }, null);
     }
     const builder = SchemaBuilder.struct().name(AVRO_UNION_NAME);
-    if (nonNull.length !== type.branches.length) builder.optional();
+    if (nonNull.length !== branches.length) builder.optional();
     const names = new Set<string>();
     for (const branch of nonNull) {
       const name = unionMemberFieldName(branch);

@@ -1,21 +1,7 @@
 /**
  * The schema registry client's settings, read from converter settings with Confluent's property names
- * (`value.converter.schema.registry.url=...` reaches the converter as `schema.registry.url`):
- *
- * | Setting                                        | Default | Meaning                                                 |
- * |------------------------------------------------|---------|---------------------------------------------------------|
- * | `schema.registry.url`                          | required | comma-separated base URLs; requests fail over across them |
- * | `basic.auth.credentials.source`                | `URL`   | `URL` (user info in the URL), `USER_INFO`; `SASL_INHERIT` is refused |
- * | `basic.auth.user.info` (alias `schema.registry.basic.auth.user.info`) | none | `user:password` for `USER_INFO` |
- * | `bearer.auth.credentials.source`               | none    | `STATIC_TOKEN` (with `bearer.auth.token`)                |
- * | `bearer.auth.logical.cluster`, `bearer.auth.identity.pool.id` | none | sent as `target-sr-cluster` / `Confluent-Identity-Pool-Id` |
- * | `request.header.<Name>`                        | none    | extra request headers                                   |
- * | `schema.registry.ssl.truststore.location` / `.password` / `.type` | none | trust store (JKS, PKCS12 or PEM) |
- * | `schema.registry.ssl.keystore.location` / `.password` / `.type` | none | client certificate for mutual TLS |
- * | `max.retries`                                  | `3`     | retries after the first attempt (429, 408, 425, 5xx, I/O errors) |
- * | `retries.wait.ms`                              | `1000`  | first backoff ceiling (full jitter, doubling)           |
- * | `retries.max.wait.ms`                          | `20000` | largest backoff ceiling                                 |
- * | `http.read.timeout.ms`                         | `30000` | per attempt, until the response body has arrived        |
+ * (`value.converter.schema.registry.url=...` reaches the converter as `schema.registry.url`). Each setting, its
+ * default and meaning: docs/schema-registry.md, "Configuration".
  *
  * Every credential is registered with the redaction layer as soon as it is read.
  */

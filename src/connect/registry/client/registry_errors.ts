@@ -8,15 +8,6 @@
  */
 import { redact } from "../../../observability/redact.ts";
 
-/** Confluent's error codes that callers look for. */
-export const ERROR_CODES = Object.freeze({
-  SUBJECT_NOT_FOUND: 40401,
-  VERSION_NOT_FOUND: 40402,
-  SCHEMA_NOT_FOUND: 40403,
-  INCOMPATIBLE_SCHEMA: 409,
-  INVALID_SCHEMA: 42201,
-});
-
 export class RegistryResponseError extends Error {
   constructor(
     readonly status: number,

@@ -1,5 +1,5 @@
 /**
- * One JSON request to the schema registry, with the instance client's retry rules (src/instance/retry_policy.ts:
+ * One JSON request to the schema registry, with the instance client's retry rules (src/common/retry_policy.ts:
  * 429, 408, 425 and 5xx are retried with full-jitter exponential backoff, `Retry-After` wins) and fail-over:
  * each attempt walks the configured URLs from the last one that answered, moving on at an I/O error or a
  * retryable status, so one registry node down costs no backoff.
@@ -7,8 +7,9 @@
  * Credentials only ever travel in headers; messages and logs name the method, the path and the URL without
  * user info.
  */
-import { isRetryableStatus, RetryPolicy } from "../../../instance/retry_policy.ts";
-import { parseRetryAfter } from "../../../instance/retry_after.ts";
+import { isRetryableStatus, RetryPolicy } from "../../../common/retry_policy.ts";
+import { parseRetryAfter } from "../../../common/retry_after.ts";
+import { type Sleep, sleepEndingOnAbort } from "../../../common/delay.ts";
 import { logger } from "../../../observability/log.ts";
 import { redact } from "../../../observability/redact.ts";
 import { RegistryResponseError, RegistryUnavailableError } from "./registry_errors.ts";
@@ -22,10 +23,6 @@ const ACCEPT = "application/vnd.schemaregistry.v1+json, application/vnd.schemare
   "application/json; qs=0.5";
 /** Retries stop once the next wait would end this long after the first attempt. */
 const MAX_ELAPSED_MS = 300_000;
-
-export type Sleep = (ms: number) => Promise<void>;
-
-const sleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Failure {
   readonly description: string;
@@ -41,7 +38,7 @@ export class RegistryHttp {
 
   constructor(settings: RegistryClientSettings, options: { sleep?: Sleep; random?: () => number } = {}) {
     this.#settings = settings;
-    this.#sleep = options.sleep ?? sleep;
+    this.#sleep = options.sleep ?? sleepEndingOnAbort;
     this.#policy = new RetryPolicy({
       maxAttempts: settings.maxRetries + 1,
       maxElapsedMs: MAX_ELAPSED_MS,

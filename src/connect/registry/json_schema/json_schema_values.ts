@@ -22,8 +22,7 @@ import {
 } from "../../logical_names.ts";
 import type { Schema } from "../../schema.ts";
 import { Struct } from "../../struct.ts";
-import { mapEntries } from "../../values.ts";
-import { narrowInt64 } from "../bytes.ts";
+import { mapEntries, normalizeInt64 } from "../../values.ts";
 
 export type DecimalFormat = "BASE64" | "NUMERIC";
 
@@ -135,7 +134,7 @@ export function readJsonValue(schema: Schema, node: JsonNode | undefined): unkno
     case TIME_LOGICAL_NAME:
       return ConnectTime.toLogical(schema, Number(integer(schema, node)));
     case TIMESTAMP_LOGICAL_NAME:
-      return ConnectTimestamp.toLogical(schema, narrowInt64(integer(schema, node)));
+      return ConnectTimestamp.toLogical(schema, normalizeInt64(integer(schema, node)));
   }
   switch (schema.type) {
     case "INT8":
@@ -143,7 +142,7 @@ export function readJsonValue(schema: Schema, node: JsonNode | undefined): unkno
     case "INT32":
       return Number(integer(schema, node));
     case "INT64":
-      return narrowInt64(integer(schema, node));
+      return normalizeInt64(integer(schema, node));
     case "FLOAT32":
       if (node.kind !== "number") fail(schema, node);
       return Math.fround(Number(node.text));

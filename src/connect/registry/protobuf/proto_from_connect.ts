@@ -29,7 +29,7 @@ import {
   TIME_OF_DAY_TYPE,
   TIMESTAMP_TYPE,
   WELL_KNOWN_IMPORTS,
-} from "./proto_types.ts";
+} from "./proto_schema.ts";
 
 export const PROTOBUF_NAMESPACE = "io.confluent.connect.protobuf";
 export const TAG_PARAM = `${PROTOBUF_NAMESPACE}.Tag`;
@@ -174,7 +174,10 @@ class Generator {
     if (schema.type === "STRUCT") {
       let name = this.#unqualified(schema.name);
       if (name === fieldName) name += "Message";
-      nested.push(this.message(name, schema, indent));
+      // Two fields of one struct type (an envelope's before/after) share one nested message: .proto allows a name once.
+      if (!nested.some((m) => m.startsWith(`${indent}message ${name} {`))) {
+        nested.push(this.message(name, schema, indent));
+      }
       return name;
     }
     if (schema.type === "MAP" || schema.type === "ARRAY") {

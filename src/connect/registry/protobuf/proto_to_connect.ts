@@ -11,67 +11,88 @@
  * - Every field is optional (unless `wrapper.for.nullables`, where only message fields and proto3 `optional`
  *   fields are) and carries its number in `io.confluent.connect.protobuf.Tag`.
  */
+import protobuf from "protobufjs";
 import { DataException } from "../../errors.ts";
 import { ConnectDate, ConnectDecimal, ConnectTime, ConnectTimestamp } from "../../logical.ts";
 import type { Schema } from "../../schema.ts";
 import { SchemaBuilder } from "../../schema_builder.ts";
 import { PROTOBUF_NAMESPACE, TAG_PARAM } from "./proto_from_connect.ts";
-import { type ProtoField, type ProtoMessage, SCALAR_TYPES } from "./proto_model.ts";
 import {
   DATE_TYPE,
   DECIMAL_TYPE,
-  type ProtoTypes,
+  protoFullName,
   TIME_OF_DAY_TYPE,
   TIMESTAMP_TYPE,
   WRAPPERS,
-} from "./proto_types.ts";
+} from "./proto_schema.ts";
+
+/** Confluent's `(confluent.field_meta)` params of a field (e.g. `connect.type`, `scale`, `precision`). */
+function fieldParams(field: protobuf.Field): Map<string, string> {
+  const params = new Map<string, string>();
+  for (const option of field.parsedOptions ?? []) {
+    const meta = option["(confluent.field_meta)"];
+    const list = meta?.params ?? option["(confluent.field_meta).params"];
+    for (const entry of Array.isArray(list) ? list : list === undefined ? [] : [list]) {
+      if (entry?.key !== undefined) params.set(String(entry.key), String(entry.value ?? ""));
+    }
+  }
+  return params;
+}
+
+/** proto3 `optional` (explicit presence), which protobufjs models as a one-field oneof. */
+const isProto3Optional = (field: protobuf.Field) => field.options?.proto3_optional === true;
 
 class Converter {
-  readonly #inProgress = new Set<ProtoMessage>();
+  readonly #inProgress = new Set<protobuf.Type>();
 
-  constructor(private readonly types: ProtoTypes, private readonly wrappers: boolean) {}
+  constructor(private readonly wrappers: boolean) {}
 
-  struct(message: ProtoMessage, version: number | null): SchemaBuilder {
+  struct(message: protobuf.Type, version: number | null): SchemaBuilder {
     if (this.#inProgress.has(message)) {
-      throw new DataException(`Recursive message ${message.fullName} is not supported`);
+      throw new DataException(`Recursive message ${protoFullName(message)} is not supported`);
     }
     this.#inProgress.add(message);
     const builder = SchemaBuilder.struct().name(message.name);
-    for (const field of message.fields) {
-      if (field.oneof !== null) {
-        throw new DataException(`oneof fields are not supported (${message.fullName}.${field.name})`);
+    for (const field of message.fieldsArray) {
+      if (field.partOf !== null && !isProto3Optional(field)) {
+        throw new DataException(`oneof fields are not supported (${protoFullName(message)}.${field.name})`);
       }
-      builder.field(field.name, this.#field(field, message.fullName));
+      builder.field(field.name, this.#field(field));
     }
     if (version !== null) builder.version(version);
     this.#inProgress.delete(message);
     return builder;
   }
 
-  #field(field: ProtoField, scope: string): Schema {
+  #field(field: protobuf.Field): Schema {
+    const params = fieldParams(field);
     let builder: SchemaBuilder;
-    if (field.map !== null) {
+    if (field.map) {
       builder = SchemaBuilder.map(
-        this.#type(field.map.key, field, scope).optional().build(),
-        this.#type(field.map.value, field, scope).optional().build(),
+        this.#type((field as any).keyType as string, null, params).optional().build(),
+        this.#type(field.type, field.resolvedType, params).optional().build(),
       );
     } else {
-      builder = this.#type(field.type, field, scope);
-      if (field.label === "repeated") builder = SchemaBuilder.array(builder.optional().build()).optional();
+      builder = this.#type(field.type, field.resolvedType, params);
+      if (field.repeated) builder = SchemaBuilder.array(builder.optional().build()).optional();
     }
-    if (!this.wrappers || field.label === "optional") {
+    if (!this.wrappers || isProto3Optional(field) || field.rule === "optional") {
       if (!builder.isOptional) builder.optional();
     }
-    return builder.parameter(TAG_PARAM, String(field.number)).build();
+    return builder.parameter(TAG_PARAM, String(field.id)).build();
   }
 
-  #type(type: string, field: ProtoField, scope: string): SchemaBuilder {
-    if (SCALAR_TYPES.has(type)) {
+  #type(
+    type: string,
+    resolved: protobuf.ReflectionObject | null,
+    params: Map<string, string>,
+  ): SchemaBuilder {
+    if (resolved === null) {
       switch (type) {
         case "int32":
         case "sint32":
         case "sfixed32": {
-          const connectType = field.params.get("connect.type");
+          const connectType = params.get("connect.type");
           if (connectType === "int8") return SchemaBuilder.int8();
           if (connectType === "int16") return SchemaBuilder.int16();
           return SchemaBuilder.int32();
@@ -90,20 +111,22 @@ class Converter {
           return SchemaBuilder.int64();
       }
     }
-    const named = this.types.resolve(type, scope);
-    if (named.kind === "enum") {
-      const simple = named.fullName.slice(named.fullName.lastIndexOf(".") + 1);
-      const builder = SchemaBuilder.string().name(simple).parameter(`${PROTOBUF_NAMESPACE}.Enum`, simple);
-      for (const v of named.values) {
-        builder.parameter(`${PROTOBUF_NAMESPACE}.Enum.${v.name}`, String(v.number));
+    if (resolved instanceof protobuf.Enum) {
+      const builder = SchemaBuilder.string().name(resolved.name).parameter(
+        `${PROTOBUF_NAMESPACE}.Enum`,
+        resolved.name,
+      );
+      for (const [name, number] of Object.entries(resolved.values)) {
+        builder.parameter(`${PROTOBUF_NAMESPACE}.Enum.${name}`, String(number));
       }
       return builder.optional();
     }
     let builder: SchemaBuilder;
-    switch (named.fullName) {
+    const fullName = protoFullName(resolved);
+    switch (fullName) {
       case DECIMAL_TYPE: {
-        builder = ConnectDecimal.builder(Number(field.params.get("scale") ?? 0));
-        const precision = field.params.get("precision");
+        builder = ConnectDecimal.builder(Number(params.get("scale") ?? 0));
+        const precision = params.get("precision");
         if (precision !== undefined) builder.parameter("connect.decimal.precision", precision);
         break;
       }
@@ -117,11 +140,9 @@ class Converter {
         builder = ConnectTimestamp.builder();
         break;
       default:
-        if (this.wrappers && named.fullName in WRAPPERS) {
-          builder = this.#type(WRAPPERS[named.fullName], field, scope);
-        } else {
-          builder = this.struct(named, null);
-        }
+        builder = this.wrappers && fullName in WRAPPERS
+          ? this.#type(WRAPPERS[fullName], null, params)
+          : this.struct(resolved as protobuf.Type, null);
     }
     return builder.optional();
   }
@@ -129,10 +150,9 @@ class Converter {
 
 /** The Connect schema of a message; `version` is the registry version. */
 export function protoToConnectSchema(
-  types: ProtoTypes,
-  message: ProtoMessage,
+  message: protobuf.Type,
   version: number | null,
   wrappers: boolean,
 ): Schema {
-  return new Converter(types, wrappers).struct(message, version).build();
+  return new Converter(wrappers).struct(message, version).build();
 }

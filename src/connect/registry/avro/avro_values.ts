@@ -1,0 +1,259 @@
+/**
+ * Connect values ↔ the values avsc encodes (Avro specification, "Binary Encoding"). The Avro schema drives the
+ * shape; the Connect schema next to it supplies logical conversions. Record fields are matched by name, so a
+ * value can be written with another (e.g. the subject's latest) schema: a field the value lacks takes its
+ * default. A union branch is the first that accepts the value, as in Avro's GenericData.
+ */
+import { Buffer } from "node:buffer";
+import { BigDecimal, bigintToTwosComplement } from "../../big_decimal.ts";
+import { DataException } from "../../errors.ts";
+import { MILLIS_PER_DAY } from "../../logical.ts";
+import type { Schema } from "../../schema.ts";
+import { Struct } from "../../struct.ts";
+import { isConnectMap, mapEntries } from "../../values.ts";
+import { toLogical, toUnderlying } from "./avro_defaults.ts";
+import {
+  avroAttributes,
+  type AvroField,
+  avroKind,
+  type AvroType,
+  avroTypeName,
+  simpleName,
+} from "./avro_schema.ts";
+import { AVRO_NAMESPACE } from "./avro_schema_from_connect.ts";
+
+export const AVRO_UNION_NAME = `${AVRO_NAMESPACE}.Union`;
+
+/** The Connect field name of a union branch (Confluent's `unionMemberFieldName`). */
+export function unionMemberFieldName(type: AvroType): string {
+  const kind = avroKind(type);
+  return kind === "record" || kind === "enum" ? simpleName(type.name!) : avroTypeName(type);
+}
+
+const isNullType = (type: AvroType) => type.typeName === "null";
+
+/** Whether a non-null value can go to this union branch. */
+function accepts(type: AvroType, value: unknown): boolean {
+  const logical = avroAttributes(type).logicalType;
+  switch (avroKind(type)) {
+    case "boolean":
+      return typeof value === "boolean";
+    case "int":
+      return (typeof value === "number" && Number.isInteger(value)) ||
+        (value instanceof Date && logical !== undefined);
+    case "long":
+      return typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value)) ||
+        (value instanceof Date && logical === "timestamp-millis");
+    case "float":
+    case "double":
+      return typeof value === "number";
+    case "bytes":
+      return value instanceof Uint8Array || value instanceof BigDecimal;
+    case "string":
+    case "enum":
+      return typeof value === "string";
+    case "record":
+      return value instanceof Struct;
+    case "fixed":
+      return value instanceof Uint8Array;
+    case "array":
+      return Array.isArray(value) || (isConnectMap(value) && avroKind(type.itemsType) === "record");
+    case "map":
+      return isConnectMap(value);
+  }
+  return false;
+}
+
+/** Logical value without a Connect schema (a default written for a missing field): use the Avro logical type. */
+function underlyingByAvro(type: AvroType, value: unknown): unknown {
+  if (value instanceof Date) {
+    return avroAttributes(type).logicalType === "date"
+      ? Math.floor(value.getTime() / MILLIS_PER_DAY)
+      : value.getTime();
+  }
+  if (value instanceof BigDecimal) return bigintToTwosComplement(value.unscaled);
+  return value;
+}
+
+const buffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** A Connect value → the avsc value of `type`. */
+export function toAvroValue(type: AvroType, schema: Schema | null, value: unknown): unknown {
+  if (avroKind(type) === "union") return unionValue(type, schema, value);
+  if (value === null || value === undefined) {
+    if (isNullType(type)) return null;
+    throw new DataException("Found null value for non-optional schema");
+  }
+  const v: any = schema !== null ? toUnderlying(schema, value) : underlyingByAvro(type, value);
+  switch (avroKind(type)) {
+    case "null":
+      return null;
+    case "boolean":
+      return v === true;
+    case "int":
+    case "long":
+      if (typeof v !== "number" && typeof v !== "bigint") {
+        throw new DataException(`Invalid type for ${avroKind(type)}: ${typeof v}`);
+      }
+      return v;
+    case "float":
+    case "double":
+      return Number(v);
+    case "string":
+      return String(v);
+    case "enum":
+      if (!type.symbols.includes(String(v))) {
+        throw new DataException(`Not a symbol of enum ${type.name}: ${String(v)}`);
+      }
+      return String(v);
+    case "fixed":
+      if (v.length !== type.size) throw new DataException(`Fixed ${type.name} needs ${type.size} bytes`);
+      return buffer(v);
+    case "bytes":
+      return buffer(v);
+    case "record":
+      return recordValue(type, v);
+    case "array": {
+      if (!Array.isArray(v)) return mapEntryValues(type, schema, v);
+      const items = schema?.type === "ARRAY" ? schema.valueSchema() : null;
+      return v.map((item) => toAvroValue(type.itemsType, items, item));
+    }
+    case "map": {
+      const values = schema?.type === "MAP" ? schema.valueSchema() : null;
+      return Object.fromEntries(
+        mapEntries(v).map(([k, x]) => [String(k), toAvroValue(type.valuesType, values, x)]),
+      );
+    }
+  }
+  throw new DataException(`Unsupported Avro type ${type.typeName}`);
+}
+
+function unionValue(type: AvroType, schema: Schema | null, value: unknown): unknown {
+  const branches: AvroType[] = type.types;
+  if (value === null || value === undefined) {
+    if (!branches.some(isNullType)) throw new DataException("Found null value for non-optional schema");
+    return null;
+  }
+  if (value instanceof Struct && value.schema.name === AVRO_UNION_NAME) {
+    for (const field of value.schema.fields()) {
+      const member = value.get(field);
+      if (member === null) continue;
+      const branch = branches.find((b) => unionMemberFieldName(b) === field.name);
+      if (branch === undefined) throw new DataException(`No union branch for ${field.name}`);
+      return wrap(type, branch, toAvroValue(branch, field.schema, member));
+    }
+    return unionValue(type, schema, null);
+  }
+  const branch = branches.find((b) => accepts(b, value));
+  if (branch === undefined) {
+    throw new DataException(`No branch of the union accepts the value (${typeof value})`);
+  }
+  return wrap(type, branch, toAvroValue(branch, schema, value));
+}
+
+/** A wrapped union value: `{branchName: value}`. */
+function wrap(union: AvroType, branch: AvroType, value: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  out[branchNamesOf(union)[union.types.indexOf(branch)]] = value;
+  return out;
+}
+
+const branchNames = new WeakMap<AvroType, string[]>();
+
+/** A union's avsc branch names (the keys of wrapped union values), by branch index. */
+function branchNamesOf(union: AvroType): string[] {
+  let names = branchNames.get(union);
+  if (names === undefined) {
+    names = union.types.map((b: AvroType) => b.branchName as string);
+    branchNames.set(union, names!);
+  }
+  return names!;
+}
+
+function recordValue(type: AvroType, value: unknown): Record<string, unknown> {
+  if (!(value instanceof Struct)) throw new DataException(`Expected a Struct for record ${type.name}`);
+  const out: Record<string, unknown> = {};
+  const rawFields = avroAttributes(type).fields ?? [];
+  type.fields.forEach((field: AvroField, i: number) => {
+    const connectField = value.schema.field(field.name);
+    if (connectField !== null) {
+      out[field.name] = toAvroValue(field.type, connectField.schema, value.get(connectField));
+    } else if (!Object.hasOwn(rawFields[i] ?? {}, "default")) {
+      // A field the value does not have and without a default: null when the field allows it.
+      if (avroKind(field.type) !== "union" || !field.type.types.some(isNullType)) {
+        throw new DataException(`The value has no field ${field.name} and the schema gives it no default`);
+      }
+      out[field.name] = null;
+    }
+  });
+  return out;
+}
+
+function mapEntryValues(type: AvroType, schema: Schema | null, value: unknown): unknown[] {
+  if (!isConnectMap(value) || avroKind(type.itemsType) !== "record") {
+    throw new DataException("Expected an array");
+  }
+  const [keyField, valueField] = type.itemsType.fields;
+  const keySchema = schema?.type === "MAP" ? schema.keySchema() : null;
+  const valueSchema = schema?.type === "MAP" ? schema.valueSchema() : null;
+  return mapEntries(value).map(([k, v]) => ({
+    [keyField.name]: toAvroValue(keyField.type, keySchema, k),
+    [valueField.name]: toAvroValue(valueField.type, valueSchema, v),
+  }));
+}
+
+/** An avsc value of `type` → the Connect value of `schema` (derived from `type`, avro_schema_to_connect.ts). */
+export function fromAvroValue(type: AvroType, schema: Schema, value: any): unknown {
+  switch (avroKind(type)) {
+    case "union": {
+      if (value === null) return null;
+      const name = Object.keys(value)[0];
+      const branch: AvroType = type.types[branchNamesOf(type).indexOf(name)];
+      if (schema.name === AVRO_UNION_NAME && schema.type === "STRUCT") {
+        const field = schema.field(unionMemberFieldName(branch))!;
+        return new Struct(schema).put(field, fromAvroValue(branch, field.schema, value[name]));
+      }
+      return fromAvroValue(branch, schema, value[name]);
+    }
+    case "int":
+    case "long":
+      return toLogical(schema, value);
+    case "bytes":
+    case "fixed":
+      return toLogical(schema, new Uint8Array(value));
+    case "record": {
+      const struct = new Struct(schema);
+      for (const field of type.fields) {
+        const connectField = schema.field(field.name)!;
+        struct.put(connectField, fromAvroValue(field.type, connectField.schema, value[field.name]));
+      }
+      return struct;
+    }
+    case "array": {
+      if (schema.type === "MAP") {
+        const [keyField, valueField] = type.itemsType.fields;
+        return new Map(value.map((entry: any) => [
+          fromAvroValue(keyField.type, schema.keySchema(), entry[keyField.name]),
+          fromAvroValue(valueField.type, schema.valueSchema(), entry[valueField.name]),
+        ]));
+      }
+      return value.map((item: unknown) => fromAvroValue(type.itemsType, schema.valueSchema(), item));
+    }
+    case "map":
+      return new Map(
+        Object.entries(value).map(([k, x]) => [k, fromAvroValue(type.valuesType, schema.valueSchema(), x)]),
+      );
+    default:
+      return value;
+  }
+}
+
+/** Avro default JSON → the Connect value of `schema` (null stays null), read by avsc as Avro's JSON form. */
+export function avroDefaultValue(type: AvroType, schema: Schema, json: unknown): unknown {
+  if (json === null || json === undefined) return null;
+  try {
+    return fromAvroValue(type, schema, type.fromString(JSON.stringify(json)));
+  } catch (error) {
+    throw new DataException(`Invalid default value ${JSON.stringify(json)}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * .proto text → protobufjs types. protobufjs parses and resolves the file; the well-known types Confluent's
+ * converter uses without registering them as references (google/protobuf/timestamp.proto, wrappers.proto,
+ * google/type/date.proto, timeofday.proto, confluent/type/decimal.proto) are declared here. A Confluent message
+ * index path (`[0]` = the first top-level message) selects a message among the file's own messages.
+ */
+import protobuf from "protobufjs";
+import { DataException } from "../../errors.ts";
+
+export const TIMESTAMP_TYPE = "google.protobuf.Timestamp";
+export const DATE_TYPE = "google.type.Date";
+export const TIME_OF_DAY_TYPE = "google.type.TimeOfDay";
+export const DECIMAL_TYPE = "confluent.type.Decimal";
+
+/** Wrapper message → the scalar it wraps (its only field, `value = 1`). */
+export const WRAPPERS: Readonly<Record<string, string>> = {
+  "google.protobuf.DoubleValue": "double",
+  "google.protobuf.FloatValue": "float",
+  "google.protobuf.Int64Value": "int64",
+  "google.protobuf.UInt64Value": "uint64",
+  "google.protobuf.Int32Value": "int32",
+  "google.protobuf.UInt32Value": "uint32",
+  "google.protobuf.BoolValue": "bool",
+  "google.protobuf.StringValue": "string",
+  "google.protobuf.BytesValue": "bytes",
+};
+
+/** The file each well-known type is imported from. */
+export const WELL_KNOWN_IMPORTS: Readonly<Record<string, string>> = {
+  [TIMESTAMP_TYPE]: "google/protobuf/timestamp.proto",
+  [DATE_TYPE]: "google/type/date.proto",
+  [TIME_OF_DAY_TYPE]: "google/type/timeofday.proto",
+  [DECIMAL_TYPE]: "confluent/type/decimal.proto",
+  ...Object.fromEntries(Object.keys(WRAPPERS).map((name) => [name, "google/protobuf/wrappers.proto"])),
+};
+
+/** Fields as `name: [type, number]`, declared without proto3 defaults so zeros we pass are written. */
+const WELL_KNOWN_FIELDS: Readonly<Record<string, Record<string, [string, number]>>> = {
+  [TIMESTAMP_TYPE]: { seconds: ["int64", 1], nanos: ["int32", 2] },
+  [DATE_TYPE]: { year: ["int32", 1], month: ["int32", 2], day: ["int32", 3] },
+  [TIME_OF_DAY_TYPE]: {
+    hours: ["int32", 1],
+    minutes: ["int32", 2],
+    seconds: ["int32", 3],
+    nanos: ["int32", 4],
+  },
+  [DECIMAL_TYPE]: { value: ["bytes", 1], precision: ["uint32", 2], scale: ["int32", 3] },
+  ...Object.fromEntries(Object.entries(WRAPPERS).map(([name, scalar]) => [name, { value: [scalar, 1] }])),
+};
+
+function withWellKnownTypes(): protobuf.Root {
+  const root = new protobuf.Root();
+  for (const [fullName, fields] of Object.entries(WELL_KNOWN_FIELDS)) {
+    const type = new protobuf.Type(fullName.slice(fullName.lastIndexOf(".") + 1));
+    for (const [name, [scalar, id]] of Object.entries(fields)) type.add(new protobuf.Field(name, id, scalar));
+    root.define(fullName.slice(0, fullName.lastIndexOf("."))).add(type);
+  }
+  return root;
+}
+
+export interface ProtoFile {
+  /** The file's top-level messages, in declaration order. */
+  readonly messages: readonly protobuf.Type[];
+}
+
+const messagesOf = (namespace: protobuf.NamespaceBase) =>
+  namespace.nestedArray.filter((n): n is protobuf.Type => n instanceof protobuf.Type);
+
+/** Parses .proto text; throws `DataException` for text protobufjs cannot read or resolve. */
+export function parseProto(text: string): ProtoFile {
+  const root = withWellKnownTypes();
+  try {
+    const parsed = protobuf.parse(text, root, { keepCase: true });
+    root.resolveAll();
+    return {
+      messages: messagesOf(parsed.package ? root.lookup(parsed.package) as protobuf.Namespace : root),
+    };
+  } catch (error) {
+    throw new DataException(`Invalid Protobuf schema: ${(error as Error).message}`);
+  }
+}
+
+/** The message at a Confluent message-index path (`[0]` = the first top-level message). */
+export function messageAt(file: ProtoFile, indexes: readonly number[]): protobuf.Type {
+  let list = file.messages;
+  let current: protobuf.Type | undefined;
+  for (const index of indexes) {
+    current = list[index];
+    if (current === undefined) throw new DataException(`No message at index path [${indexes.join(", ")}]`);
+    list = messagesOf(current);
+  }
+  if (current === undefined) throw new DataException("Empty message index path");
+  return current;
+}
+
+/** The full name without protobufjs's leading dot. */
+export function protoFullName(type: protobuf.ReflectionObject): string {
+  return type.fullName.replace(/^\./, "");
+}

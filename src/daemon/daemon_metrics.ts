@@ -1,0 +1,47 @@
+/** Assembles `GET /metrics`: task and connector states, every task's own metrics, and instance client counters. */
+import type { Herder } from "../runtime/herder.ts";
+import { MetricsRegistry, renderPrometheus } from "../observability/metrics.ts";
+import { instanceMetrics } from "../instance/permit_registry.ts";
+
+const TASK_STATES = ["UNASSIGNED", "RUNNING", "PAUSED", "FAILED", "RESTARTING"];
+const CONNECTOR_STATES = ["UNASSIGNED", "RUNNING", "PAUSED", "STOPPED", "FAILED", "RESTARTING"];
+
+export function renderDaemonMetrics(herder: Herder, process: MetricsRegistry): string {
+  const states = new MetricsRegistry();
+  for (const c of herder.connectorStates()) {
+    for (const s of CONNECTOR_STATES) {
+      states.set(
+        "tablesync_connector_state",
+        { connector: c.connector, type: c.kind, state: s },
+        c.state === s ? 1 : 0,
+      );
+    }
+  }
+  const snapshots = [{ snapshot: process.snapshot() }, { snapshot: states.snapshot() }];
+  for (const { connector, task } of herder.allTasks()) {
+    const labels = { connector, task: String(task.taskId) };
+    const taskStates = new MetricsRegistry();
+    for (const s of TASK_STATES) {
+      taskStates.set("tablesync_task_state", { state: s }, task.state === s ? 1 : 0);
+    }
+    snapshots.push({ snapshot: taskStates.snapshot(), extraLabels: labels } as never);
+    snapshots.push({ snapshot: task.metrics, extraLabels: labels } as never);
+  }
+  const instance = new MetricsRegistry();
+  for (const m of instanceMetrics()) {
+    const host = { instance: m.host };
+    for (const [status, n] of Object.entries(m.requestsByStatus)) {
+      instance.increment("tablesync_instance_requests_total", { ...host, status }, n);
+    }
+    if (m.ioErrors > 0) {
+      instance.increment("tablesync_instance_requests_total", { ...host, status: "io_error" }, m.ioErrors);
+    }
+    instance.increment("tablesync_instance_retries_total", host, m.retries);
+    instance.increment("tablesync_instance_permits_waited_total", host, m.permitsWaited);
+    instance.increment("tablesync_instance_rate_limit_paced_total", host, m.rateLimitPaced);
+    instance.set("tablesync_instance_throttle_limit", host, m.limit);
+    instance.set("tablesync_instance_in_flight", host, m.inFlight);
+  }
+  snapshots.push({ snapshot: instance.snapshot() });
+  return renderPrometheus(snapshots);
+}

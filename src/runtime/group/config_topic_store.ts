@@ -1,0 +1,151 @@
+/**
+ * Connector configs and target states of a worker group, in the config topic (`config.storage.topic`, one
+ * partition, compacted), with Kafka Connect's keys and value shapes:
+ *   `connector-<name>`    → `{"properties":{...}}` (null = deleted)
+ *   `target-state-<name>` → `{"state":"STARTED|PAUSED","state.v2":"STARTED|PAUSED|STOPPED"}`
+ * Two fields of ours ride along in the connector value and are ignored by Connect: `file.hash` (the hash of
+ * the config-file entry the connector came from, so a changed file wins over older REST changes, as in
+ * standalone mode) and `deleted: true` (a file connector deleted over REST stays deleted while the file entry
+ * is unchanged; Connect would log and skip such a record).
+ *
+ * Every member follows the topic; `onChange` reports each connector whose stored entry changed, including this
+ * member's own writes, except those a newer write of this member already superseded.
+ */
+import type { ConsumedRecord, KafkaClient } from "../../kafka/mod.ts";
+import type { ConnectorConfigStore, StoredConnector, TargetState } from "../connector_state_store.ts";
+import { jsonValue, keyText, TopicTail } from "./topic_tail.ts";
+import { logger } from "../../observability/log.ts";
+import type { RawConfig } from "../../config/types.ts";
+
+const log = logger("group");
+
+/** Connect's TargetState names for our target states. */
+const TO_CONNECT: Record<TargetState, string> = { RUNNING: "STARTED", PAUSED: "PAUSED", STOPPED: "STOPPED" };
+const FROM_CONNECT: Record<string, TargetState> = {
+  STARTED: "RUNNING",
+  PAUSED: "PAUSED",
+  STOPPED: "STOPPED",
+};
+
+export class ConfigTopicStore implements ConnectorConfigStore {
+  readonly #tail: TopicTail;
+  readonly #entries = new Map<string, StoredConnector>();
+  /** Connector → offset of this member's latest write of it; older echoes of its own writes are skipped. */
+  readonly #ownWrites = new Map<string, number>();
+  #listener: (name: string, entry: StoredConnector | undefined) => void = () => {};
+
+  constructor(kafka: KafkaClient, topic: string) {
+    this.#tail = new TopicTail(kafka, { topic, purpose: "config-reader", apply: (r) => this.#apply(r) });
+  }
+
+  /** Reads the topic to its end; then keeps following it. */
+  start(): Promise<void> {
+    return this.#tail.start();
+  }
+
+  /** Called for every connector whose stored entry changed after start (undefined = deleted). */
+  onChange(listener: (name: string, entry: StoredConnector | undefined) => void): void {
+    this.#listener = listener;
+  }
+
+  /** The config position this member has applied (the leader's position travels in each assignment). */
+  position(): number {
+    return this.#tail.position(0);
+  }
+
+  /** Resolves once this member applied the config up to `position`. */
+  async waitForPosition(position: number): Promise<void> {
+    if (position > 0) await this.#tail.waitFor(0, position - 1);
+  }
+
+  get(name: string): StoredConnector | undefined {
+    return this.#entries.get(name);
+  }
+
+  names(): string[] {
+    return [...this.#entries.keys()];
+  }
+
+  async put(name: string, entry: StoredConnector): Promise<void> {
+    const connector = entry.deleted
+      ? { deleted: true, "file.hash": entry.fileHash }
+      : { properties: entry.config, ...(entry.fileHash ? { "file.hash": entry.fileHash } : {}) };
+    const target = {
+      state: entry.target === "RUNNING" ? "STARTED" : "PAUSED",
+      "state.v2": TO_CONNECT[entry.target],
+    };
+    await this.#write(name, [
+      { key: `target-state-${name}`, value: target, partition: 0 },
+      { key: `connector-${name}`, value: connector, partition: 0 },
+    ]);
+  }
+
+  async remove(name: string): Promise<void> {
+    await this.#write(name, [
+      { key: `target-state-${name}`, value: null, partition: 0 },
+      { key: `connector-${name}`, value: null, partition: 0 },
+    ]);
+  }
+
+  close(): Promise<void> {
+    return this.#tail.close();
+  }
+
+  async #write(name: string, records: { key: string; value: unknown; partition: number }[]): Promise<void> {
+    const acks = await this.#tail.write(records);
+    const last = acks[acks.length - 1].offset;
+    this.#ownWrites.set(name, Math.max(last, this.#ownWrites.get(name) ?? -1));
+    // Like Connect, a change returns once this member has read it back.
+    await this.#tail.waitFor(0, last);
+  }
+
+  #apply(record: ConsumedRecord): void {
+    const key = keyText(record);
+    if (key === null) return;
+    const value = jsonValue(record) as Record<string, unknown> | null;
+    let name: string;
+    if (key.startsWith("target-state-")) {
+      name = key.slice("target-state-".length);
+      const target = value ? FROM_CONNECT[String(value["state.v2"] ?? value["state"])] : undefined;
+      this.#targets.set(name, target ?? "RUNNING");
+      const current = this.#entries.get(name);
+      if (!current || !target || current.target === target) return;
+      this.#entries.set(name, { ...current, target });
+    } else if (key.startsWith("connector-")) {
+      name = key.slice("connector-".length);
+      if (value === null) this.#entries.delete(name);
+      else if (value.deleted === true) {
+        this.#entries.set(name, {
+          config: {},
+          target: "RUNNING",
+          deleted: true,
+          fileHash: text(value["file.hash"]),
+        });
+      } else if (isConfig(value.properties)) {
+        this.#entries.set(name, {
+          config: value.properties,
+          target: this.#targets.get(name) ?? "RUNNING",
+          fileHash: text(value["file.hash"]),
+        });
+      } else {
+        log.warn({ key, offset: record.offset }, "ignoring a config topic record without string properties");
+        return;
+      }
+    } else return;
+    const own = this.#ownWrites.get(name);
+    if (own !== undefined && record.offset < own) return;
+    const entry = this.#entries.get(name);
+    this.#listener(name, entry?.deleted ? undefined : entry);
+  }
+
+  readonly #targets = new Map<string, TargetState>();
+}
+
+function text(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}
+
+function isConfig(v: unknown): v is RawConfig {
+  return typeof v === "object" && v !== null && !Array.isArray(v) &&
+    Object.values(v).every((x) => typeof x === "string");
+}

@@ -1,0 +1,76 @@
+/**
+ * Connector and task statuses of a worker group, in the status topic (`status.storage.topic`, compacted), with
+ * Kafka Connect's keys and value shape: `status-connector-<name>` / `status-task-<name>-<n>` →
+ * `{"state":"RUNNING","trace":null,"worker_id":"host:port","generation":N}`. Each member writes the statuses
+ * of what it runs and follows everyone's, so any member can answer `GET /connectors/<name>/status`.
+ */
+import type { ConsumedRecord, KafkaClient } from "../../kafka/mod.ts";
+import { logger } from "../../observability/log.ts";
+import type { ReportedTaskStatus } from "../task_placement.ts";
+import { jsonValue, keyText, TopicTail } from "./topic_tail.ts";
+
+const log = logger("group");
+
+export class StatusTopicStore {
+  readonly #tail: TopicTail;
+  readonly #statuses = new Map<string, ReportedTaskStatus>();
+
+  constructor(kafka: KafkaClient, topic: string) {
+    this.#tail = new TopicTail(kafka, { topic, purpose: "status-reader", apply: (r) => this.#apply(r) });
+  }
+
+  start(): Promise<void> {
+    return this.#tail.start();
+  }
+
+  task(connector: string, task: number): ReportedTaskStatus | undefined {
+    return this.#statuses.get(`status-task-${connector}-${task}`);
+  }
+
+  connector(connector: string): ReportedTaskStatus | undefined {
+    return this.#statuses.get(`status-connector-${connector}`);
+  }
+
+  /** Writes a status (in the background: a lost status write is logged, never fatal). */
+  putTask(connector: string, task: number, status: ReportedTaskStatus, generation: number): void {
+    this.#put(`status-task-${connector}-${task}`, status, generation);
+  }
+
+  putConnector(connector: string, status: ReportedTaskStatus, generation: number): void {
+    this.#put(`status-connector-${connector}`, status, generation);
+  }
+
+  close(): Promise<void> {
+    return this.#tail.close();
+  }
+
+  #put(key: string, status: ReportedTaskStatus, generation: number): void {
+    // Applied here at once (read-your-writes); the topic copy reaches the other members.
+    this.#statuses.set(key, status);
+    const value = {
+      state: status.state,
+      trace: status.trace ?? null,
+      worker_id: status.workerId,
+      generation,
+    };
+    this.#tail.write([{ key, value }]).catch((e) =>
+      log.error({ err: e, key }, "a status could not be written to the status topic")
+    );
+  }
+
+  #apply(record: ConsumedRecord): void {
+    const key = keyText(record);
+    if (key === null || !key.startsWith("status-")) return;
+    const value = jsonValue(record) as Record<string, unknown> | null;
+    if (value === null) {
+      this.#statuses.delete(key);
+      return;
+    }
+    if (typeof value.state !== "string" || typeof value.worker_id !== "string") return;
+    this.#statuses.set(key, {
+      state: value.state,
+      workerId: value.worker_id,
+      ...(typeof value.trace === "string" ? { trace: value.trace } : {}),
+    });
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * Starting and stopping a connector's tasks: the config is checked, the connector's plugin splits it into task
+ * configs, and each task runs in its own Web Worker (TaskRunner) with the connector's committed source offsets
+ * and the shared permit pools. An invalid config or a failing plugin makes the connector FAILED with a trace.
+ */
+import type { RawConfig } from "../../config/types.ts";
+import { errorCount, errorLines } from "../../config/analyze.ts";
+import { exportPermitPools, permitPoolFor } from "../../instance/permit_registry.ts";
+import { parseInstanceUrl } from "../../instance/instance_url.ts";
+import { logger, type LogLevel } from "../../observability/log.ts";
+import { redact } from "../../observability/redact.ts";
+import type { OffsetStore } from "../offsets/types.ts";
+import type { TaskPlacement } from "../task_placement.ts";
+import type { TargetState } from "../connector_state_store.ts";
+import { sourceOffsetsOf } from "./connector_offsets.ts";
+import { TaskRunner } from "../task_runner.ts";
+import type { ConnectorValidator } from "./connector_validation.ts";
+import type { ManagedConnector } from "./managed.ts";
+
+const log = logger("herder");
+
+export interface LifecycleOptions {
+  /** The worker section as written (placeholders unresolved), implied defaults included. */
+  readonly workerRaw: RawConfig;
+  readonly logLevel: LogLevel;
+  readonly offsets: OffsetStore;
+  readonly validator: ConnectorValidator;
+  /** `task.shutdown.graceful.timeout.ms`. */
+  readonly gracefulTimeoutMs: number;
+  /** False once the connector was deleted or replaced: its tasks must not (re)start. */
+  readonly isCurrent: (m: ManagedConnector) => boolean;
+  /** Group mode: which tasks run here, and where their states go. Default (standalone): every task runs here. */
+  readonly placement?: TaskPlacement;
+}
+
+export class ConnectorLifecycle {
+  constructor(private readonly o: LifecycleOptions) {}
+
+  start(m: ManagedConnector): void {
+    if (m.target === "STOPPED") {
+      m.state = "STOPPED";
+      return;
+    }
+    const analysis = this.o.validator.analyze(m.config);
+    const plugin = m.plugin;
+    // Never start over running tasks, nor for a connector deleted meanwhile.
+    if (m.tasks.length > 0 || !this.o.isCurrent(m)) return;
+    if (errorCount(analysis) > 0 || !plugin) {
+      m.state = "FAILED";
+      m.trace = `Connector configuration is invalid:\n${errorLines(analysis).join("\n")}`;
+      log.error(
+        { connector: m.name, errors: errorLines(analysis) },
+        `connector ${m.name} has an invalid config`,
+      );
+      return;
+    }
+    try {
+      const props = analysis.values;
+      const url = props["svc.url"];
+      if (typeof url === "string") {
+        permitPoolFor(parseInstanceUrl(url).host, props["svc.http.max.concurrent.requests"] as number);
+      }
+      m.taskConfigs = plugin.taskConfigs(m.config, props, props["tasks.max"] as number);
+      m.state = m.target === "PAUSED" ? "PAUSED" : "RUNNING";
+      m.trace = undefined;
+      m.tasks = m.taskConfigs.flatMap((tc, id) => this.owns(m.name, id) ? [this.startTask(m, id, tc)] : []);
+      log.info(
+        { connector: m.name, tasks: m.tasks.length },
+        `connector ${m.name} started with ${m.tasks.length} task(s)`,
+      );
+    } catch (e) {
+      m.state = "FAILED";
+      m.trace = redact((e as Error).stack ?? String(e));
+      log.error({ connector: m.name, err: e }, `connector ${m.name} failed to start`);
+    }
+  }
+
+  /** Moves the connector to `target`: stops its tasks, starts them (from STOPPED), or pauses/resumes them. */
+  async applyTarget(m: ManagedConnector, target: TargetState): Promise<void> {
+    const wasStopped = m.target === "STOPPED";
+    m.target = target;
+    if (target === "STOPPED") {
+      await this.stopTasks(m);
+      m.taskConfigs = [];
+      m.state = "STOPPED";
+      m.trace = undefined;
+      return;
+    }
+    if (wasStopped) {
+      this.start(m);
+      return;
+    }
+    if (target === "PAUSED") {
+      if (m.state === "RUNNING") m.state = "PAUSED";
+      for (const t of m.tasks) t.pause();
+    } else {
+      if (m.state === "PAUSED") m.state = "RUNNING";
+      for (const t of m.tasks) t.resume();
+    }
+  }
+
+  /** Stops every task gracefully (they flush and commit), then makes their offsets durable. */
+  async stopTasks(m: ManagedConnector): Promise<void> {
+    const tasks = m.tasks;
+    m.tasks = [];
+    await this.stopRunners(m, tasks);
+  }
+
+  /** Stops the runners (they flush and commit), then makes their offsets durable. */
+  async stopRunners(m: ManagedConnector, tasks: TaskRunner[]): Promise<void> {
+    await Promise.all(tasks.map((t) => t.stop(this.o.gracefulTimeoutMs)));
+    await this.o.offsets.flush();
+    for (const t of tasks) this.#reportTask(m.name, t);
+  }
+
+  /**
+   * Group mode: brings the connector's running tasks in line with the placement. Stops tasks no longer placed
+   * here (they flush and commit, offsets made durable) and starts those newly placed here; returns how many
+   * were stopped.
+   */
+  async reconcile(m: ManagedConnector): Promise<number> {
+    const gone = m.tasks.filter((t) => !this.owns(m.name, t.taskId));
+    if (gone.length > 0) {
+      m.tasks = m.tasks.filter((t) => !gone.includes(t));
+      await this.stopRunners(m, gone);
+    }
+    if (m.state === "UNASSIGNED") {
+      this.start(m);
+    } else if (m.state === "RUNNING" || m.state === "PAUSED") {
+      m.taskConfigs.forEach((tc, id) => {
+        if (this.owns(m.name, id) && !m.tasks.some((t) => t.taskId === id)) {
+          m.tasks.push(this.startTask(m, id, tc));
+        }
+      });
+    }
+    return gone.length;
+  }
+
+  /** Group mode: the connector's shared config as another member wrote it: restart with it, or apply its target. */
+  async applyShared(m: ManagedConnector, entry: { config: RawConfig; target: TargetState }): Promise<void> {
+    if (sameConfig(m.config, entry.config)) {
+      if (m.target !== entry.target) await this.applyTarget(m, entry.target);
+      return;
+    }
+    await this.stopTasks(m);
+    m.plugin = this.o.validator.pluginFor(entry.config);
+    m.config = entry.config;
+    m.target = entry.target;
+    m.state = "UNASSIGNED";
+    m.taskConfigs = [];
+    this.start(m);
+  }
+
+  /** Whether this member runs the connector's task (always, standalone). */
+  owns(connector: string, task: number): boolean {
+    return this.o.placement?.owns(connector, task) ?? true;
+  }
+
+  #reportTask(connector: string, task: TaskRunner): void {
+    this.o.placement?.onTaskState(connector, task.taskId, task.state, task.trace);
+  }
+
+  async restartTask(m: ManagedConnector, index: number): Promise<void> {
+    const id = m.tasks[index].taskId;
+    await m.tasks[index].stop(this.o.gracefulTimeoutMs);
+    await this.o.offsets.flush();
+    if (this.o.isCurrent(m) && m.tasks[index]?.taskId === id) {
+      m.tasks[index] = this.startTask(m, id, m.taskConfigs[id]);
+    }
+  }
+
+  startTask(m: ManagedConnector, id: number, taskConfig: RawConfig): TaskRunner {
+    const kind = m.plugin!.kind;
+    const offsets = kind === "source" ? sourceOffsetsOf(this.o.offsets, m.name) : [];
+    const runner = new TaskRunner({
+      type: "start",
+      kind,
+      connectorName: m.name,
+      taskId: id,
+      taskConfig,
+      workerConfig: this.o.workerRaw,
+      offsets,
+      permitPools: exportPermitPools(),
+      logLevel: this.o.logLevel,
+      paused: m.target === "PAUSED",
+    }, {
+      onOffsets: (entries) => {
+        try {
+          this.o.offsets.set(m.name, entries);
+        } catch (e) {
+          log.error({ connector: m.name, err: e }, "invalid offsets from a task were not stored");
+        }
+      },
+      onStateChange: () => this.#reportTask(m.name, runner),
+    });
+    return runner;
+  }
+}
+
+/** Same properties and values, in any order. */
+function sameConfig(a: RawConfig, b: RawConfig): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}

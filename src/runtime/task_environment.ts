@@ -1,0 +1,111 @@
+/**
+ * What every task of a worker is built from, read from its `start` message: the analysed worker and task configs
+ * (placeholders resolved in this realm, so secrets are registered for redaction here), the Kafka client with
+ * Kafka Connect's override order, the converters, the error handler and the dead letter queue. The source and
+ * sink builders (source_task_builder.ts, sink_task_builder.ts) take it from there.
+ */
+import type { RawConfig, TypedProps } from "../config/types.ts";
+import { analyzeWorker, taskWorkerStrings } from "../config/worker_config.ts";
+import { analyzeConnector } from "../config/connector_config.ts";
+import { errorLines } from "../config/analyze.ts";
+import { createKafka, type KafkaClient, kafkaOptionsFromProperties, stripPrefix } from "../kafka/mod.ts";
+import { createTaskConverters } from "../connect/converters/factory.ts";
+import type { TaskMetrics } from "../connect/task_api.ts";
+import type { Logger } from "../observability/log.ts";
+import type { MetricsRegistry } from "../observability/metrics.ts";
+import { ErrorHandler, errorHandlingConfig } from "./errors/error_handler.ts";
+import { DeadLetterQueue } from "./errors/dead_letter_queue.ts";
+import type { RecordConverters } from "./record_bytes.ts";
+import type { SinkDriver } from "./sink_driver.ts";
+import type { SourceDriver } from "./source_driver.ts";
+import type { StartMessage, WorkerToMain } from "./worker_protocol.ts";
+
+export interface TaskEnvironment {
+  readonly msg: StartMessage;
+  readonly log: Logger;
+  readonly metrics: MetricsRegistry;
+  readonly taskMetrics: TaskMetrics;
+  /** The worker's settings as strings after analysis (defaults applied). */
+  readonly worker: Record<string, string>;
+  /** The task config, placeholders resolved. */
+  readonly config: RawConfig;
+  readonly props: TypedProps;
+  readonly kafka: KafkaClient;
+  readonly kafkaOptions: Awaited<ReturnType<typeof kafkaOptionsFromProperties>>;
+  readonly converters: RecordConverters;
+  readonly errors: ErrorHandler;
+  readonly dlq: DeadLetterQueue | null;
+  /** Aborted when the task is asked to stop. */
+  readonly stopSignal: AbortController;
+  readonly post: (message: WorkerToMain) => void;
+}
+
+/** A built task: its driver, the connector task's start, and what to close when it ends. */
+export interface BuiltTask {
+  readonly driver: SourceDriver | SinkDriver;
+  /** Starts the connector task (the driver exists before, so a pause arriving meanwhile applies to it). */
+  readonly start: () => Promise<void>;
+  readonly cleanup: () => Promise<void>;
+}
+
+export interface EnvironmentHooks {
+  readonly log: Logger;
+  readonly metrics: MetricsRegistry;
+  readonly taskMetrics: TaskMetrics;
+  readonly post: (message: WorkerToMain) => void;
+  /** The Kafka consumer stopped on its own: the task fails. */
+  readonly onConsumerCrash: (error: Error) => void;
+}
+
+export async function taskEnvironment(msg: StartMessage, hooks: EnvironmentHooks): Promise<TaskEnvironment> {
+  const { log, metrics } = hooks;
+  const workerAnalysis = analyzeWorker(msg.workerConfig);
+  const worker = taskWorkerStrings(workerAnalysis);
+  const analysis = analyzeConnector(msg.taskConfig, { worker });
+  const problems = [...errorLines(workerAnalysis), ...errorLines(analysis)];
+  if (problems.length > 0) throw new Error(`task config is invalid:\n${problems.join("\n")}`);
+  const config = analysis.raw;
+  const props = analysis.values;
+
+  // As in Kafka Connect: worker keys, then the worker's `producer.`/`consumer.` keys, then the connector's overrides.
+  const client = msg.kind === "source" ? "producer" : "consumer";
+  const kafkaOptions = await kafkaOptionsFromProperties({
+    ...worker,
+    ...stripPrefix(worker, `${client}.`),
+    ...stripPrefix(config, `${client}.override.`),
+  });
+  const kafka: KafkaClient = createKafka(kafkaOptions.connection, {
+    log,
+    onConsumerCrash: hooks.onConsumerCrash,
+  });
+  const built = createTaskConverters(config, worker);
+  const converters: RecordConverters = {
+    key: built.keyConverter,
+    value: built.valueConverter,
+    header: built.headerConverter,
+    classes: {
+      key: built.choices.key.className,
+      value: built.choices.value.className,
+      header: built.choices.header.className,
+    },
+  };
+  const dlqTopic = props["errors.deadletterqueue.topic.name"] as string;
+  const dlq = dlqTopic
+    ? new DeadLetterQueue({
+      topic: dlqTopic,
+      contextHeaders: props["errors.deadletterqueue.context.headers.enable"] === true,
+      connectorName: msg.connectorName,
+      taskId: msg.taskId,
+      producer: () => kafka.producer(kafkaOptions.producer),
+    })
+    : null;
+  const stopSignal = new AbortController();
+  const errors = new ErrorHandler(errorHandlingConfig(props), {
+    logger: log,
+    dlq,
+    metrics,
+    signal: stopSignal.signal,
+    taskLabel: `${msg.connectorName}-${msg.taskId}`,
+  });
+  return { ...hooks, msg, worker, config, props, kafka, kafkaOptions, converters, errors, dlq, stopSignal };
+}

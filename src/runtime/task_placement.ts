@@ -1,0 +1,23 @@
+/**
+ * The herder's seam to group mode (runtime/group/): which tasks this member runs, and what the other members
+ * report about theirs. Standalone daemons have no placement: every task runs here.
+ */
+import type { TaskState } from "./task_runner.ts";
+
+/** A task's status as its member last reported it. */
+export interface ReportedTaskStatus {
+  state: string;
+  workerId: string;
+  trace?: string;
+}
+
+export interface TaskPlacement {
+  /** Whether this member runs the connector's task. */
+  owns(connector: string, task: number): boolean;
+  /** A task of this member changed state (stopped tasks report UNASSIGNED, or FAILED). */
+  onTaskState(connector: string, task: number, state: TaskState, trace: string | undefined): void;
+  /** The status of a task that does not run here. */
+  remoteTask(connector: string, task: number): ReportedTaskStatus | undefined;
+  /** worker_id of the member the connector is assigned to. */
+  connectorWorker(connector: string): string | undefined;
+}

@@ -1,0 +1,93 @@
+/** The rate-limit pacer (src/instance/rate_pacer.ts) on a shared host state, with explicit clock values. */
+import { assert, assertEquals } from "../support/assert.ts";
+import { parseRateLimitHeaders, RatePacer, reserveOf } from "../../src/instance/rate_pacer.ts";
+import { createSharedHostState, viewsOf } from "../../src/instance/shared_host_state.ts";
+
+const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+function ruleHeaders(limit: number, resetSeconds: number, dateMs: number, remaining?: number): Headers {
+  const h = new Headers({
+    "x-ratelimit-limit": String(limit),
+    "x-ratelimit-reset": String(resetSeconds),
+    "date": new Date(dateMs).toUTCString(),
+  });
+  if (remaining !== undefined) h.set("x-ratelimit-remaining", String(remaining));
+  return h;
+}
+
+function newPacer(): RatePacer {
+  return new RatePacer(viewsOf(createSharedHostState(4)));
+}
+
+Deno.test("rate-limit headers: both needed, repeated values take the first, Remaining optional", () => {
+  assertEquals(parseRateLimitHeaders(new Headers({ "x-ratelimit-limit": "100" })), null);
+  assertEquals(
+    parseRateLimitHeaders(
+      new Headers({ "x-ratelimit-limit": "100, 100", "x-ratelimit-reset": "1700000000" }),
+    ),
+    { limit: 100, reset: 1700000000, remaining: null },
+  );
+  assertEquals(
+    parseRateLimitHeaders(new Headers({ "x-ratelimit-limit": "x", "x-ratelimit-reset": "1" })),
+    null,
+  );
+});
+
+Deno.test("without a rule nothing waits", () => {
+  const pacer = newPacer();
+  assertEquals(pacer.schedule(T0), { waitMs: 0, retry: false });
+  pacer.observe(new Headers({ date: new Date(T0).toUTCString() }), T0, 1);
+  assertEquals(pacer.schedule(T0), { waitMs: 0, retry: false });
+});
+
+Deno.test("the window's budget less the reserve is spread evenly until the reset", () => {
+  const pacer = newPacer();
+  const limit = 50;
+  // A 10 s window; the first response (1 in flight) shows it.
+  pacer.observe(ruleHeaders(limit, T0 / 1000 + 10, T0), T0, 1);
+  const starts: number[] = [];
+  for (;;) {
+    const { waitMs, retry } = pacer.schedule(T0);
+    if (retry) break;
+    starts.push(T0 + waitMs);
+  }
+  // 50 - 1 already sent - 5 reserve = 44 requests fit in the window, no more.
+  assertEquals(starts.length, limit - 1 - reserveOf(limit));
+  assert(starts.every((t) => t < T0 + 10_000), "a start after the reset");
+  const gaps = starts.slice(1).map((t, i) => t - starts[i]);
+  assert(Math.min(...gaps) >= 200, `requests too close: ${Math.min(...gaps)} ms`);
+  assert(starts[starts.length - 1] - starts[0] >= 7_000, "the budget was not spread over the window");
+});
+
+Deno.test("a spent budget waits until the window resets, then the next window's rule takes over", () => {
+  const pacer = newPacer();
+  pacer.observe(ruleHeaders(10, T0 / 1000 + 5, T0, 1), T0, 1);
+  const spent = pacer.schedule(T0);
+  assertEquals(spent.retry, true);
+  assert(spent.waitMs >= 5_000, `waited only ${spent.waitMs} ms`);
+  // After the reset nothing is known about the new window: go, and learn it from the response.
+  assertEquals(pacer.schedule(T0 + 5_100), { waitMs: 0, retry: false });
+  pacer.observe(ruleHeaders(10, T0 / 1000 + 10, T0 + 5_100), T0 + 5_100, 1);
+  assertEquals(pacer.schedule(T0 + 5_100).retry, false);
+  assertEquals(pacer.snapshot().reset, T0 / 1000 + 10);
+});
+
+Deno.test("X-RateLimit-Remaining, when sent, replaces the own count; late responses of an old window are ignored", () => {
+  const pacer = newPacer();
+  pacer.observe(ruleHeaders(100, T0 / 1000 + 60, T0), T0, 1);
+  assertEquals(pacer.snapshot().remainingEstimate, 99);
+  pacer.observe(ruleHeaders(100, T0 / 1000 + 60, T0 + 1_000, 30), T0 + 1_000, 3);
+  assertEquals(pacer.snapshot().remainingEstimate, 28);
+  pacer.observe(ruleHeaders(100, T0 / 1000 - 60, T0 - 61_000), T0 + 1_000, 1);
+  assertEquals(pacer.snapshot().reset, T0 / 1000 + 60);
+});
+
+Deno.test("the reset is placed on the local clock through the response's Date (instance clock skew)", () => {
+  const pacer = newPacer();
+  // The instance is 1 hour ahead of us; its window ends 4 s after its Date.
+  const instanceNow = T0 + 3_600_000;
+  pacer.observe(ruleHeaders(20, instanceNow / 1000 + 4, instanceNow), T0, 1);
+  const { waitMs, retry } = pacer.schedule(T0 + 1_000);
+  assertEquals(retry, false);
+  assert(waitMs < 4_000, `paced as if the window ended an hour away: ${waitMs}`);
+});

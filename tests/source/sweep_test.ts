@@ -1,0 +1,56 @@
+/** The sweep's decisions on full, short and empty pages with and without counts (sweep.ts). */
+import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { Sweep } from "../../src/source/sweep.ts";
+import { KeysetQuery } from "../../src/source/keyset_query.ts";
+import { highWaterMark } from "../../src/source/instance_time.ts";
+import { parseGlideDateTime } from "../../src/source/glide_timestamp.ts";
+
+const query = new KeysetQuery("", "sys_updated_on", "sys_id");
+const high = highWaterMark(Date.UTC(2024, 0, 1, 1, 0, 0), 0);
+const cursor = (timestamp: string, sysId: string) => ({
+  timestamp,
+  sysId,
+  epochMs: parseGlideDateTime(timestamp),
+});
+const LAST = cursor("2024-01-01 00:10:00", "a".repeat(32));
+
+Deno.test("only the first page asks for a count; the count minus full pages ends the sweep on a short page", () => {
+  const sweep = new Sweep("2024-01-01 00:00:00", high);
+  assertEquals(sweep.next(query).count, true);
+  assert(sweep.advance({ rows: 10, limit: 10, last: LAST, total: 25 }));
+  assertEquals(sweep.next(query).count, false);
+  assert(
+    sweep.advance({ rows: 10, limit: 10, last: cursor("2024-01-01 00:20:00", "b".repeat(32)), total: null }),
+  );
+  assertEquals(
+    sweep.advance({ rows: 5, limit: 10, last: cursor("2024-01-01 00:30:00", "c".repeat(32)), total: null }),
+    false,
+  );
+  assertEquals(sweep.pages, 3);
+});
+
+Deno.test("a count equal to the rows of a full page ends the sweep without the trailing empty page", () => {
+  const sweep = new Sweep("2024-01-01 00:00:00", high);
+  assertEquals(sweep.advance({ rows: 10, limit: 10, last: LAST, total: 10 }), false);
+});
+
+Deno.test("a short page whose count says more rows exist continues after its last row, with a count", () => {
+  const sweep = new Sweep("2024-01-01 00:00:00", high);
+  assert(sweep.advance({ rows: 3, limit: 10, last: LAST, total: 40 }));
+  const next = sweep.next(query);
+  assertEquals(next.count, true);
+  assertStringIncludes(next.query, `sys_id>${LAST.sysId}`);
+});
+
+Deno.test("an empty page with a count above the limit halves its window; no count at all ends like before", () => {
+  const sweep = new Sweep("2024-01-01 00:00:00", high);
+  assert(sweep.advance({ rows: 0, limit: 10, last: null, total: 40 }));
+  assertStringIncludes(sweep.next(query).query, "sys_updated_on<=2024-01-01 00:30:00");
+  assertEquals(sweep.stats.splits, 1);
+  const stripped = new Sweep("2024-01-01 00:00:00", high);
+  assertEquals(
+    stripped.advance({ rows: 0, limit: 10, last: null, total: null }),
+    false,
+    "a proxy stripped the count",
+  );
+});
