@@ -18,17 +18,7 @@ import { AmbiguousRequestError, InstanceRetriableError } from "./errors.ts";
 import type { InstanceHttpClient, InstanceResponse } from "./http_client.ts";
 import { isRetryableStatus } from "../common/retry_policy.ts";
 import { postBatch } from "./batch_api.ts";
-import {
-  createWrite,
-  deleteResult,
-  deleteWrite,
-  type RowParams,
-  type RowWrite,
-  rowWriteResult,
-  type UpdateMethod,
-  updateWrite,
-} from "./table_client.ts";
-import type { TableRow } from "./table_rows.ts";
+import { type RowWrite, type RowWriteCalls, rowWriteCalls } from "./table_client.ts";
 
 export interface BatchWriterOptions {
   /** Items per batch request. */
@@ -54,34 +44,17 @@ export class BatchWriter {
   #inFlight = 0;
   #scheduled = false;
 
+  /** Row writes with TableClient's contract, carried by batches. */
+  readonly create: RowWriteCalls["create"];
+  readonly update: RowWriteCalls["update"];
+  readonly delete: RowWriteCalls["delete"];
+
   constructor(http: InstanceHttpClient, options: BatchWriterOptions) {
     this.#http = http;
     this.#o = { maxSubmits: 5, ...options };
-  }
-
-  async create(table: string, body: Record<string, unknown>, params: RowParams = {}): Promise<TableRow> {
-    const write = createWrite(table, body, params);
-    return rowWriteResult(await this.#enqueue(write, params.signal), write);
-  }
-
-  async update(
-    table: string,
-    sysId: string,
-    body: Record<string, unknown>,
-    method: UpdateMethod = "PATCH",
-    params: RowParams = {},
-  ): Promise<TableRow> {
-    const write = updateWrite(table, sysId, body, method, params);
-    return rowWriteResult(await this.#enqueue(write, params.signal), write);
-  }
-
-  async delete(
-    table: string,
-    sysId: string,
-    params: Pick<RowParams, "queryNoDomain" | "signal"> = {},
-  ): Promise<"deleted" | "not_found"> {
-    const write = deleteWrite(table, sysId, params);
-    return deleteResult(await this.#enqueue(write, params.signal), write);
+    ({ create: this.create, update: this.update, delete: this.delete } = rowWriteCalls((write, signal) =>
+      this.#enqueue(write, signal)
+    ));
   }
 
   #enqueue(write: RowWrite, signal?: AbortSignal): Promise<InstanceResponse> {

@@ -74,6 +74,9 @@ export class TableClient {
 
   constructor(readonly http: InstanceHttpClient, dictionaryTtlMs?: number) {
     this.dictionaries = new DictionaryReader((table, options) => this.list(table, options), dictionaryTtlMs);
+    ({ create: this.create, update: this.update, delete: this.delete } = rowWriteCalls((write, signal) =>
+      this.#write(write, signal)
+    ));
   }
 
   static async create(options: InstanceClientOptions, hooks?: HttpClientHooks): Promise<TableClient> {
@@ -114,36 +117,10 @@ export class TableClient {
     return expectResult(response, "GET", path, "object") as TableRow;
   }
 
-  /**
-   * Inserts a row; returns the row as written. A request sent without a response (timeout, reset) throws
-   * `AmbiguousRequestError` and is never retried here: the caller decides (svc.sink.create.ambiguous.behavior).
-   */
-  async create(table: string, body: Record<string, unknown>, params: RowParams = {}): Promise<TableRow> {
-    const write = createWrite(table, body, params);
-    return rowWriteResult(await this.#write(write, params.signal), write);
-  }
-
-  /** Updates a row with PATCH (default) or PUT; returns the row as written. sys_id never goes in the body. */
-  async update(
-    table: string,
-    sysId: string,
-    body: Record<string, unknown>,
-    method: UpdateMethod = "PATCH",
-    params: RowParams = {},
-  ): Promise<TableRow> {
-    const write = updateWrite(table, sysId, body, method, params);
-    return rowWriteResult(await this.#write(write, params.signal), write);
-  }
-
-  /** Deletes a row; "not_found" when the instance says 404 (already gone, or hidden by access control). */
-  async delete(
-    table: string,
-    sysId: string,
-    params: Pick<RowParams, "queryNoDomain" | "signal"> = {},
-  ): Promise<"deleted" | "not_found"> {
-    const write = deleteWrite(table, sysId, params);
-    return deleteResult(await this.#write(write, params.signal), write);
-  }
+  /** Row writes, one request each (see RowWriteCalls). */
+  readonly create: RowWriteCalls["create"];
+  readonly update: RowWriteCalls["update"];
+  readonly delete: RowWriteCalls["delete"];
 
   #write(write: RowWrite, signal?: AbortSignal): Promise<InstanceResponse> {
     return this.send(write.method, write.path, write.query, write.json, signal);
@@ -191,7 +168,52 @@ export class TableClient {
   }
 }
 
-/** A row write as a request: shared by the single calls above and the Batch API (batch_api.ts). */
+/**
+ * Create, update and delete with one contract whatever carries them: single requests (TableClient) or items of
+ * Batch API requests (BatchWriter). `send` answers a write with the instance's response to it.
+ */
+export interface RowWriteCalls {
+  /**
+   * Inserts a row; returns the row as written. A request sent without a response (timeout, reset) throws
+   * `AmbiguousRequestError` and is never retried here: the caller decides (svc.sink.create.ambiguous.behavior).
+   */
+  create(table: string, body: Record<string, unknown>, params?: RowParams): Promise<TableRow>;
+  /** Updates a row with PATCH (default) or PUT; returns the row as written. sys_id never goes in the body. */
+  update(
+    table: string,
+    sysId: string,
+    body: Record<string, unknown>,
+    method?: UpdateMethod,
+    params?: RowParams,
+  ): Promise<TableRow>;
+  /** Deletes a row; "not_found" when the instance says 404 (already gone, or hidden by access control). */
+  delete(
+    table: string,
+    sysId: string,
+    params?: Pick<RowParams, "queryNoDomain" | "signal">,
+  ): Promise<"deleted" | "not_found">;
+}
+
+export function rowWriteCalls(
+  send: (write: RowWrite, signal?: AbortSignal) => Promise<InstanceResponse>,
+): RowWriteCalls {
+  return {
+    create: async (table, body, params = {}) => {
+      const write = createWrite(table, body, params);
+      return rowWriteResult(await send(write, params.signal), write);
+    },
+    update: async (table, sysId, body, method = "PATCH", params = {}) => {
+      const write = updateWrite(table, sysId, body, method, params);
+      return rowWriteResult(await send(write, params.signal), write);
+    },
+    delete: async (table, sysId, params = {}) => {
+      const write = deleteWrite(table, sysId, params);
+      return deleteResult(await send(write, params.signal), write);
+    },
+  };
+}
+
+/** A row write as a request: shared by the single calls and the Batch API (batch_api.ts). */
 export interface RowWrite {
   method: HttpMethod;
   path: string;
