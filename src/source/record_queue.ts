@@ -48,16 +48,13 @@ export class RecordQueue {
     });
   }
 
-  /**
-   * Takes the oldest queued batch (one table's page) and releases its poller. One page per poll, whatever the
-   * number of tables: the driver converts and sends one page at a time, so the bytes in flight stay one page
-   * however many tables have a page waiting (docs/performance.md).
-   */
-  takeOldest(): SourceRecord[] {
-    const batch = this.#batches.shift();
-    if (!batch) return [];
-    batch.taken();
-    return batch.records;
+  /** Takes every queued record, oldest batch first, and releases their pollers. */
+  drain(): SourceRecord[] {
+    const batches = this.#batches;
+    this.#batches = [];
+    const out: SourceRecord[] = batches.length === 1 ? batches[0].records : batches.flatMap((b) => b.records);
+    for (const b of batches) b.taken();
+    return out;
   }
 
   /** Releases every waiting poller without delivering (the task is stopping). */

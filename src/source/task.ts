@@ -127,7 +127,7 @@ export class TableSourceTask implements SourceTask {
     if (this.#failure) throw this.#failure;
     await this.#queue.waitForRecords(this.options.pollWaitMs ?? MAX_POLL_WAIT_MS, this.#abort.signal);
     if (this.#failure) throw this.#failure;
-    return this.#queue.takeOldest();
+    return this.#queue.drain();
   }
 
   async stop(): Promise<void> {
