@@ -8,6 +8,7 @@ const BENCHES = [
   ["kafka_idle_cpu.ts", []],
   ["daemon_idle_cpu.ts", []],
   ["source_e2e.ts", ["--rows", "100000"]],
+  ["source_paging.ts", ["--rows", "20000", "--batch", "1000"]],
   ["sink_e2e.ts", ["--records", "4000", "--latency-ms", "20", "--permits", "8"]],
 ] as const;
 

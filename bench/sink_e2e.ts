@@ -6,8 +6,8 @@
  *   deno run -A bench/sink_e2e.ts [--records 4000] [--latency-ms 20] [--permits 8] [--batch-records 50]
  *
  * Records are PATCHes of existing rows keyed by sys_id, spread over many keys. The simulator runs in this
- * process so its journal gives the exact time of the first and last write (the consumer group's first join,
- * about 3 s on the mock broker, is not part of the figure). Figures are printed, never asserted.
+ * process so its journal gives the exact time of the first and last write (the consumer group's first join
+ * is not part of the figure). Figures are printed, never asserted.
  */
 import { startSimulator } from "../src/sim/mod.ts";
 import { createKafka, kafkaOptionsFromProperties } from "../src/kafka/mod.ts";

@@ -1,11 +1,15 @@
 /**
- * The demo (scripts/demo): the simulator with an incident table and a live writer, librdkafka's mock Kafka
- * cluster in a child process, and the daemon running deploy/examples/demo.yaml. Prints per-table progress
- * (rows emitted, cursor, lag) every two seconds until Ctrl-C or the time limit.
+ * The demo (scripts/demo): the simulator with an incident table and a live writer, a real Apache Kafka broker
+ * (single-node KRaft from the jars scripts/bootstrap resolved; stopped with the demo, even when it is killed) and
+ * the daemon running deploy/examples/demo.yaml (deletion capture on; it creates its topic with topic.creation.*).
+ * Deletes a row over the table API every few seconds, prints the status page's address, and prints per-table
+ * progress (phase, rows emitted, remaining and ETA during the backfill, lag, tombstones) every two seconds until
+ * Ctrl-C or the time limit.
  *
- *   scripts/demo [--seconds N] [--rows N] [--writer-rate N]
+ *   scripts/demo [--seconds N] [--rows N] [--writer-rate N] [--delete-every N]
  */
 import { startSimulator } from "../src/sim/mod.ts";
+import { describeBroker, launchKafkaBroker, stopKafkaBroker } from "../tests/support/kafka_broker_process.ts";
 
 function option(name: string, fallback: number): number {
   const i = Deno.args.indexOf(`--${name}`);
@@ -21,6 +25,7 @@ function option(name: string, fallback: number): number {
 const seconds = option("seconds", 0);
 const rows = option("rows", 20000);
 const writerRate = option("writer-rate", 50);
+const deleteEvery = option("delete-every", 3);
 const root = new URL("..", import.meta.url).pathname;
 const dataDir = await Deno.makeTempDir({ prefix: "tablesync-demo-" });
 const password = crypto.randomUUID();
@@ -35,31 +40,10 @@ const sim = await startSimulator({
   writer: writerRate > 0 ? { rowsPerSecond: writerRate, table: "incident" } : undefined,
 });
 
-console.log("starting a Kafka broker (librdkafka mock cluster) ...");
-const broker = new Deno.Command(Deno.execPath(), {
-  args: [
-    "run",
-    "--allow-ffi",
-    "--allow-env",
-    "--allow-read",
-    `${root}tests/support/kafka_mock_child.ts`,
-    "--brokers",
-    "1",
-    "--topics",
-    "demo.incident:4",
-  ],
-  stdin: "piped",
-  stdout: "piped",
-  stderr: "inherit",
-}).spawn();
-const brokerLines = broker.stdout.pipeThrough(new TextDecoderStream()).getReader();
-let first = "";
-while (!first.includes("\n")) {
-  const { value, done } = await brokerLines.read();
-  if (done) throw new Error("the Kafka broker exited before it was ready");
-  first += value;
-}
-const { bootstraps } = JSON.parse(first.split("\n")[0]);
+console.log("starting a Kafka broker (Apache Kafka from .tools/kafka, single-node KRaft) ...");
+const broker = await launchKafkaBroker();
+console.log(describeBroker(broker));
+const bootstraps = broker.bootstrapServers;
 
 const restPort = 18083 + Math.floor(Math.random() * 1000);
 console.log(`starting tablesync (REST API on http://127.0.0.1:${restPort}) ...`);
@@ -86,8 +70,7 @@ const stop = async () => {
     daemon.kill("SIGTERM");
   } catch { /* already gone */ }
   await daemon.status;
-  await broker.stdin.close().catch(() => {});
-  await broker.status;
+  await stopKafkaBroker(broker);
   await sim.stop();
   await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   Deno.exit(0);
@@ -106,21 +89,60 @@ function metric(text: string, name: string, match: string): number {
   const line = text.split("\n").find((l) => l.startsWith(name) && l.includes(match));
   return line ? Number(line.split(" ").pop()) : 0;
 }
+
+/** Deletes one incident over the table API, as a user would: the instance audits it, the daemon sees it. */
+async function deleteOne(): Promise<string | null> {
+  const ids = sim.table("incident").sysIds();
+  const victim = ids[Math.floor(Math.random() * ids.length)];
+  const number = sim.table("incident").get(victim)?.number;
+  const res = await fetch(`${sim.url}/api/now/table/incident/${victim}`, {
+    method: "DELETE",
+    headers: { authorization: `Basic ${btoa(`admin:${password}`)}` },
+  });
+  return res.status === 204 ? `${number} (${victim})` : null;
+}
+
+function duration(s: number | null): string {
+  if (s === null) return "?";
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
+}
+
+let printedUi = false;
+let deleted = 0;
+let lastDelete = Date.now();
 while (!stopping) {
   await new Promise((r) => setTimeout(r, 2000));
   try {
     const status = await (await fetch(`${api}/connectors/demo-incidents/status`)).json();
-    const offsets = await (await fetch(`${api}/connectors/demo-incidents/offsets`)).json();
+    const tables = await (await fetch(`${api}/connectors/demo-incidents/tables`)).json();
     const metrics = await (await fetch(`${api}/metrics`)).text();
-    const emitted = metric(metrics, "tablesync_source_records_produced_total", 'topic="demo.incident"');
-    const lag = metric(metrics, "tablesync_source_lag_seconds", "incident");
-    const cursor = offsets.offsets?.[0]?.offset ?? {};
+    if (!printedUi) {
+      console.log(`status page: ${api}/ui (open it in a browser)`);
+      printedUi = true;
+    }
+    if (deleteEvery > 0 && Date.now() - lastDelete >= deleteEvery * 1000) {
+      lastDelete = Date.now();
+      const what = await deleteOne();
+      if (what) {
+        deleted++;
+        console.log(`deleted incident ${what} over the table API`);
+      }
+    }
+    const tombstones = metric(metrics, "tablesync_source_deletes_total", 'alias="incident"');
+    const t = tables[0];
     const elapsed = Math.round((Date.now() - started) / 1000);
+    const progress = !t
+      ? "starting"
+      : t.phase === "backfill"
+      ? `backfill · ${t.rows_emitted} rows emitted · ${t.rows_remaining ?? "?"} remaining · ETA ${
+        duration(t.eta_seconds)
+      }`
+      : `streaming · ${t.rows_emitted} rows emitted · lag ${duration(t.lag_seconds)}`;
     console.log(
       `[${String(elapsed).padStart(4)}s] incident: ${
         status.tasks?.[0]?.state ?? status.connector?.state
       } · ` +
-        `${emitted} rows emitted · cursor ${Object.values(cursor).join(" / ") || "(none yet)"} · lag ${lag}s`,
+        `${progress} · ${deleted} deleted, ${tombstones} tombstones emitted`,
     );
   } catch (e) {
     console.log(`waiting for the daemon: ${(e as Error).message}`);

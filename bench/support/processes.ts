@@ -2,6 +2,13 @@
  * Benchmark plumbing: the simulator, a Kafka broker and the daemon as separate processes (so each gets its own
  * CPU accounting), and process CPU and peak memory read from /proc.
  */
+import { Kafka, logLevel } from "kafkajs";
+import {
+  describeBroker,
+  launchKafkaBroker,
+  stopKafkaBroker,
+} from "../../tests/support/kafka_broker_process.ts";
+
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 export interface Proc {
@@ -64,36 +71,34 @@ export async function startSimulatorProcess(
   return { child, pid: child.pid, url, stop: () => stop(child) };
 }
 
-export async function startBrokerProcess(topics: string): Promise<Proc & { bootstrap: string }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-ffi",
-      "--allow-env",
-      "--allow-read",
-      `${ROOT}tests/support/kafka_mock_child.ts`,
-      "--brokers",
-      "1",
-      "--topics",
-      topics,
-    ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const bootstrap = await firstMatch(
-    child.stdout,
-    (l) => l.startsWith("{") ? JSON.parse(l).bootstraps as string : undefined,
-  );
-  return {
-    child,
-    pid: child.pid,
-    bootstrap,
-    stop: async () => {
-      await child.stdin.close().catch(() => {});
-      await child.status;
-    },
-  };
+/**
+ * A real Apache Kafka broker (tests/support/kafka_broker_process.ts) with `topics` ("name:partitions,...")
+ * created; its start-up time and memory are printed, since they are part of what a run costs.
+ */
+export async function startBrokerProcess(
+  topics: string,
+): Promise<{ pid: number; bootstrap: string; stop(): Promise<void> }> {
+  const broker = await launchKafkaBroker();
+  console.log(describeBroker(broker));
+  const kafka = new Kafka({
+    brokers: [broker.bootstrapServers],
+    clientId: "bench-admin",
+    logLevel: logLevel.NOTHING,
+  });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: topics.split(",").map((spec) => {
+        const [topic, partitions] = spec.split(":");
+        return { topic, numPartitions: Number(partitions ?? 1), replicationFactor: 1 };
+      }),
+    });
+  } finally {
+    await admin.disconnect();
+  }
+  return { pid: broker.pid, bootstrap: broker.bootstrapServers, stop: () => stopKafkaBroker(broker) };
 }
 
 /** V8 flags the daemon runs with: those `deno task compile` builds into the executable (scripts/compile.ts). */

@@ -2,7 +2,7 @@
  * `tablesync simulate`: runs the instance simulator until SIGINT/SIGTERM.
  * Prints `listening on <url>` on stdout once it accepts requests (scripts wait for that line).
  */
-import { type SimulatorOptions, startSimulator } from "../sim/mod.ts";
+import { type FaultRule, type SimulatorOptions, startSimulator } from "../sim/mod.ts";
 
 export const SIMULATE_USAGE = `Usage: tablesync simulate [options]
 
@@ -17,6 +17,8 @@ Options:
   --latency-ms N           latency added to every request (default 0)
   --writer-rate N          background writer: N inserts/updates of incident per second (default off)
   --random-seed N          seed of generated data and faults (default 1)
+  --acl-hide P             access control hides P % of every table's rows after the limit (counted in counts)
+  --proxy-date             a proxy's own Date is appended to every response's Date header (comma-joined)
   --rate-limit N[/S]       rate-limit rule: N requests per user per S seconds (default S 3600); X-RateLimit-*
                            headers on every response, 429 beyond the budget
   --tls-cert F --tls-key F serve HTTPS with this PEM certificate and key
@@ -49,6 +51,7 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
   const options: SimulatorOptions = { port: 8089 };
   const users: string[] = [];
   const clients: string[] = [];
+  const faults: FaultRule[] = [];
   let cert: string | undefined, key: string | undefined, clientCa: string | undefined;
   for (let i = 0; i < args.length; i++) {
     let flag = args[i];
@@ -102,6 +105,17 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
       case "--random-seed":
         options.randomSeed = parsePositiveInt(flag, take());
         break;
+      case "--acl-hide": {
+        const percent = Number(take());
+        if (!(percent > 0 && percent <= 100)) {
+          throw new UsageError("--acl-hide needs a percentage in (0, 100]");
+        }
+        faults.push({ fault: { kind: "acl_hide", percent } });
+        break;
+      }
+      case "--proxy-date":
+        faults.push({ fault: { kind: "double_date" } });
+        break;
       case "--tls-cert":
         cert = take();
         break;
@@ -115,6 +129,7 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
         throw new UsageError(`unknown option ${args[i]}`);
     }
   }
+  if (faults.length) options.faults = faults;
   if (users.length) options.users = users;
   if (clients.length) options.oauthClients = clients;
   if ((cert === undefined) !== (key === undefined)) {

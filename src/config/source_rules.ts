@@ -45,6 +45,16 @@ export function applySourceRules(a: Analysis, ctx: ConverterContext): void {
         }: the cursor timestamp must be sys_updated_on or sys_created_on, or a database view's prefixed column such as inc_sys_updated_on`,
       );
     }
+    if (a.values[k("capture.deletes")] === true && idField !== "" && idField !== "sys_id") {
+      addError(
+        a,
+        k("capture.deletes"),
+        `${
+          k("capture.deletes")
+        }=true needs a table keyed by sys_id: the instance audits deletions of tables, ` +
+          `not of database views (${k("sys.id.field")} is ${idField})`,
+      );
+    }
     const fields = list(a, k("fields"));
     if (fields.length > 0) {
       for (const required of [idField, tsField]) {

@@ -13,6 +13,7 @@
 import type { SinkRecord, SourceOffset, SourcePartition, SourceRecord } from "./record.ts";
 import type { RawConfig, TypedProps } from "../common/props.ts";
 import type { Logger } from "../observability/log.ts";
+import type { TableProgress } from "./table_progress.ts";
 
 export type ConnectorKind = "source" | "sink";
 
@@ -69,6 +70,8 @@ export interface SourceTaskContext extends TaskContext {
    * promise resolves; otherwise it rejects with an error that fails the task.
    */
   reportBadRow(error: Error, details: { topic: string; key?: string | null; value?: unknown }): Promise<void>;
+  /** Publishes where each table stands (`GET /connectors/<name>/tables`); the latest report replaces the last. */
+  reportProgress?(tables: TableProgress[]): void;
 }
 
 export interface SourceTask {

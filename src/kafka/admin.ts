@@ -36,6 +36,9 @@ const CREATE_TOPICS_UNSUPPORTED = new Set([
   "KafkaJSServerDoesNotSupportApiKey",
 ]);
 
+/** Longest wait for a topic just created to serve requests (see #untilPartitionsServe). */
+const TOPIC_READY_TIMEOUT_MS = 10_000;
+
 /** Session timeout of the short-lived member used to alter offsets (must exceed the mock's 3 s join delay). */
 const OFFSET_WRITER_SESSION_TIMEOUT_MS = 6_000;
 
@@ -114,9 +117,12 @@ export class KafkajsAdminAdapter implements Admin {
 
   async createTopic(name: string, options: CreateTopicOptions): Promise<boolean> {
     if (await this.topicExists(name)) return false;
+    let created: boolean;
     try {
-      return await this.#admin.createTopics({
-        waitForLeaders: true,
+      // Not kafkajs's waitForLeaders: its metadata check fails outright when the new topic is not yet in the
+      // broker's metadata (UNKNOWN_TOPIC_OR_PARTITION on a busy KRaft broker); #untilPartitionsServe waits instead.
+      created = await this.#admin.createTopics({
+        waitForLeaders: false,
         topics: [{
           topic: name,
           numPartitions: options.partitions,
@@ -130,6 +136,29 @@ export class KafkajsAdminAdapter implements Admin {
         throw new TopicCreationUnsupportedError(name, e.message);
       }
       throw error;
+    }
+    if (created) await this.#untilPartitionsServe(name, options.partitions);
+    return created;
+  }
+
+  /**
+   * A real broker answers CreateTopics before every partition leader serves requests: metadata or a ListOffsets
+   * right away can fail with UNKNOWN_TOPIC_OR_PARTITION or NOT_LEADER_OR_FOLLOWER. Waits until ListOffsets
+   * answers for every partition, so callers can read or write the new topic at once.
+   */
+  async #untilPartitionsServe(topic: string, partitions: number): Promise<void> {
+    const deadline = Date.now() + TOPIC_READY_TIMEOUT_MS;
+    for (;;) {
+      try {
+        if ((await this.#admin.fetchTopicOffsets(topic)).length >= partitions) return;
+      } catch (error) {
+        if (Date.now() >= deadline) throw error;
+        this.#log.debug({ topic, err: error }, "new topic not served yet");
+      }
+      if (Date.now() >= deadline) {
+        throw new Error(`topic ${topic} was created but not all partitions serve yet`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 

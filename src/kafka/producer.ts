@@ -10,6 +10,11 @@
  * Linger: kafkajs sends each `send` call as its own request. With `lingerMs > 0`, calls arriving within that
  * window (or until `batchSizeBytes` is reached) are merged into one request across topics, like the Java producer.
  *
+ * Request size: kafkajs puts all of a call's records for one partition into one record batch, and a broker refuses a
+ * batch larger than its message.max.bytes (1 MiB by default) with MESSAGE_TOO_LARGE. Like the Java producer's
+ * max.request.size (mapped to `maxRequestBytes`, default MAX_REQUEST_BYTES), records are split into requests of about that size, sent one
+ * after another in order; a single record larger than that goes alone, and the broker's answer names the problem.
+ *
  * Missing acknowledgements: kafkajs can resolve a send without having sent some partitions (see #dispatch);
  * those records are sent again, so every resolved ack names a record the broker really acknowledged.
  */
@@ -18,12 +23,18 @@ import { type Message, Partitioners, type Producer as KafkajsProducer } from "ka
 import type { Logger } from "../observability/log.ts";
 import type { ProducedRecord, Producer, ProducerOptions, RecordAck } from "./types.ts";
 
+/**
+ * Record bytes per request: under the broker's default message.max.bytes (1048588) with room for the batch header
+ * and each record's varint framing, which approximateSize counts only roughly.
+ */
+export const MAX_REQUEST_BYTES = 1_000_000;
+
 export const DEFAULT_PRODUCER_OPTIONS: ProducerOptions = {
   acks: -1,
   compression: "none",
   lingerMs: 0,
   batchSizeBytes: 16_384,
-  maxRequestBytes: 1_048_576,
+  maxRequestBytes: MAX_REQUEST_BYTES,
   retries: 5,
   retryBackoffMaxMs: 1_000,
 };
@@ -116,21 +127,15 @@ export class KafkajsProducerAdapter implements Producer {
     return promise;
   }
 
-  /** Sends `records` as requests of at most `maxRequestBytes`, one after the other (so order holds). */
   async #dispatch(records: ProducedRecord[]): Promise<RecordAck[]> {
-    const limit = this.#options.maxRequestBytes;
-    const sizes = records.map(approximateSize);
-    if (sizes.reduce((a, b) => a + b, 0) <= limit) return await this.#dispatchOne(records);
     const acks: RecordAck[] = [];
-    for (let from = 0, to = 0; from < records.length; from = to) {
-      let bytes = sizes[to++];
-      while (to < records.length && bytes + sizes[to] <= limit) bytes += sizes[to++];
-      for (const ack of await this.#dispatchOne(records.slice(from, to))) acks.push(ack);
+    for (const request of splitByRequestSize(records, this.#options.maxRequestBytes)) {
+      acks.push(...await this.#dispatchRequest(request));
     }
     return acks;
   }
 
-  async #dispatchOne(records: ProducedRecord[]): Promise<RecordAck[]> {
+  async #dispatchRequest(records: ProducedRecord[]): Promise<RecordAck[]> {
     const now = Date.now();
     const messages = records.map((r) => toMessage(r, now));
     const acks: Array<RecordAck | undefined> = new Array(records.length);
@@ -195,6 +200,25 @@ export class KafkajsProducerAdapter implements Producer {
     }
     return baseOffsets;
   }
+}
+
+/** Consecutive runs of records of at most `limit` bytes each (a larger record is a run of its own). */
+export function splitByRequestSize(records: ProducedRecord[], limit = MAX_REQUEST_BYTES): ProducedRecord[][] {
+  const requests: ProducedRecord[][] = [];
+  let current: ProducedRecord[] = [];
+  let bytes = 0;
+  for (const record of records) {
+    const size = approximateSize(record);
+    if (current.length > 0 && bytes + size > limit) {
+      requests.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(record);
+    bytes += size;
+  }
+  if (current.length > 0) requests.push(current);
+  return requests;
 }
 
 function toMessage(record: ProducedRecord, now: number): Message {

@@ -152,8 +152,9 @@ export interface ProducerOptions {
   batchSizeBytes: number;
   /**
    * `max.request.size`: a `send` larger than this is written as several requests of at most this size (a single
-   * record larger than it still goes alone), one after the other, so per-partition order holds. Default 1048576
-   * (Java's). Bounds the encoding buffers kafkajs allocates per request (several copies of the request).
+   * record larger than it still goes alone), one after the other, so per-partition order holds. Default 1000000
+   * (just under the broker's default message.max.bytes, leaving room for framing). Also bounds the encoding
+   * buffers kafkajs allocates per request (several copies of the request).
    */
   maxRequestBytes: number;
   /**

@@ -30,6 +30,12 @@ export const METRIC_HELP: Record<string, string> = {
   tablesync_source_bad_rows_total: "Rows skipped or failed as bad rows",
   tablesync_source_table_errors_total: "Failed reads of a table (access errors, retries exhausted)",
   tablesync_source_lag_seconds: "Instance clock minus the table's committed cursor timestamp",
+  tablesync_source_deletes_total: "Tombstones of captured deletions (svc.table.<alias>.capture.deletes)",
+  tablesync_source_backfill: "1 while the table is in its backfill phase, 0 once streaming",
+  tablesync_source_rows_remaining:
+    "Rows after the cursor still to read in backfill (Aggregate API count), 0 streaming",
+  tablesync_source_eta_seconds:
+    "Estimated seconds to the end of the backfill at the recent emit rate, 0 streaming",
   tablesync_sink_records_consumed_total: "Sink records consumed from Kafka",
   tablesync_sink_records_written_total: "Sink records written, by table and outcome",
   tablesync_sink_record_errors_total: "Sink record errors by classification",

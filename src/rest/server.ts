@@ -13,6 +13,8 @@ import { errorResponse, json } from "./responses.ts";
 import { connectorRoutes } from "./connectors.ts";
 import { offsetRoutes } from "./offsets.ts";
 import { pluginRoutes } from "./plugins.ts";
+import { tableRoutes } from "./tables.ts";
+import { isPublicPath, uiRoutes } from "./ui.ts";
 
 const log = logger("rest");
 
@@ -53,6 +55,8 @@ export function buildRouter(options: RestServerOptions): Router {
   connectorRoutes(router, options.herder);
   offsetRoutes(router, options.herder);
   pluginRoutes(router, options.herder);
+  tableRoutes(router, options.herder);
+  uiRoutes(router);
   return router;
 }
 
@@ -78,7 +82,10 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
   const handler = async (request: Request): Promise<Response> => {
     const reqUrl = new URL(request.url);
     try {
-      if (options.authToken && !authorized(request, options.authToken)) {
+      // The status page itself holds no data; its own requests carry the token (see ui.ts).
+      if (
+        options.authToken && !isPublicPath(request.method, reqUrl) && !authorized(request, options.authToken)
+      ) {
         return errorResponse(401, "Authentication required: send Authorization: Bearer <token>");
       }
       const { handler, params } = router.match(request.method, reqUrl);

@@ -38,6 +38,7 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
         failedRecord: () => ({ key: encode(details.key), value: encode(details.value) }),
       }, true);
     },
+    reportProgress: (tables) => env.post({ type: "progress", tables }),
   };
   const creationWanted = topicCreationEnabled(config) && worker["topic.creation.enable"] !== "false";
   const driver = new SourceDriver({

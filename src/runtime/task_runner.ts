@@ -6,6 +6,7 @@
  * other task keep running. `restart` is a new TaskRunner.
  */
 import type { MetricsSnapshot } from "../observability/metrics.ts";
+import type { TableProgress } from "../connect/table_progress.ts";
 import { logger } from "../observability/log.ts";
 import { redact } from "../observability/redact.ts";
 import { type PermitPoolTransfer, reclaimPermits } from "../instance/permit_registry.ts";
@@ -37,6 +38,8 @@ export class TaskRunner {
   state: TaskState = "UNASSIGNED";
   trace: string | undefined;
   metrics: MetricsSnapshot = { counters: [], gauges: [] };
+  /** The latest progress of a source task's tables (empty for sinks and before the first report). */
+  progress: TableProgress[] = [];
 
   #worker: Worker | null = null;
   #hooks: TaskRunnerHooks;
@@ -103,6 +106,9 @@ export class TaskRunner {
         break;
       case "metrics":
         this.metrics = message.snapshot;
+        break;
+      case "progress":
+        this.progress = message.tables;
         break;
       case "stopped":
         if (message.trace) this.#fail(message.trace);

@@ -3,12 +3,13 @@
  *
  * main → worker: start, pause, resume, stop.
  * worker → main: state changes (with a trace on failure), committable source offsets, metrics snapshots,
- * and `stopped` once the task has flushed and committed.
+ * source table progress, and `stopped` once the task has flushed and committed.
  */
 import type { MetricsSnapshot } from "../observability/metrics.ts";
 import type { ConnectorKind } from "../connect/task_api.ts";
 import type { LogLevel } from "../observability/log.ts";
 import type { OffsetEntry, OffsetUpdate } from "./offsets/types.ts";
+import type { TableProgress } from "../connect/table_progress.ts";
 
 export interface StartMessage {
   type: "start";
@@ -40,4 +41,5 @@ export type WorkerToMain =
   | { type: "state"; state: TaskRunState; trace?: string }
   | { type: "offsets"; entries: OffsetUpdate[] }
   | { type: "metrics"; snapshot: MetricsSnapshot }
+  | { type: "progress"; tables: TableProgress[] }
   | { type: "stopped"; trace?: string };

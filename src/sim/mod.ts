@@ -45,6 +45,13 @@ export interface DirectWriteOptions {
   suppressAutoSysFields?: boolean;
 }
 
+/** Options of direct deletes. */
+export interface DirectDeleteOptions extends DirectWriteOptions {
+  /** Write the audit rows of a deletion (sys_audit DELETED, sys_audit_delete for audited tables). Default true;
+   * false is a purge that leaves no trace, like the instance's Table Cleaner. */
+  audit?: boolean;
+}
+
 /** Direct access to one stored table. */
 export interface SimTable {
   readonly name: string;
@@ -56,8 +63,13 @@ export interface SimTable {
   insert(values: Record<string, string>, options?: DirectWriteOptions): SimRow;
   /** Updates a row; "" clears a field; returns the stored row, or undefined when the sys_id is unknown. */
   update(sysId: string, values: Record<string, string>, options?: DirectWriteOptions): SimRow | undefined;
-  /** Deletes a row; false when the sys_id is unknown. */
-  delete(sysId: string): boolean;
+  /** Deletes a row (audited unless `audit: false`); false when the sys_id is unknown. */
+  delete(sysId: string, options?: DirectDeleteOptions): boolean;
+  /**
+   * Undeletes a row from sys_audit_delete (audited tables only): back with its values and sys_id, and a RECOVERED
+   * audit row. undefined when there is no deleted record to restore.
+   */
+  recover(sysId: string, options?: DirectWriteOptions): SimRow | undefined;
   get(sysId: string): SimRow | undefined;
   /** sys_ids of live rows, ordered by (sys_updated_on, sys_id). */
   sysIds(): string[];

@@ -15,8 +15,10 @@ export interface SimUserSpec {
   timeZone?: string;
   /** sys_user.date_format for display values. Default "yyyy-MM-dd". */
   dateFormat?: string;
-  /** Admins may use sysparm_query_no_domain. Default true. */
+  /** Admins may use sysparm_query_no_domain and read every table. Default true. */
   admin?: boolean;
+  /** Roles of a non-admin user, e.g. `["audit_viewer"]` to read sys_audit and sys_audit_delete. Default []. */
+  roles?: string[];
 }
 
 /** An OAuth application registry entry (oauth_entity). */
@@ -144,6 +146,7 @@ export function resolveUser(spec: SimUserSpec | string): Required<SimUserSpec> {
     timeZone: s.timeZone ?? "UTC",
     dateFormat: s.dateFormat ?? "yyyy-MM-dd",
     admin: s.admin ?? true,
+    roles: s.roles ?? [],
   };
 }
 

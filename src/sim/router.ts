@@ -15,6 +15,7 @@ import { listRows } from "./routes/table_list.ts";
 import { deleteRecord, getRecord, insertRecord, updateRecord } from "./routes/table_record.ts";
 import type { SimState } from "./state.ts";
 import { logger } from "../observability/log.ts";
+import { readRefused } from "./auth/table_acl.ts";
 
 const log = logger("sim");
 
@@ -246,6 +247,8 @@ async function respond(
   const source = state.db.source(route.table!);
   if (!source) return { status: 400, headers, body: bodyOf(errorBody(...Errors.invalidTable(route.table!))) };
   const store = state.db.store(route.table!);
+  const refused = readRefused(store?.schema, principal, headers);
+  if (refused) return refused;
   const origin = state.settings.publicOrigin ?? url.origin;
   const req: ApiRequest = {
     state,

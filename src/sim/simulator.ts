@@ -5,7 +5,15 @@ import { Counters } from "./counters.ts";
 import { FaultRegistry } from "./faults.ts";
 import { formatGlideDateTime } from "./glide_time.ts";
 import { Journal } from "./journal.ts";
-import type { DirectWriteOptions, SimRow, SimTable, Simulator, SimWriter } from "./mod.ts";
+import type {
+  DirectDeleteOptions,
+  DirectWriteOptions,
+  SimRow,
+  SimTable,
+  Simulator,
+  SimWriter,
+} from "./mod.ts";
+import { deleteAudited, recoverDeleted } from "./store/deletion_audit.ts";
 import {
   type ResolvedOptions,
   resolveOAuthClient,
@@ -217,7 +225,7 @@ export class SimulatorImpl implements Simulator {
   table(name: string): SimTable {
     const store = this.#db.store(name);
     if (!store) throw new RangeError(`no stored table ${name}`);
-    return new DirectTable(store, this.clock, this.#state.ids);
+    return new DirectTable(store, this.clock, this.#state.ids, this.#db);
   }
 
   tableNames(): string[] {
@@ -230,11 +238,13 @@ class DirectTable implements SimTable {
   #store: TableStore;
   #clock: InstanceClock;
   #ids: Random;
+  #db: Database;
 
-  constructor(store: TableStore, clock: InstanceClock, ids: Random) {
+  constructor(store: TableStore, clock: InstanceClock, ids: Random, db: Database) {
     this.#store = store;
     this.#clock = clock;
     this.#ids = ids;
+    this.#db = db;
   }
 
   get name(): string {
@@ -267,11 +277,17 @@ class DirectTable implements SimTable {
     return this.#store.record(row);
   }
 
-  delete(sysId: string): boolean {
+  delete(sysId: string, options: DirectDeleteOptions = {}): boolean {
     const row = this.#store.rowBySysId(sysId);
     if (row < 0) return false;
-    this.#store.delete(row);
+    if (options.audit === false) this.#store.delete(row);
+    else deleteAudited(this.#db, this.#store, row, this.#ctx(options));
     return true;
+  }
+
+  recover(sysId: string, options?: DirectWriteOptions): SimRow | undefined {
+    const row = recoverDeleted(this.#db, this.#store, sysId, this.#ctx(options));
+    return row < 0 ? undefined : this.#store.record(row);
   }
 
   get(sysId: string): SimRow | undefined {

@@ -13,6 +13,8 @@ import { Struct } from "../connect/struct.ts";
 import type { RowValue } from "./schema_modes/mod.ts";
 
 export const ENVELOPE_OP_UPDATE = "u";
+/** A deletion (svc.table.<alias>.capture.deletes): `after` is null, `before` carries only the sys_id. */
+export const ENVELOPE_OP_DELETE = "d";
 
 const SOURCE_SCHEMA = SchemaBuilder.struct().name("tablesync.Source")
   .field("table", Schemas.STRING_SCHEMA)
@@ -31,24 +33,24 @@ export class Envelope {
   }
 
   wrap(row: RowValue, tsMs: number): RowValue {
+    return this.#envelope(row, null, row.value, ENVELOPE_OP_UPDATE, tsMs);
+  }
+
+  /** The change event of a deletion: `before` is the given image (the sys_id only), `after` null. */
+  wrapDelete(before: RowValue, tsMs: number): RowValue {
+    return this.#envelope(before, before.value, null, ENVELOPE_OP_DELETE, tsMs);
+  }
+
+  #envelope(row: RowValue, before: unknown, after: unknown, op: string, tsMs: number): RowValue {
     if (row.schema === null) {
-      return {
-        schema: null,
-        value: {
-          before: null,
-          after: row.value,
-          source: this.#sourceMap,
-          op: ENVELOPE_OP_UPDATE,
-          ts_ms: tsMs,
-        },
-      };
+      return { schema: null, value: { before, after, source: this.#sourceMap, op, ts_ms: tsMs } };
     }
     const schema = this.#schemaFor(row.schema);
     const value = new Struct(schema)
-      .put("before", null)
-      .put("after", row.value)
+      .put("before", before)
+      .put("after", after)
       .put("source", this.#sourceStruct)
-      .put("op", ENVELOPE_OP_UPDATE)
+      .put("op", op)
       .put("ts_ms", tsMs);
     return { schema, value };
   }

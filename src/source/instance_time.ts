@@ -27,6 +27,11 @@ export class InstanceTimeSource {
     this.#receivedAt = this.localNow();
   }
 
+  /** The latest reading carried forward on the local clock (for lag estimates, never for cursors), or null. */
+  estimate(): number | null {
+    return this.#instantMs === null ? null : this.#instantMs + (this.localNow() - this.#receivedAt);
+  }
+
   /** The instance time of a reading younger than FRESHNESS_MS, or null. */
   fresh(): number | null {
     if (this.#instantMs === null || this.localNow() - this.#receivedAt >= FRESHNESS_MS) return null;

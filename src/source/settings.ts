@@ -33,6 +33,8 @@ export interface TableSettings {
   readonly queryCategory: string | null;
   readonly batchSize: number;
   readonly pollIntervalMs: number;
+  /** `svc.table.<alias>.capture.deletes`: also read sys_audit for deletions (src/source/deletes/). */
+  readonly captureDeletes: boolean;
 }
 
 export interface SourceSettings {
@@ -102,6 +104,7 @@ export function tableSettingsFromProps(props: TypedProps, alias: string): TableS
     queryCategory: optionalStr(props, k("query.category")),
     batchSize: optionalNum(props, k("batch.size")) ?? num(props, "svc.source.batch.size"),
     pollIntervalMs: optionalNum(props, k("poll.interval.ms")) ?? num(props, "svc.source.poll.interval.ms"),
+    captureDeletes: bool(props, k("capture.deletes")),
   };
 }
 

@@ -14,7 +14,9 @@
  *   committed late into the window is what the overlap is for);
  * - a short page whose window is proven covered ends the window: the sweep, or the probe of a split window,
  *   after which the next probe is twice as wide;
- * - a short page that is not proven covered but holds rows continues after its last row, with a count;
+ * - a short page that is not proven covered but holds rows continues after its last row without a count (the
+ *   estimate loses the rows it returned, at least that many counted rows are behind); an empty page that the
+ *   estimate does not prove covered is asked again with a count;
  * - an empty page whose count exceeds the limit (a run of hidden rows at least a page long) halves its window
  *   (page_window.ts): by time, then by sys id range inside one second, and probes the first half.
  *
@@ -163,12 +165,16 @@ export class Sweep {
       // The instance sent no count (a proxy may strip it): hidden rows cannot be told from the end.
       return this.#covered();
     }
-    this.#count = true;
-    this.#remaining = null;
     if (page.last !== null) {
+      // Not proven covered, but rows came: go on after them without a count (an empty page asks for one). At
+      // least `rows` of the counted rows are behind, so the estimate stays an over-estimate.
       this.#start = { kind: "after", timestamp: page.last.timestamp, sysId: page.last.sysId };
+      if (this.#remaining !== null) this.#remaining -= page.rows;
+      this.#count = false;
       return true;
     }
+    this.#count = true;
+    this.#remaining = null;
     if (!counted) return true; // the estimate did not prove it: ask the same window again, with a count
     this.#end = hintInside(this.hints, this.#start, this.#end) ?? splitWindow(this.#start, this.#end);
     this.#probeRows = null;

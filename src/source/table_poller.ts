@@ -25,6 +25,7 @@ import { DedupCache } from "./dedup_cache.ts";
 import { rawValueOf, toDisplayShape, wireDisplayValue } from "./display_value.ts";
 import { type HighWaterMark, highWaterMark, type InstanceTimeSource } from "./instance_time.ts";
 import { KeysetQuery } from "./keyset_query.ts";
+import type { StepObserver } from "./progress_tracker.ts";
 import type { RecordBuilder } from "./record_builder.ts";
 import type { RecordQueue } from "./record_queue.ts";
 import { readRowCursor } from "./row_cursor.ts";
@@ -49,9 +50,15 @@ export interface TablePollerOptions {
   readonly partition: SourcePartition;
   /** The committed cursor read at start, or null (then the table starts at its start timestamp). */
   readonly committed: Cursor | null;
-  readonly records: RecordBuilder;
+  readonly records: Pick<RecordBuilder, "startPage" | "build">;
   readonly queue: RecordQueue;
   readonly signal: AbortSignal;
+  /** Told what each step emitted, once its records are queued, and what failed (progress_tracker.ts). */
+  readonly progress?: StepObserver;
+  /** Turns a step's records into the records to queue (deletion capture: audit rows to tombstones). */
+  readonly expand?: (records: SourceRecord[]) => Promise<SourceRecord[]>;
+  /** Bounds each sweep's high-water mark (deletion capture keeps rows behind the deletions read). */
+  readonly sweepBound?: (mark: HighWaterMark, signal: AbortSignal) => Promise<HighWaterMark>;
 }
 
 /**
@@ -130,6 +137,7 @@ export class TablePoller {
       let records: SourceRecord[];
       try {
         records = await this.#step();
+        if (this.#o.expand) records = await this.#o.expand(records);
         this.#recovered();
       } catch (error) {
         if (signal.aborted) break;
@@ -144,6 +152,8 @@ export class TablePoller {
         await delivered;
         delivered = this.#o.queue.put(records);
       }
+      // Told after the records are queued; no sweep running means the last one reached its end.
+      this.#o.progress?.stepped(records.length, this.#cursor, this.#sweep === null);
     }
     context.logger.debug({ ...this.#labels }, "table poller stopped");
   }
@@ -198,6 +208,7 @@ export class TablePoller {
 
   #backOff(error: Error): void {
     this.#failures++;
+    this.#o.progress?.failed(error);
     if (error instanceof ResponseTooLargeError && this.#limit > 1) {
       // The page was too big to read: the same rows in smaller pages will do.
       this.#limit = Math.max(1, Math.floor(this.#limit / 2));
@@ -273,7 +284,8 @@ export class TablePoller {
       this.#o.clock.observe(date);
       instantMs = date.getTime();
     }
-    return highWaterMark(instantMs, this.#o.source.safetyLagSeconds);
+    const mark = highWaterMark(instantMs, this.#o.source.safetyLagSeconds);
+    return this.#o.sweepBound ? await this.#o.sweepBound(mark, this.#o.signal) : mark;
   }
 
   async #handleRows(

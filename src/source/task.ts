@@ -7,16 +7,20 @@
 import type { SourceRecord } from "../connect/record.ts";
 import type { SourceTask, SourceTaskContext } from "../connect/task_api.ts";
 import type { RawConfig, TypedProps } from "../config/types.ts";
-import { instanceOptionsFromProps, TableClient } from "../instance/mod.ts";
+import { aggregateCount, instanceOptionsFromProps, TableClient } from "../instance/mod.ts";
 import { cursorFromOffset } from "./cursor.ts";
 import { Envelope } from "./envelope.ts";
 import { InstanceTimeSource } from "./instance_time.ts";
 import { sourcePartition } from "./partition.ts";
 import { RecordBuilder } from "./record_builder.ts";
 import { RecordQueue } from "./record_queue.ts";
-import { createValueBuilder } from "./schema_modes/mod.ts";
+import { createValueBuilder, type RowValueBuilder } from "./schema_modes/mod.ts";
+import { createDeleteStream } from "./deletes/delete_stream.ts";
+import { probeAuditAccess } from "./deletes/audit_probe.ts";
 import { type SourceSettings, sourceSettingsFromProps, type TableSettings } from "./settings.ts";
 import { probeTable } from "./startup_probe.ts";
+import { ProgressTracker } from "./progress_tracker.ts";
+import { ProgressReporter, type ProgressReporterOptions } from "./progress_reporter.ts";
 import { TablePoller } from "./table_poller.ts";
 import { parseTypedFields, type TypedType } from "./typed_coercion.ts";
 
@@ -26,11 +30,15 @@ const MAX_POLL_WAIT_MS = 1000;
 export interface TableSourceTaskOptions {
   /** Longest `poll()` waits for records before returning an empty list. Default MAX_POLL_WAIT_MS. */
   readonly pollWaitMs?: number;
+  /** Intervals of progress reports, counts and log lines (progress_reporter.ts defaults). */
+  readonly progress?: ProgressReporterOptions;
 }
 
 export class TableSourceTask implements SourceTask {
   #client: TableClient | null = null;
   #pollers: TablePoller[] = [];
+  #trackers: ProgressTracker[] = [];
+  #reporter: ProgressReporter | null = null;
   #loops: Promise<void>[] = [];
   #queue = new RecordQueue();
   #failure: Error | null = null;
@@ -79,6 +87,25 @@ export class TableSourceTask implements SourceTask {
           ? `table ${table.table} starts at ${table.startTimestamp} (no committed offset)`
           : `table ${table.table} resumes ${settings.overlapSeconds}s before its committed cursor`,
       );
+      const values = valueBuilderFor(table, settings, typedFields, context);
+      const envelope = settings.emitEnvelope ? new Envelope(table.table, instance) : null;
+      const keepRaw = keptRaw(table, settings, typedFields);
+      const deletes = table.captureDeletes
+        ? await createDeleteStream({
+          table,
+          source: settings,
+          client,
+          clock,
+          context,
+          instance,
+          tablePartition: partition,
+          values,
+          envelope,
+          keepRaw,
+          queue: this.#queue,
+          signal,
+        })
+        : null;
       this.#pollers.push(
         new TablePoller({
           table,
@@ -88,18 +115,41 @@ export class TableSourceTask implements SourceTask {
           context,
           partition,
           committed,
-          records: recordBuilderFor(table, settings, instance, partition, typedFields, context),
+          records: new RecordBuilder({
+            topic: table.topic,
+            table: table.table,
+            instance,
+            schemaMode: settings.schemaMode,
+            partition,
+            values,
+            envelope,
+          }),
           queue: this.#queue,
           signal,
-        }, keptRaw(table, settings, typedFields)),
+          progress: this.#track(new ProgressTracker(table, committed, clock)),
+          sweepBound: deletes ? (mark, signal) => deletes.horizon.clamp(mark, signal) : undefined,
+        }, keepRaw),
       );
+      if (deletes) this.#pollers.push(deletes.poller);
     }
+    this.#reporter = new ProgressReporter(this.#trackers, context, (name) => async (query) => {
+      const result = await aggregateCount(client.http, name, query, signal);
+      if ("count" in result) return result.count;
+      context.logger.info({ table: name }, `no backfill estimate for ${name}: ${result.unavailable}`);
+      return null;
+    }, this.options.progress);
+    this.#reporter.tick();
     this.#loops = this.#pollers.map((p) =>
       p.run().catch((error) => {
         if (this.#failure === null) this.#failure = error instanceof Error ? error : new Error(String(error));
         this.#queue.notify();
       })
     );
+  }
+
+  #track(tracker: ProgressTracker): ProgressTracker {
+    this.#trackers.push(tracker);
+    return tracker;
   }
 
   async #probe(
@@ -112,6 +162,7 @@ export class TableSourceTask implements SourceTask {
     let warned = false;
     for (const table of settings.tables) {
       const outcome = await probeTable(client, table, context.logger, signal, clock);
+      if (table.captureDeletes) await probeAuditAccess(client, table, context.logger, signal);
       if (outcome?.nonUtcTimeZone && !warned) {
         warned = true;
         context.logger.warn(
@@ -132,6 +183,7 @@ export class TableSourceTask implements SourceTask {
 
   async stop(): Promise<void> {
     this.#abort.abort();
+    this.#reporter?.stop();
     this.#queue.discard();
     await Promise.all(this.#loops);
     this.#unlink();
@@ -151,30 +203,21 @@ function keptRaw(
   return raw;
 }
 
-function recordBuilderFor(
+/** The table's row values in the schema mode; shared by its rows and, with deletion capture, its deletions. */
+function valueBuilderFor(
   table: TableSettings,
   settings: SourceSettings,
-  instance: string,
-  partition: ReturnType<typeof sourcePartition>,
   typedFields: ReadonlyMap<string, TypedType>,
   context: SourceTaskContext,
-): RecordBuilder {
-  return new RecordBuilder({
-    topic: table.topic,
+): RowValueBuilder {
+  return createValueBuilder({
+    mode: settings.schemaMode,
     table: table.table,
-    instance,
-    schemaMode: settings.schemaMode,
-    partition,
-    values: createValueBuilder({
-      mode: settings.schemaMode,
-      table: table.table,
-      displayValue: table.displayValue,
-      typedFields,
-      evolution: settings.schemaEvolution,
-      optionalSchema: settings.emitEnvelope,
-      logger: context.logger,
-    }),
-    envelope: settings.emitEnvelope ? new Envelope(table.table, instance) : null,
+    displayValue: table.displayValue,
+    typedFields,
+    evolution: settings.schemaEvolution,
+    optionalSchema: settings.emitEnvelope,
+    logger: context.logger,
   });
 }
 

@@ -68,6 +68,7 @@ const CAUGHT_BY_SCHEMA = [
   "batch-size-too-large.yaml",
   "batch-size-zero.yaml",
   "boolean-not-boolean.yaml",
+  "capture-deletes-not-boolean.yaml",
   "connector-class-unknown.yaml",
   "display-value-bad.yaml",
   "errors-tolerance-bad.yaml",

@@ -272,13 +272,15 @@ Deno.test("JsonConverter without a schema writes values by their JS type", () =>
   assert.throws(() => write(null, new Date(0)), DataException);
 });
 
-Deno.test("JsonConverter escapes strings as Jackson does", () => {
+Deno.test("JsonConverter escapes strings as Jackson does; characters beyond the BMP as escaped surrogates", () => {
+  // Connect's JsonConverter writes 😀 as \uD83D\uDE00 (found by tests/conformance against Connect's own classes).
   assert.equal(
     write(Schema.STRING_SCHEMA, 'quote" back\\ nl\n tab\t bell\u0007 del\u007f é 😀', {
       "schemas.enable": "false",
     }),
-    '"quote\\" back\\\\ nl\\n tab\\t bell\\u0007 del\u007f é 😀"',
+    '"quote\\" back\\\\ nl\\n tab\\t bell\\u0007 del\u007f é \\uD83D\\uDE00"',
   );
+  assert.equal(write(Schema.STRING_SCHEMA, "lone \ud800", { "schemas.enable": "false" }), '"lone \\uD800"');
   assert.equal(write(Schema.STRING_SCHEMA, "\u001f", { "schemas.enable": "false" }), '"\\u001F"');
 });
 

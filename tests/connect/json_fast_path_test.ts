@@ -13,7 +13,7 @@ function exactWriter(value: unknown): string {
 
 const SAMPLES: unknown[] = [
   new Map([["short_description", 'He said "hi" \\ and left'], ["empty", ""], ["nul", null]]),
-  new Map([["tab", "a\tb\nc\rd\bE\fF"], ["unicode", "Zoë – 東京 🚀"], ["slash", "a/b"]]),
+  new Map([["tab", "a\tb\nc\rd\bE\fF"], ["unicode", "Zoë – 東京 ☃"], ["slash", "a/b"]]),
   new Map([["ref", new Map([["value", "abc"], ["link", "https://x/api/now/table/sys_user/abc"]])]]),
   { plain: "object", nested: { display_value: "2 - High", value: "2" }, flag: true },
 ];
@@ -31,9 +31,11 @@ Deno.test("fast path steps aside for numbers, bytes, control characters without 
   assertEquals(schemalessJsonFastPath(new Map([["b", new Uint8Array([1])]])), undefined);
   assertEquals(schemalessJsonFastPath(new Map([["c", "bell\u0007"]])), undefined);
   assertEquals(schemalessJsonFastPath(new Map([["s", "half \ud800 pair"]])), undefined);
+  assertEquals(schemalessJsonFastPath(new Map([["e", "emoji 😀"]])), undefined);
   assertEquals(schemalessJsonFastPath(new Map([[1 as unknown as string, "x"]])), undefined);
   // The converter still writes those exactly (upper-case hex, as Jackson).
   const converter = new JsonConverter();
   converter.configure({ "schemas.enable": "false" }, false);
   assertEquals(converter.toJsonText(null, new Map([["c", "bell\u0007"]])), '{"c":"bell\\u0007"}');
+  assertEquals(converter.toJsonText(null, new Map([["e", "emoji 😀"]])), '{"e":"emoji \\uD83D\\uDE00"}');
 });

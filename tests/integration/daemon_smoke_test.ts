@@ -3,12 +3,12 @@
  * on its REST listener with {version, commit, kafka_cluster_id}, and exits 0 on SIGTERM.
  */
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { startDaemonProcess } from "../support/daemon_process.ts";
 import { VERSION } from "../../src/version.ts";
 
 Deno.test("daemon starts, answers GET / and exits cleanly on SIGTERM", async () => {
-  await using kafka = startKafkaMock();
+  await using kafka = await startKafkaBroker();
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [],

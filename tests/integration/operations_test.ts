@@ -1,9 +1,9 @@
 /**
  * Operating the daemon: a bearer-token protected HTTPS REST listener, the Prometheus metrics, SIGTERM committing
- * the final offsets, and a clear error when a source topic is missing and cannot be created.
+ * the final offsets. (Missing topics and topic.creation.*: topic_creation_test.ts.)
  */
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { tlsFixtures } from "../support/tls_fixtures.ts";
@@ -15,8 +15,8 @@ const TOKEN = "rest-token-Glacier-7734";
 Deno.test("HTTPS listener with a bearer token, metrics, and SIGTERM committing the last cursor", async () => {
   const tls = await tlsFixtures();
   const sim = await startSimulator({ port: 0, seed: { incident: 1500 }, users: [`admin:${PASSWORD}`] });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("ops.incident", 2);
+  await using kafka = await startKafkaBroker();
+  await kafka.createTopic("ops.incident", 2);
   const dir = await Deno.makeTempDir({ prefix: "tablesync-ops-" });
   await Deno.writeTextFile(`${dir}/server.pem`, tls.serverCertPem);
   await Deno.writeTextFile(`${dir}/server.key`, tls.serverKeyPem);
@@ -101,57 +101,4 @@ Deno.test("HTTPS listener with a bearer token, metrics, and SIGTERM committing t
   assertEquals(stored.rows.length, 1);
   assertEquals(stored.rows[0].value, { timestamp: newest.sys_updated_on, sys_id: newest.sys_id });
   assert(!daemon.output().includes(TOKEN) && !daemon.output().includes(PASSWORD), "secret in logs");
-});
-
-Deno.test("a missing source topic fails the task with a clear error, with and without topic.creation", async () => {
-  const sim = await startSimulator({ port: 0, seed: { incident: 20 }, users: [`admin:${PASSWORD}`] });
-  await using kafka = startKafkaMock();
-  const config = (name: string, extra: Record<string, string | number> = {}) => ({
-    name,
-    config: {
-      "connector.class": "TableSourceConnector",
-      "svc.url": sim.url,
-      "svc.auth.username": "admin",
-      "svc.auth.password": PASSWORD,
-      "svc.tables": "incident",
-      "svc.table.incident.name": "incident",
-      "svc.table.incident.topic": `missing.${name}`,
-      ...extra,
-    },
-  });
-  const daemon = await startDaemonProcess({
-    worker: { "bootstrap.servers": kafka.bootstrapServers },
-    connectors: [
-      config("plain"),
-      // The mock broker cannot create topics through the API, as some managed clusters cannot.
-      config("create", {
-        "topic.creation.default.partitions": 3,
-        "topic.creation.default.replication.factor": 1,
-      }),
-    ],
-  });
-  try {
-    const plain = await waitFor(
-      async () => {
-        const s = (await daemon.request("GET", "/connectors/plain/status")).body;
-        return s.tasks[0]?.state === "FAILED" ? s : null;
-      },
-      30_000,
-      "plain FAILED",
-    );
-    assertStringIncludes(plain.tasks[0].trace, "topic missing.plain does not exist");
-    assertStringIncludes(plain.tasks[0].trace, "topic.creation.default.partitions");
-    const create = await waitFor(
-      async () => {
-        const s = (await daemon.request("GET", "/connectors/create/status")).body;
-        return s.tasks[0]?.state === "FAILED" ? s : null;
-      },
-      30_000,
-      "create FAILED",
-    );
-    assertStringIncludes(create.tasks[0].trace, "cannot create it through the API");
-  } finally {
-    await daemon.stop("SIGTERM");
-    await sim.stop();
-  }
 });

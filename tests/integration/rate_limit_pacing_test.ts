@@ -4,10 +4,11 @@
  * with pacing off does run into the rule, which shows the run is one that would otherwise hit it.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
+import { incidentSource } from "../support/incident_source.ts";
 
 const ROWS = 5000;
 
@@ -20,29 +21,24 @@ async function backfillUnderRule(
     users: ["admin:pw-Pacing-7"],
     rateLimit: { requests: 15, windowSeconds: 2 },
   });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("svc.incident", 2);
+  await using kafka = await startKafkaBroker();
+  const topic = uniqueName("pacing.incident");
+  await kafka.createTopic(topic, 2);
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
       name: "incidents",
-      config: {
-        "connector.class": "TableSourceConnector",
-        "svc.url": sim.url,
-        "svc.auth.username": "admin",
-        "svc.auth.password": "pw-Pacing-7",
-        "svc.tables": "incident",
-        "svc.table.incident.name": "incident",
-        "svc.table.incident.topic": "svc.incident",
+      config: incidentSource(sim.url, "pw-Pacing-7", {
+        "svc.table.inc.topic": topic,
         "svc.source.batch.size": 100,
         "svc.source.poll.interval.ms": 200,
         "svc.http.rate.limit.pacing": pacing,
         "svc.retry.max.attempts": 20,
-      },
+      }),
     }],
   });
   try {
-    const records = await consumeAll(kafka.bootstrapServers, "svc.incident", {
+    const records = await consumeAll(kafka.bootstrapServers, topic, {
       expected: ROWS,
       timeoutMs: 90_000,
     });

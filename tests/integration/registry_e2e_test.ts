@@ -6,7 +6,7 @@
 import avro from "avsc";
 import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSchemaRegistry } from "../support/schema_registry.ts";
@@ -24,12 +24,12 @@ Deno.test("Avro, JSON Schema and Protobuf: instance A → source → registry-fr
   const a = await startSimulator({ port: 0, seed: { incident: 60 }, users: [`admin:${PASSWORD}`] });
   const b = await startSimulator({ port: 0, seed: { incident: 0 }, users: [`admin:${PASSWORD}`] });
   await using registry = startSchemaRegistry();
-  await using kafka = startKafkaMock();
+  await using kafka = await startKafkaBroker();
   const connectors = [];
   for (const [format, cls] of Object.entries(CONVERTERS)) {
     for (const mode of ["strings", "typed"]) {
       const topic = `reg.${format}.${mode}`;
-      kafka.createTopic(topic, 1);
+      await kafka.createTopic(topic, 1);
       const converter = {
         "value.converter": cls,
         "value.converter.schema.registry.url": registry.url,

@@ -5,7 +5,7 @@
  * restart; a failing task is FAILED with a trace while the daemon keeps serving, and restart brings it back.
  */
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
@@ -27,8 +27,8 @@ function sourceConfig(simUrl: string, extra: Record<string, string> = {}): Recor
 
 Deno.test("REST lifecycle of a source connector, with Connect's codes and bodies", async () => {
   const sim = await startSimulator({ port: 0, seed: { incident: 500 }, users: [`admin:${PASSWORD}`] });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("life.incident", 2);
+  await using kafka = await startKafkaBroker();
+  await kafka.createTopic("life.incident", 2);
   let daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [],
@@ -211,8 +211,8 @@ Deno.test("REST lifecycle of a source connector, with Connect's codes and bodies
 
 Deno.test("a failing task is FAILED with a trace while the daemon keeps serving; restart brings it back", async () => {
   const sim = await startSimulator({ port: 0, seed: { incident: 50 }, users: [`admin:${PASSWORD}`] });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("fail.incident", 1);
+  await using kafka = await startKafkaBroker();
+  await kafka.createTopic("fail.incident", 1);
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [
@@ -276,8 +276,8 @@ Deno.test("a failing task is FAILED with a trace while the daemon keeps serving;
 
 Deno.test("commands racing on one connector leave no orphan task; a pause right after create is honoured", async () => {
   const sim = await startSimulator({ port: 0, seed: { incident: 100 }, users: [`admin:${PASSWORD}`] });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("life.incident", 1);
+  await using kafka = await startKafkaBroker();
+  await kafka.createTopic("race.incident", 1);
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [],
@@ -285,7 +285,10 @@ Deno.test("commands racing on one connector leave no orphan task; a pause right 
   try {
     // Pause straight after create, while the task worker is still starting.
     assertEquals(
-      (await daemon.request("POST", "/connectors", { name: "race", config: sourceConfig(sim.url) })).status,
+      (await daemon.request("POST", "/connectors", {
+        name: "race",
+        config: sourceConfig(sim.url, { "svc.table.incident.topic": "race.incident" }),
+      })).status,
       201,
     );
     assertEquals((await daemon.request("PUT", "/connectors/race/pause")).status, 202);

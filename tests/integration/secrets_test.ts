@@ -6,7 +6,7 @@
  * validate, metrics, error bodies), and the records on the data, reporter and dead letter topics.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { produceRecords, readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startConnectProxy } from "../support/connect_proxy.ts";
@@ -31,8 +31,8 @@ Deno.test("secrets never appear in logs, REST responses or topic records", async
     tls: { cert: tls.serverCertPem, key: tls.serverKeyPem },
   });
   const proxy = startConnectProxy({ username: "proxyuser", password: SECRETS.proxyPassword });
-  await using kafka = startKafkaMock();
-  for (const t of ["sec.incident", "sec.in", "sec.errors", "sec.dlq"]) kafka.createTopic(t, 1);
+  await using kafka = await startKafkaBroker();
+  for (const t of ["sec.incident", "sec.in", "sec.errors", "sec.dlq"]) await kafka.createTopic(t, 1);
   const url = sim.url.replace("127.0.0.1", "localhost");
   const auth = {
     "svc.url": url,

@@ -3,7 +3,7 @@
  * committed only past fully handled records, so the restarted sink re-delivers the rest.
  */
 import { assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { produceRecords } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
@@ -12,8 +12,8 @@ Deno.test("kill -9 during sink writes, then restart: every record lands, per-key
   const sim = await startSimulator({ port: 0, seed: { incident: 0 }, users: ["admin:pw-Sink-Crash-3"] });
   // Slow writes keep many in flight when the kill lands.
   sim.faults.add({ fault: { kind: "latency", ms: 20 } });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("crash.sink", 4);
+  await using kafka = await startKafkaBroker();
+  await kafka.createTopic("crash.sink", 4);
   const keys = Array.from({ length: 400 }, (_, i) => i.toString(16).padStart(32, "0"));
   // Three versions per key, produced in order: the final state must be version 3 for every key.
   for (let version = 1; version <= 3; version++) {

@@ -7,7 +7,7 @@
  *    instance B; B's user fields equal A's.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
@@ -39,9 +39,9 @@ function sinkConfig(sim: Simulator, topic: string, extra: Record<string, string 
 
 Deno.test("input shapes produced by kcat land as the spec says; other primitives are record errors", async () => {
   const sim = await startSimulator({ port: 0, seed: { incident: 10 }, users: [`admin:${PASSWORD}`] });
-  await using kafka = startKafkaMock();
+  await using kafka = await startKafkaBroker();
   for (const t of ["in.map", "in.struct", "in.string", "in.dlq", "in.errors", "in.ok"]) {
-    kafka.createTopic(t, 1);
+    await kafka.createTopic(t, 1);
   }
   const incident = sim.table("incident");
   const [a, b, c, d] = incident.sysIds();
@@ -214,8 +214,8 @@ Deno.test("input shapes produced by kcat land as the spec says; other primitives
 Deno.test("round trip: instance A → source → topic → sink → instance B; B's user fields equal A's", async () => {
   const a = await startSimulator({ port: 0, seed: { incident: 150 }, users: [`admin:${PASSWORD}`] });
   const b = await startSimulator({ port: 0, seed: { incident: 0 }, users: [`admin:${PASSWORD}`] });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("rt.incident", 2);
+  await using kafka = await startKafkaBroker();
+  await kafka.createTopic("rt.incident", 2);
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [

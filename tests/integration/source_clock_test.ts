@@ -4,7 +4,7 @@
  * the table and the cause, and the stalled gauge says so, instead of backing off forever while RUNNING.
  */
 import { assert, assertStringIncludes } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
@@ -32,8 +32,8 @@ Deno.test("a doubled Date header (proxy) is read; a Date no value of which parse
   });
   sim.faults.add({ table: "incident", fault: { kind: "double_date", proxySkewSeconds: 3600 } });
   sim.faults.add({ table: "problem", fault: { kind: "double_date", garbled: "only" } });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("clock.incident", 2);
+  await using kafka = await startKafkaBroker();
+  await kafka.createTopic("clock.incident", 2);
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [

@@ -5,7 +5,7 @@
  */
 import { Kafka, logLevel } from "kafkajs";
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { parseDateTimeUtc } from "../../src/config/validators.ts";
@@ -56,8 +56,8 @@ async function committedCursorMs(path: string): Promise<number | null> {
 
 Deno.test("20 kill -9 during backfill and streaming lose nothing; duplicates only from re-read windows", async () => {
   const sim = await startSimulator({ port: 0, seed: { incident: 20000 }, users: ["admin:pw-Crash-Kite-6"] });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("crash.incident", 8);
+  await using kafka = await startKafkaBroker();
+  await kafka.createTopic("crash.incident", 8);
   const config = {
     worker: { "bootstrap.servers": kafka.bootstrapServers, "offset.flush.interval.ms": 200 },
     connectors: [{

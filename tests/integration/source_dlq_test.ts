@@ -4,7 +4,7 @@
  * row reaches its topic and the task keeps running.
  */
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
@@ -14,9 +14,9 @@ Deno.test("a bad row goes to the dead letter topic under errors.tolerance=all; t
   const table = sim.table("incident");
   const bad = table.sysIds()[7];
   table.update(bad, { reassignment_count: "not-a-number" });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("dlq.incident", 1);
-  kafka.createTopic("dlq.errors", 1);
+  await using kafka = await startKafkaBroker();
+  await kafka.createTopic("dlq.incident", 1);
+  await kafka.createTopic("dlq.errors", 1);
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{

@@ -4,7 +4,7 @@
  * back and only the overlap before it is read again.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
@@ -12,8 +12,8 @@ import { startSimulator } from "../../src/sim/mod.ts";
 Deno.test("source backfill through the daemon delivers every row once; offsets survive a graceful restart", async () => {
   const password = "pw-E2e-Backfill-31";
   const sim = await startSimulator({ port: 0, seed: { incident: 3000 }, users: [`admin:${password}`] });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("svc.incident", 4);
+  await using kafka = await startKafkaBroker();
+  await kafka.createTopic("e2e.incident", 4);
   const config = {
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
@@ -25,7 +25,7 @@ Deno.test("source backfill through the daemon delivers every row once; offsets s
         "svc.auth.password": "${env:E2E_PASSWORD}",
         "svc.tables": "incident",
         "svc.table.incident.name": "incident",
-        "svc.table.incident.topic": "svc.incident",
+        "svc.table.incident.topic": "e2e.incident",
         "svc.source.batch.size": 1000,
         "svc.source.poll.interval.ms": 500,
       },
@@ -35,7 +35,7 @@ Deno.test("source backfill through the daemon delivers every row once; offsets s
   const daemon = await startDaemonProcess(config, { env });
   let offsets: unknown[];
   try {
-    const records = await consumeAll(kafka.bootstrapServers, "svc.incident", {
+    const records = await consumeAll(kafka.bootstrapServers, "e2e.incident", {
       expected: 3000,
       timeoutMs: 60_000,
     });
@@ -98,7 +98,7 @@ Deno.test("source backfill through the daemon delivers every row once; offsets s
     const reRead = sim.table("incident").sysIds().filter((id) =>
       sim.table("incident").get(id)!.sys_updated_on >= overlapStart
     ).length;
-    const records = await consumeAll(kafka.bootstrapServers, "svc.incident", {
+    const records = await consumeAll(kafka.bootstrapServers, "e2e.incident", {
       expected: 3000,
       timeoutMs: 10_000,
     });

@@ -5,7 +5,7 @@
  * uninterrupted run; the requests of each table's sweeps are printed.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
@@ -21,7 +21,7 @@ Deno.test("hidden runs of 1, limit-1, limit and 3×limit rows at the start, midd
     users: [`admin:${PASSWORD}`],
     clock: { mode: "frozen", at: HIDDEN_RUNS_CLOCK },
   });
-  await using kafka = startKafkaMock();
+  await using kafka = await startKafkaBroker();
   const seeded = new Map<string, HiddenRunsTable>();
   const config: Record<string, string | number> = {
     "connector.class": "TableSourceConnector",
@@ -35,7 +35,7 @@ Deno.test("hidden runs of 1, limit-1, limit and 3×limit rows at the start, midd
   };
   for (const [table, length] of Object.entries(RUNS)) {
     seeded.set(table, seedHiddenRuns(sim, table, length));
-    kafka.createTopic(`hidden.${table}`, 1);
+    await kafka.createTopic(`hidden.${table}`, 1);
     config[`svc.table.${table}.name`] = table;
     config[`svc.table.${table}.topic`] = `hidden.${table}`;
     config[`svc.table.${table}.fields`] = "sys_id,sys_updated_on";

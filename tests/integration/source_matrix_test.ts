@@ -5,7 +5,7 @@
  * converter) are rejected at validation, which tests/config covers.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { type KcatRecord, readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
@@ -21,14 +21,14 @@ import {
 
 async function runMode(mode: "schemaless" | "strings" | "typed") {
   const sim = await startSimulator({ port: 0, seed: { incident: ROWS }, users: [`admin:${PASSWORD}`] });
-  await using kafka = startKafkaMock();
+  await using kafka = await startKafkaBroker();
   const cells: { name: string; display: string; envelope: boolean; schemas: boolean; topic: string }[] = [];
   for (const display of ["false", "true", "all"]) {
     for (const envelope of [false, true]) {
       for (const schemas of mode === "schemaless" ? [false] : [false, true]) {
         const name = `${mode}-${display}-${envelope ? "env" : "plain"}-${schemas ? "schemas" : "noschemas"}`;
         cells.push({ name, display, envelope, schemas, topic: `m.${name}` });
-        kafka.createTopic(`m.${name}`, 1);
+        await kafka.createTopic(`m.${name}`, 1);
       }
     }
   }

@@ -5,7 +5,7 @@
  * exactly the value computed independently from the simulator's REST answers.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { type KcatRecord, readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSchemaRegistry } from "../support/schema_registry.ts";
@@ -50,7 +50,7 @@ async function rawValues(bootstrap: string, topic: string): Promise<Uint8Array[]
 async function runFormat(format: keyof typeof CLASSES) {
   const sim = await startSimulator({ port: 0, seed: { incident: ROWS }, users: [`admin:${PASSWORD}`] });
   await using registry = startSchemaRegistry();
-  await using kafka = startKafkaMock();
+  await using kafka = await startKafkaBroker();
   const settings: Record<string, string> = {
     "schema.registry.url": registry.url,
     ...(format === "protobuf" ? { "wrapper.for.nullables": "true" } : {}),
@@ -61,7 +61,7 @@ async function runFormat(format: keyof typeof CLASSES) {
       for (const envelope of [false, true]) {
         const name = `${format}-${mode}-${display}-${envelope ? "env" : "plain"}`;
         cells.push({ name, mode, display, envelope, topic: `r.${name}` });
-        kafka.createTopic(`r.${name}`, 1);
+        await kafka.createTopic(`r.${name}`, 1);
       }
     }
   }

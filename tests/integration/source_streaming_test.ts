@@ -5,15 +5,15 @@
  * safety lag, the poll interval and up to one second of rounding; it is printed, never asserted.
  */
 import { Kafka, logLevel } from "kafkajs";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { parseDateTimeUtc } from "../../src/config/validators.ts";
 
 Deno.test("live writer with bursts: every final row version arrives; change-to-topic delay reported", async () => {
   const sim = await startSimulator({ port: 0, seed: { incident: 500 }, users: ["admin:pw-Stream-Tern-5"] });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("live.incident", 4);
+  await using kafka = await startKafkaBroker();
+  await kafka.createTopic("live.incident", 4);
   const seen = new Map<string, { modCount: string }>();
   const delays: number[] = [];
   const consumer = new Kafka({ brokers: kafka.bootstrapServers.split(","), logLevel: logLevel.NOTHING })

@@ -4,7 +4,7 @@
  * records: the dedup version uses the view's prefixed mod count, which the projection also asks for.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
@@ -18,8 +18,8 @@ Deno.test("a view with two versions of a row in one second delivers both version
     users: [`admin:${PASSWORD}`],
     clock: { mode: "frozen", at: "2024-05-01 10:00:05" },
   });
-  await using kafka = startKafkaMock();
-  kafka.createTopic("view.incidents", 1);
+  await using kafka = await startKafkaBroker();
+  await kafka.createTopic("view.incidents", 1);
   const incidents = sim.table("incident");
   const row = incidents.insert({ short_description: "v0", sys_updated_on: SECOND, sys_mod_count: "0" }, {
     suppressAutoSysFields: true,

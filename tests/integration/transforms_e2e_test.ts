@@ -4,7 +4,7 @@
  * predicate drops the problem table's records.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
@@ -15,9 +15,9 @@ Deno.test("transform chain with a predicate runs on source records end to end", 
     seed: { incident: 200, problem: 50 },
     users: ["admin:pw-Chain-22"],
   });
-  await using kafka = startKafkaMock();
-  for (const t of ["svc.incident", "svc.problem", "mirror.incident", "mirror.problem"]) {
-    kafka.createTopic(t, 1);
+  await using kafka = await startKafkaBroker();
+  for (const t of ["chain.incident", "chain.problem", "mirror.incident", "mirror.problem"]) {
+    await kafka.createTopic(t, 1);
   }
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers },
@@ -30,9 +30,9 @@ Deno.test("transform chain with a predicate runs on source records end to end", 
         "svc.auth.password": "pw-Chain-22",
         "svc.tables": "incident,problem",
         "svc.table.incident.name": "incident",
-        "svc.table.incident.topic": "svc.incident",
+        "svc.table.incident.topic": "chain.incident",
         "svc.table.problem.name": "problem",
-        "svc.table.problem.topic": "svc.problem",
+        "svc.table.problem.topic": "chain.problem",
         "transforms": "dropProblems,keep,tag,route",
         "transforms.dropProblems.type": "org.apache.kafka.connect.transforms.Filter",
         "transforms.dropProblems.predicate": "isProblem",
@@ -43,7 +43,7 @@ Deno.test("transform chain with a predicate runs on source records end to end", 
         "transforms.tag.static.field": "origin",
         "transforms.tag.static.value": "tablesync",
         "transforms.route.type": "org.apache.kafka.connect.transforms.RegexRouter",
-        "transforms.route.regex": "svc\\.(.*)",
+        "transforms.route.regex": "chain\\.(.*)",
         "transforms.route.replacement": "mirror.$1",
         "predicates": "isProblem",
         "predicates.isProblem.type": "org.apache.kafka.connect.transforms.predicates.TopicNameMatches",
@@ -63,7 +63,7 @@ Deno.test("transform chain with a predicate runs on source records end to end", 
     assertEquals(records[0].key, value.sys_id);
     // Nothing reached the untransformed topics, and the problem table's records were filtered out.
     assertEquals(
-      (await consumeAll(kafka.bootstrapServers, "svc.incident", { expected: 0, timeoutMs: 500 })).length,
+      (await consumeAll(kafka.bootstrapServers, "chain.incident", { expected: 0, timeoutMs: 500 })).length,
       0,
     );
     assertEquals(

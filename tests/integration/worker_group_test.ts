@@ -6,10 +6,10 @@
  *  - kill -9 of a member: its tasks move to the others and every row version still reaches the topics;
  *  - a config change over REST on one member is applied by all;
  *  - a graceful stop moves the stopped member's tasks with no duplicate for a table without overlap.
- * The broker is the librdkafka mock; `startBroker` is the one line to change for another broker.
+ * The broker is the run's real Kafka broker (tests/support/kafka_broker.ts).
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaMock } from "../support/kafka_mock.ts";
+import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
@@ -18,7 +18,7 @@ const PASSWORD = "pw-Group-Heron-23";
 const TABLES = ["incident", "problem", "sys_user", "cmdb_ci"];
 const POLL_MS = 300;
 const SESSION_TIMEOUT_MS = 6000;
-const startBroker = () => startKafkaMock();
+const startBroker = () => startKafkaBroker();
 
 function sourceConfig(sim: Simulator) {
   const config: Record<string, string | number | boolean> = {
@@ -122,12 +122,12 @@ Deno.test({
       users: [`admin:${PASSWORD}`],
       journalLimit: 200_000,
     });
-    await using kafka = startBroker();
-    kafka.createTopic("g.offsets", 5);
-    kafka.createTopic("g.configs", 1);
-    kafka.createTopic("g.status", 5);
-    kafka.createTopic("g.sink", 4);
-    for (const t of TABLES) kafka.createTopic(`g.${t}`, 2);
+    await using kafka = await startBroker();
+    await kafka.createTopic("g.offsets", 5);
+    await kafka.createTopic("g.configs", 1);
+    await kafka.createTopic("g.status", 5);
+    await kafka.createTopic("g.sink", 4);
+    for (const t of TABLES) await kafka.createTopic(`g.${t}`, 2);
     const members: DaemonProcess[] = [];
     try {
       // The first member's file seeds the config topic; the others start with no connectors of their own.

@@ -3,6 +3,7 @@ import { startKafkaMock } from "../support/kafka_mock.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { createKafka } from "../../src/kafka/mod.ts";
 import type { ProducedRecord } from "../../src/kafka/mod.ts";
+import { splitByRequestSize } from "../../src/kafka/producer.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -91,4 +92,18 @@ Deno.test("producer: linger merges concurrent sends and still acks each record p
     await producer.close();
   }
   await assertRejects(() => producer.send([{ topic: "t", key: null, value: null }]), Error, "closed");
+});
+
+Deno.test("sends are split into requests under the broker's message.max.bytes, in order", () => {
+  const record = (bytes: number) => ({ topic: "t", key: null, value: new Uint8Array(bytes) });
+  const records = [record(600_000), record(300_000), record(200_000), record(2_000_000), record(10)];
+  const requests = splitByRequestSize(records);
+  assertEquals(requests.map((r) => r.map((x) => x.value!.byteLength)), [
+    [600_000, 300_000],
+    [200_000],
+    [2_000_000],
+    [10],
+  ]);
+  assertEquals(requests.flat(), records);
+  assertEquals(splitByRequestSize([]), []);
 });

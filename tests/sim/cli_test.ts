@@ -32,6 +32,10 @@ Deno.test("flags parse into simulator options", async () => {
     },
   );
   assertEquals(await parseSimulateArgs(["--help"]), "help");
+  assertEquals(await parseSimulateArgs(["--acl-hide", "10", "--proxy-date"]), {
+    port: 8089,
+    faults: [{ fault: { kind: "acl_hide", percent: 10 } }, { fault: { kind: "double_date" } }],
+  });
 });
 
 Deno.test("an unknown flag or a bad value prints usage and returns 2", async () => {

@@ -9,7 +9,7 @@ import type { RawConfig, TypedProps } from "../../src/config/types.ts";
 import type { SourceOffset, SourcePartition, SourceRecord } from "../../src/connect/record.ts";
 import type { SourceTaskContext, TaskMetrics } from "../../src/connect/task_api.ts";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/sim/mod.ts";
-import { TableSourceTask } from "../../src/source/task.ts";
+import { TableSourceTask, type TableSourceTaskOptions } from "../../src/source/task.ts";
 import { AssertionError } from "../support/assert.ts";
 
 export const USER = "integration";
@@ -156,8 +156,12 @@ export interface Driven {
 }
 
 /** Starts a task on `raw` with `context` (fresh by default). */
-export async function startTask(raw: RawConfig, context = new TestContext()): Promise<Driven> {
-  const task = new TableSourceTask({ pollWaitMs: 100 });
+export async function startTask(
+  raw: RawConfig,
+  context = new TestContext(),
+  options: TableSourceTaskOptions = {},
+): Promise<Driven> {
+  const task = new TableSourceTask({ pollWaitMs: 100, ...options });
   await task.start(raw, propsOf(raw), context);
   return { task, context, records: [] };
 }

@@ -34,12 +34,20 @@ Deno.test("a count equal to the rows of a full page ends the sweep without the t
   assertEquals(sweep.advance({ rows: 10, limit: 10, last: LAST, total: 10 }), false);
 });
 
-Deno.test("a short page whose count says more rows exist continues after its last row, with a count", () => {
+Deno.test("a short page whose count says more rows exist continues after its last row; an empty one recounts", () => {
   const sweep = new Sweep("2024-01-01 00:00:00", high);
   assert(sweep.advance({ rows: 3, limit: 10, last: LAST, total: 40 }));
   const next = sweep.next(query);
-  assertEquals(next.count, true);
+  assertEquals(next.count, false, "rows came: no count needed to go on");
   assertStringIncludes(next.query, `sys_id>${LAST.sysId}`);
+  assert(sweep.advance({ rows: 0, limit: 10, last: null, total: null }), "37 counted rows may lie ahead");
+  const again = sweep.next(query);
+  assertEquals([again.count, again.query], [true, next.query], "the same window, with a count");
+  assertEquals(
+    sweep.advance({ rows: 0, limit: 10, last: null, total: 7 }),
+    false,
+    "7 rows, all hidden: covered",
+  );
 });
 
 Deno.test("an empty page with a count above the limit halves its window; no count at all ends like before", () => {

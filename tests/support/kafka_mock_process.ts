@@ -6,6 +6,7 @@
  * Needs `--allow-run` here; the child gets `--allow-ffi`.
  */
 import type { KafkaMockControl } from "./kafka_mock.ts";
+import { readLines } from "./read_lines.ts";
 
 export interface KafkaMockProcessOptions {
   /** Default 1. */
@@ -134,17 +135,4 @@ export class KafkaMockProcess implements KafkaMockControl, AsyncDisposable {
 
 export function startKafkaMockProcess(options: KafkaMockProcessOptions = {}): Promise<KafkaMockProcess> {
   return KafkaMockProcess.start(options);
-}
-
-async function* readLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  let buffered = "";
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    buffered += chunk;
-    let newline: number;
-    while ((newline = buffered.indexOf("\n")) >= 0) {
-      yield buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-    }
-  }
-  if (buffered !== "") yield buffered;
 }

@@ -1,17 +1,29 @@
 /**
  * Kafka Connect's offset key: `["<connector>",{partition}]`, the JSON that Connect's internal JsonConverter
- * (schemas disabled) writes for `Arrays.asList(connectorName, partition)` — compact, no whitespace.
+ * (schemas disabled) writes for `Arrays.asList(connectorName, partition)` — compact, no whitespace, and written
+ * by our JsonConverter, so strings are escaped exactly as Jackson escapes them (a character beyond the BMP as two
+ * `\uXXXX` surrogates, control characters in upper-case hex), which JSON.stringify does not do.
  *
  * We write keys in exactly that form, but never compare raw bytes: Java Connect serialises a HashMap, so field
  * order (and number or escape spelling) differs between implementations. Keys are matched by their canonical
  * form: parsed, object fields sorted, re-serialised.
  */
+import { JsonConverter } from "../../connect/converters/json/json_converter.ts";
 import { isPlainObject } from "./validation.ts";
-import type { SourcePartition } from "./types.ts";
+import type { SourceOffset, SourcePartition } from "./types.ts";
+
+/** The worker's internal converter: JsonConverter with schemas disabled, as Connect's offset writer uses. */
+const internalConverter = new JsonConverter();
+internalConverter.configure({ "schemas.enable": "false" }, true);
 
 /** The key as Connect writes it: `["jira",{"table":"incident"}]`. */
 export function serializeOffsetKey(connector: string, partition: SourcePartition): string {
-  return JSON.stringify([connector, partition]);
+  return internalConverter.toJsonText(null, [connector, partition]);
+}
+
+/** An offset as Connect writes it to the offsets topic: `{"timestamp":"…","sys_id":"…"}`. */
+export function serializeOffsetValue(offset: SourceOffset): string {
+  return internalConverter.toJsonText(null, offset);
 }
 
 /** JSON with object fields sorted recursively, so equal values give equal strings whatever their field order. */

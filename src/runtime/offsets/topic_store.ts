@@ -16,7 +16,12 @@
  */
 import { logger } from "../../observability/log.ts";
 import { CoalescingFlusher } from "./coalescing_flusher.ts";
-import { canonicalOffsetKey, parseOffsetKey, serializeOffsetKey } from "./offset_key.ts";
+import {
+  canonicalOffsetKey,
+  parseOffsetKey,
+  serializeOffsetKey,
+  serializeOffsetValue,
+} from "./offset_key.ts";
 import type { OffsetLog, OffsetLogRecord, OffsetLogWrite } from "./offset_log.ts";
 import { OffsetTable } from "./offset_table.ts";
 import type { OffsetEntry, OffsetStore, OffsetUpdate, SourceOffset, SourcePartition } from "./types.ts";
@@ -148,7 +153,7 @@ export class TopicOffsetStore implements OffsetStore {
     const encoder = new TextEncoder();
     const writes: OffsetLogWrite[] = [...batch.values()].map(({ key, offset }) => ({
       key: encoder.encode(key),
-      value: offset === null ? null : encoder.encode(JSON.stringify(offset)),
+      value: offset === null ? null : encoder.encode(serializeOffsetValue(offset)),
     }));
     try {
       await this.#log.append(writes);

@@ -12,6 +12,7 @@ export interface Principal {
   /** sys_id of the sys_user row ("" when the row was deleted). */
   sysId: string;
   admin: boolean;
+  roles: readonly string[];
   via: "basic" | "bearer";
   clientId?: string;
 }
@@ -52,7 +53,7 @@ export class UserDirectory {
     if (!user) return undefined;
     const row = findUser(this.#table, userName);
     const sysId = row >= 0 ? this.#table.reader("sys_id")!.get(row) : "";
-    return { userName, sysId, admin: user.admin, via, clientId };
+    return { userName, sysId, admin: user.admin, roles: user.roles, via, clientId };
   }
 
   /** Time zone and date format from the user's sys_user row (UTC and yyyy-MM-dd when unset). */

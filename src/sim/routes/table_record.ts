@@ -1,4 +1,5 @@
 /** Single-record routes: GET/PATCH/PUT/DELETE /table/<t>/<sys_id> and POST /table/<t>. */
+import { deleteAudited } from "../store/deletion_audit.ts";
 import { errorBody, Errors } from "../http/responses.ts";
 import { parseFieldList, RowRenderer } from "../http/serialize.ts";
 import { applyBusinessRules } from "../store/business_rules.ts";
@@ -147,7 +148,7 @@ export function deleteRecord(req: ApiRequest, source: RowSource, store?: TableSt
   if (!store) return readOnlyView(req, "Delete");
   const row = visibleRow(req, source);
   if (row < 0) return notFound(req);
-  store.delete(row);
+  deleteAudited(req.state.db, store, row, writeContext(req));
   req.headers.delete("content-type");
   return { status: 204, headers: req.headers };
 }

@@ -259,11 +259,35 @@ const DICTIONARY_FIELDS: FieldDef[] = [
   }),
 ];
 
+/** sys_audit: one row per audited change; a deletion of any table writes `fieldname=DELETED`. */
+const AUDIT_FIELDS: FieldDef[] = [
+  ...SYSTEM_FIELDS,
+  field("tablename", "string", { label: "Table name", maxLength: 80 }),
+  field("documentkey", "string", { label: "Document key", maxLength: 32 }),
+  field("fieldname", "string", { label: "Field name", maxLength: 80 }),
+  field("oldvalue", "string", { label: "Old value", maxLength: 8000 }),
+  field("newvalue", "string", { label: "New value", maxLength: 8000 }),
+  field("user", "string", { maxLength: 255 }),
+  field("reason", "string", { maxLength: 255 }),
+  field("record_checkpoint", "integer"),
+];
+
+/** sys_audit_delete: the deleted record itself (XML payload), for audited tables. */
+const AUDIT_DELETE_FIELDS: FieldDef[] = [
+  ...SYSTEM_FIELDS,
+  field("tablename", "string", { label: "Table name", maxLength: 80 }),
+  field("documentkey", "string", { label: "Document key", maxLength: 32 }),
+  field("display_value", "string", { maxLength: 255 }),
+  field("payload", "string", { maxLength: 65000 }),
+];
+
 function table(
   name: string,
   label: string,
   ownFields: FieldDef[],
-  extra: Partial<Pick<TableSchema, "superClass" | "extendable" | "displayField" | "numberPrefix">> = {},
+  extra: Partial<
+    Pick<TableSchema, "superClass" | "extendable" | "displayField" | "numberPrefix" | "audited" | "readRoles">
+  > = {},
 ): TableSchema {
   return {
     name,
@@ -274,8 +298,13 @@ function table(
     extendable: extra.extendable ?? false,
     displayField: extra.displayField ?? "name",
     numberPrefix: extra.numberPrefix,
+    audited: extra.audited ?? false,
+    readRoles: extra.readRoles,
   };
 }
+
+/** Roles that may read the audit tables (besides admin), as the instance's granular audit_viewer role. */
+export const AUDIT_READ_ROLES = ["audit_viewer"] as const;
 
 /** A fresh catalog (schemas are mutated when fields are resolved, so each simulator gets its own). */
 export function buildCatalog(): Map<string, TableSchema> {
@@ -283,16 +312,28 @@ export function buildCatalog(): Map<string, TableSchema> {
     table("sys_user", "User", USER_FIELDS),
     table("sys_user_group", "Group", GROUP_FIELDS),
     table("cmdb_ci", "Configuration Item", CI_FIELDS, { extendable: true }),
-    table("task", "Task", TASK_FIELDS, { extendable: true, displayField: "number", numberPrefix: "TASK" }),
+    table("task", "Task", TASK_FIELDS, {
+      extendable: true,
+      displayField: "number",
+      numberPrefix: "TASK",
+      audited: true,
+    }),
     table("incident", "Incident", INCIDENT_FIELDS, {
       superClass: "task",
       displayField: "number",
       numberPrefix: "INC",
+      audited: true,
     }),
     table("problem", "Problem", PROBLEM_FIELDS, {
       superClass: "task",
       displayField: "number",
       numberPrefix: "PRB",
+      audited: true,
+    }),
+    table("sys_audit", "Audit", AUDIT_FIELDS, { displayField: "documentkey", readRoles: AUDIT_READ_ROLES }),
+    table("sys_audit_delete", "Deleted Records", AUDIT_DELETE_FIELDS, {
+      displayField: "display_value",
+      readRoles: AUDIT_READ_ROLES,
     }),
     table("sys_db_object", "Table", DB_OBJECT_FIELDS, { displayField: "label" }),
     table("sys_dictionary", "Dictionary Entry", DICTIONARY_FIELDS, { displayField: "column_label" }),

@@ -39,6 +39,10 @@ export interface TableSchema {
   displayField: string;
   /** Prefix of generated numbers (INC, PRB, …), when the table has a number field. */
   numberPrefix?: string;
+  /** Deletions write the record to sys_audit_delete (every deletion writes a sys_audit row regardless). */
+  audited: boolean;
+  /** When set, only admins and users with one of these roles may read the table (others get 403). */
+  readRoles?: readonly string[];
   /** This table's own fields (inherited ones live on the parent). */
   ownFields: FieldDef[];
   /** All fields, inherited included, filled in by the catalog. */

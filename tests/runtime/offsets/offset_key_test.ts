@@ -4,6 +4,7 @@ import {
   canonicalOffsetKey,
   parseOffsetKey,
   serializeOffsetKey,
+  serializeOffsetValue,
 } from "../../../src/runtime/offsets/offset_key.ts";
 
 Deno.test("offset key: serialised as Connect's JsonConverter writes it, compact", () => {
@@ -16,6 +17,14 @@ Deno.test("offset key: serialised as Connect's JsonConverter writes it, compact"
     `["file-src",{"filename":"test.txt"}]`,
   );
   assert.equal(serializeOffsetKey("c", {}), `["c",{}]`);
+});
+
+Deno.test("offset key and value: strings escaped as Jackson does (found by tests/conformance against Connect)", () => {
+  assert.equal(serializeOffsetKey("c", { table: "😀\u001f" }), `["c",{"table":"\\uD83D\\uDE00\\u001F"}]`);
+  assert.equal(
+    serializeOffsetValue({ sys_id: "😀", position: 9007199254740991, ratio: 1.5, on: true, none: null }),
+    `{"sys_id":"\\uD83D\\uDE00","position":9007199254740991,"ratio":1.5,"on":true,"none":null}`,
+  );
 });
 
 Deno.test("offset key: the canonical form ignores field order, whitespace and number spelling", () => {

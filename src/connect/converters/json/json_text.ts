@@ -1,7 +1,9 @@
 /**
  * JSON text written the way Jackson writes it for Kafka's JsonConverter: no whitespace, strings escaping only
- * `"`, `\` and control characters (short forms \b \t \n \f \r, otherwise \u00XX with upper-case hex), non-ASCII
- * characters written as UTF-8, and non-finite doubles quoted (`"NaN"`), Jackson's default.
+ * `"`, `\` and control characters (short forms \b \t \n \f \r, otherwise \u00XX with upper-case hex), other
+ * non-ASCII characters of the Basic Multilingual Plane written as UTF-8, characters beyond it (emoji) as their two
+ * UTF-16 surrogates escaped (`\uD83D\uDE00`: Jackson's UTF-8 generator does not combine surrogate pairs, as checked
+ * against Connect's own JsonConverter in tests/conformance), and non-finite doubles quoted (`"NaN"`).
  */
 import { formatJavaDouble, formatJavaFloat } from "../../java_format.ts";
 
@@ -12,14 +14,20 @@ const SHORT_ESCAPES: Record<number, string> = {
   0x0c: "\\f",
   0x0d: "\\r",
 };
-/** True when a string needs escaping: it holds a quote, a backslash or a control character (U+0000–U+001F). */
+/** True when a string needs escaping: a quote, a backslash, a control character (U+0000–U+001F) or a surrogate. */
 function needsEscape(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code < 0x20 || code === 0x22 || code === 0x5c) return true;
+    if (code < 0x20 || code === 0x22 || code === 0x5c || isSurrogate(code)) return true;
   }
   return false;
 }
+
+function isSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdfff;
+}
+
+const hex4 = (code: number) => code.toString(16).toUpperCase().padStart(4, "0");
 
 /** A JSON string literal, escaped as Jackson does. */
 export function jsonString(text: string): string {
@@ -29,9 +37,9 @@ export function jsonString(text: string): string {
     const code = text.charCodeAt(i);
     if (code === 0x22) out += '\\"';
     else if (code === 0x5c) out += "\\\\";
-    else if (code < 0x20) {
-      out += SHORT_ESCAPES[code] ?? `\\u00${code.toString(16).toUpperCase().padStart(2, "0")}`;
-    } else out += text[i];
+    else if (code < 0x20) out += SHORT_ESCAPES[code] ?? `\\u${hex4(code)}`;
+    else if (isSurrogate(code)) out += `\\u${hex4(code)}`;
+    else out += text[i];
   }
   return out + '"';
 }

@@ -1,8 +1,9 @@
 /**
  * A fast path for the most common value a source emits: a schemaless Map of API strings (and nested maps of
  * strings for display values and reference links). For such values Jackson's output and `JSON.stringify`'s are
- * the same bytes, except for the rare control characters JSON.stringify writes as `\u00xx` in lower case (and
- * lone surrogates): any `\u` in the result sends the value back to the exact writer. Numbers are left to the
+ * the same bytes, except for the rare control characters JSON.stringify writes as `\u00xx` in lower case, and
+ * characters beyond the Basic Multilingual Plane, which Jackson escapes as surrogates (json_text.ts): any `\u` or
+ * surrogate in the result sends the value back to the exact writer. Numbers are left to the
  * exact writer too, since Java formats doubles differently.
  */
 
@@ -11,8 +12,10 @@ export function schemalessJsonFastPath(value: unknown): string | undefined {
   const plain = toPlain(value, 0);
   if (plain === undefined) return undefined;
   const text = JSON.stringify(plain);
-  return text.includes("\\u") ? undefined : text;
+  return text.includes("\\u") || SURROGATE.test(text) ? undefined : text;
 }
+
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 const MAX_DEPTH = 4;
 

@@ -1,0 +1,31 @@
+/**
+ * `GET /connectors/<name>/tables`: where each table of a source connector stands, one entry per alias, as its
+ * task last reported it (TableProgress plus the task id). A sink connector has no tables: `[]`.
+ */
+import type { Herder } from "../runtime/herder.ts";
+import type { Router } from "./router.ts";
+import { json } from "./responses.ts";
+
+export function tableRoutes(router: Router, herder: Herder): void {
+  router.add("GET", "/connectors/:name/tables", (_r, p) => {
+    herder.info(p.name); // 404 for an unknown connector
+    const tables = herder.allTasks()
+      .filter((t) => t.connector === p.name)
+      .flatMap(({ task }) =>
+        task.progress.map((t) => ({
+          alias: t.alias,
+          table: t.table,
+          task: task.taskId,
+          phase: t.phase,
+          rows_emitted: t.rows_emitted,
+          cursor: t.cursor,
+          lag_seconds: t.lag_seconds,
+          rows_remaining: t.rows_remaining,
+          eta_seconds: t.eta_seconds,
+          last_error: t.last_error,
+        }))
+      )
+      .sort((a, b) => a.alias.localeCompare(b.alias));
+    return json(tables);
+  });
+}

@@ -1,0 +1,155 @@
+/**
+ * Deletion capture of one table (`svc.table.<alias>.capture.deletes=true`): a second poller over the table's
+ * audit rows (audit_stream.ts), built from the same parts as the table's own poller (keyset cursor, overlap, dedup,
+ * paging) with the audit rows turned into tombstones and re-emitted rows (delete_records.ts), and the horizon that
+ * keeps the table's rows behind the deletions read (delete_horizon.ts).
+ *
+ * Without a stored delete offset the stream starts at the instance's present: rows deleted before then are not in
+ * the table, so the backfill never emits them and there is nothing to retract.
+ */
+import type { SourcePartition } from "../../connect/record.ts";
+import type { SourceTaskContext } from "../../connect/task_api.ts";
+import { condition, type TableClient, type TableRow } from "../../instance/mod.ts";
+import { cursorFromOffset } from "../cursor.ts";
+import { rawValueOf, toDisplayShape, wireDisplayValue } from "../display_value.ts";
+import type { Envelope } from "../envelope.ts";
+import { formatGlideDateTime } from "../glide_timestamp.ts";
+import type { InstanceTimeSource } from "../instance_time.ts";
+import { projectionOf, TablePoller } from "../table_poller.ts";
+import { RecordBuilder } from "../record_builder.ts";
+import type { RecordQueue } from "../record_queue.ts";
+import type { RowValueBuilder } from "../schema_modes/mod.ts";
+import type { SourceSettings, TableSettings } from "../settings.ts";
+import { auditTableSettings, deletePartition } from "./audit_stream.ts";
+import { DeleteHorizon } from "./delete_horizon.ts";
+import { DeleteRecords } from "./delete_records.ts";
+
+export interface DeleteStreamOptions {
+  readonly table: TableSettings;
+  readonly source: SourceSettings;
+  readonly client: TableClient;
+  readonly clock: InstanceTimeSource;
+  readonly context: SourceTaskContext;
+  readonly instance: string;
+  readonly tablePartition: SourcePartition;
+  /** The table's value builder and envelope (shared: one schema per topic). */
+  readonly values: RowValueBuilder;
+  readonly envelope: Envelope | null;
+  /** Fields a `true` display value keeps raw (as the table's poller does). */
+  readonly keepRaw: ReadonlySet<string>;
+  readonly queue: RecordQueue;
+  readonly signal: AbortSignal;
+}
+
+export interface DeleteStream {
+  readonly poller: TablePoller;
+  /** Pass `horizon.clamp` as the table poller's sweep bound. */
+  readonly horizon: DeleteHorizon;
+}
+
+export async function createDeleteStream(o: DeleteStreamOptions): Promise<DeleteStream> {
+  const t = o.table;
+  const partition = deletePartition(o.tablePartition);
+  const committed = cursorFromOffset(o.context.offset(partition));
+  const start = committed === null ? await instancePresent(o) : t.startTimestamp;
+  o.context.logger.info(
+    { table: t.table, alias: t.alias, cursor: committed ?? undefined },
+    committed === null
+      ? `deletions of ${t.table} are read from ${start} (no committed delete offset)`
+      : `deletions of ${t.table} resume ${o.source.overlapSeconds}s before their committed cursor`,
+  );
+  const horizon = new DeleteHorizon();
+  const fields = projectionOf(t.fields, t.modCountField);
+  const records = new DeleteRecords({
+    topic: t.topic,
+    table: t.table,
+    instance: o.instance,
+    schemaMode: o.source.schemaMode,
+    sysIdField: t.sysIdField,
+    partition,
+    values: o.values,
+    envelope: o.envelope,
+    upserts: new RecordBuilder({
+      topic: t.topic,
+      table: t.table,
+      instance: o.instance,
+      schemaMode: o.source.schemaMode,
+      partition,
+      values: o.values,
+      envelope: o.envelope,
+    }),
+    readRows: (sysIds, signal) => currentRows(o, fields, sysIds, signal),
+    logger: o.context.logger,
+    signal: o.signal,
+  });
+  const poller = new TablePoller({
+    table: auditTableSettings(t, start),
+    source: o.source,
+    client: o.client,
+    clock: o.clock,
+    context: o.context,
+    partition,
+    committed,
+    records,
+    queue: o.queue,
+    signal: o.signal,
+    progress: horizon,
+    expand: async (markers) => {
+      const out = await records.expand(markers);
+      const tombstones = out.filter((r) => r.value === null).length;
+      if (tombstones > 0) {
+        o.context.metrics.increment(
+          "tablesync_source_deletes_total",
+          { table: t.table, alias: t.alias },
+          tombstones,
+        );
+      }
+      return out;
+    },
+    sweepBound: (mark) => horizon.started(mark),
+  }, new Set());
+  return { poller, horizon };
+}
+
+/** Keys per request when reading the current rows of deleted or recovered records (keeps URLs short). */
+const KEYS_PER_REQUEST = 100;
+
+/** The rows among `sysIds` that exist now, read like the table's own rows. */
+async function currentRows(
+  o: DeleteStreamOptions,
+  fields: string[],
+  sysIds: string[],
+  signal: AbortSignal,
+): Promise<Map<string, TableRow>> {
+  const t = o.table;
+  const out = new Map<string, TableRow>();
+  for (let i = 0; i < sysIds.length; i += KEYS_PER_REQUEST) {
+    const keys = sysIds.slice(i, i + KEYS_PER_REQUEST);
+    const page = await o.client.list(t.table, {
+      query: condition(t.sysIdField, "IN", keys),
+      limit: keys.length,
+      fields,
+      displayValue: wireDisplayValue(t.displayValue),
+      excludeReferenceLink: t.excludeReferenceLink,
+      queryNoDomain: !t.queryDomain,
+      signal,
+    });
+    for (const wire of page.rows) {
+      const row = t.displayValue === "true" ? toDisplayShape(wire, o.keepRaw) : wire;
+      const id = rawValueOf(row[t.sysIdField]);
+      if (typeof id === "string") out.set(id, row);
+    }
+  }
+  return out;
+}
+
+/** The instance clock now, as a start timestamp. */
+async function instancePresent(o: DeleteStreamOptions): Promise<string> {
+  let instantMs = o.clock.fresh();
+  if (instantMs === null) {
+    const date = await o.client.readClock(o.table.table, o.signal);
+    o.clock.observe(date);
+    instantMs = date.getTime();
+  }
+  return formatGlideDateTime(Math.floor(instantMs / 1000) * 1000);
+}

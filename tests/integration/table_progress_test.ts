@@ -1,0 +1,84 @@
+/**
+ * Per-table progress through the real daemon: `GET /connectors/<name>/tables` during a backfill (phase backfill,
+ * rows_remaining from the simulator's Aggregate API, an ETA) and after it (streaming), the same in the metrics,
+ * and 404 for an unknown connector.
+ */
+import { assert, assertEquals } from "../support/assert.ts";
+import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
+import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startSimulator } from "../../src/sim/mod.ts";
+import { incidentSource } from "../support/incident_source.ts";
+
+const ROWS = 4000;
+
+Deno.test("GET /connectors/<name>/tables shows backfill with rows remaining and an ETA, then streaming", async () => {
+  // Latency makes the backfill last long enough to be watched.
+  const sim = await startSimulator({
+    seed: { incident: ROWS },
+    users: ["admin:pw-Progress-3"],
+    latencyMs: 60,
+  });
+  await using kafka = await startKafkaBroker();
+  const topic = uniqueName("progress.incident");
+  await kafka.createTopic(topic, 2);
+  const daemon = await startDaemonProcess({
+    worker: { "bootstrap.servers": kafka.bootstrapServers },
+    connectors: [{
+      name: "incidents",
+      config: incidentSource(sim.url, "pw-Progress-3", {
+        "svc.table.inc.topic": topic,
+        "svc.source.batch.size": 100,
+        "svc.source.poll.interval.ms": 500,
+      }),
+    }],
+  });
+  try {
+    const during = await waitFor(
+      async () => {
+        const res = await daemon.request("GET", "/connectors/incidents/tables");
+        const t = res.body?.[0];
+        return t && t.phase === "backfill" && t.rows_remaining !== null && t.eta_seconds !== null &&
+            t.rows_emitted > 0
+          ? res.body
+          : null;
+      },
+      60_000,
+      "a backfill report with a count and an ETA",
+    );
+    assertEquals(during.length, 1);
+    const t = during[0];
+    assertEquals([t.alias, t.table, t.task], ["inc", "incident", 0]);
+    assert(t.rows_emitted + t.rows_remaining <= ROWS, JSON.stringify(t));
+    assert(t.eta_seconds >= 0 && t.cursor.sys_id.length === 32, JSON.stringify(t));
+    assertEquals(t.last_error, null);
+    // Metrics travel in their own snapshots (every 2 s), so they may trail the first report.
+    await waitFor(
+      async () => {
+        const metrics = String((await daemon.request("GET", "/metrics")).body);
+        return /^tablesync_source_rows_remaining\{[^}]*alias="inc"[^}]*\} \d+/m.test(metrics) &&
+          /^tablesync_source_backfill\{[^}]*alias="inc"[^}]*\} 1$/m.test(metrics);
+      },
+      20_000,
+      "rows_remaining and backfill=1 in the metrics",
+    );
+
+    const after = await waitFor(
+      async () => {
+        const res = await daemon.request("GET", "/connectors/incidents/tables");
+        return res.body?.[0]?.phase === "streaming" ? res.body[0] : null;
+      },
+      90_000,
+      "the streaming phase",
+    );
+    assertEquals(after.rows_emitted, ROWS);
+    assertEquals(after.rows_remaining, null);
+    assert(after.lag_seconds !== null, "no lag once streaming");
+
+    const missing = await daemon.request("GET", "/connectors/nope/tables");
+    assertEquals(missing.status, 404);
+  } finally {
+    const { code } = await daemon.stop("SIGTERM");
+    await sim.stop();
+    assertEquals(code, 0, daemon.output().slice(-3000));
+  }
+});
