@@ -101,7 +101,7 @@ export async function startBrokerProcess(
   return { pid: broker.pid, bootstrap: broker.bootstrapServers, stop: () => stopKafkaBroker(broker) };
 }
 
-/** V8 flags the daemon runs with: those `deno task compile` builds into the executable (scripts/compile.ts). */
+/** Extra V8 flags for the daemon, for memory experiments (BENCH_DAEMON_V8_FLAGS="--flag=1,--other=2"); none by default. */
 const DAEMON_V8_FLAGS = Deno.env.get("BENCH_DAEMON_V8_FLAGS")
   ? [`--v8-flags=${Deno.env.get("BENCH_DAEMON_V8_FLAGS")}`]
   : [];
