@@ -130,11 +130,18 @@ export class SourceDriver {
       handles.push(handle);
       kept?.push(original);
     }
+    // The polled array is the driver's now and its rows are converted: emptying it lets them be collected while
+    // this waits for acks, instead of living as long as this call.
     records.length = 0;
     this.#publishOffsets();
     if (out.length === 0) return;
     try {
-      await this.#submitted.awaitInFlightAtMost(this.#o.maxInFlightRecords ?? 5000, this.#stop.signal);
+      // This poll's own records count as in flight already (submitted, not yet sent): waiting for fewer than them
+      // would wait for ever. So: at most `maxInFlightRecords` sent and unacknowledged before these go, or none
+      // when these alone are more (a poll can hand over several tables' pages at once).
+      const own = handles.reduce((n, h) => h ? n + 1 : n, 0);
+      const limit = Math.max(this.#o.maxInFlightRecords ?? 5000, own);
+      await this.#submitted.awaitInFlightAtMost(limit, this.#stop.signal);
     } catch (e) {
       // Stopping while waiting for acks: these records are never sent, so their offsets never advance.
       if (this.#stop.signal.aborted) return;
