@@ -48,7 +48,6 @@ Deno.test("source driver: a poll larger than maxInFlightRecords is still sent; o
   const expected = pages.flat().length;
   const producer = new SlowAckProducer();
   const committed: OffsetUpdate[][] = [];
-  let driver: SourceDriver;
   const task: SourceTask = {
     start: () => Promise.resolve(),
     poll: () => {
@@ -64,7 +63,7 @@ Deno.test("source driver: a poll larger than maxInFlightRecords is still sent; o
   } as SourceTask;
   const metrics = new MetricsRegistry();
   const string = new StringConverter();
-  driver = new SourceDriver({
+  const driver: SourceDriver = new SourceDriver({
     task,
     producer,
     converters: {
