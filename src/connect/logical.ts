@@ -161,3 +161,35 @@ export const ConnectTimestamp = Object.freeze({
     return date;
   },
 });
+
+/** Converts a logical value to its underlying Connect value (Date → days, BigDecimal → bytes, ...). */
+export function logicalToUnderlying(schema: Schema, value: unknown): unknown {
+  switch (schema.name) {
+    case DECIMAL_LOGICAL_NAME:
+      return ConnectDecimal.fromLogical(schema, value as BigDecimal);
+    case DATE_LOGICAL_NAME:
+      return ConnectDate.fromLogical(schema, value as Date);
+    case TIME_LOGICAL_NAME:
+      return ConnectTime.fromLogical(schema, value as Date);
+    case TIMESTAMP_LOGICAL_NAME:
+      return ConnectTimestamp.fromLogical(schema, value as Date);
+    default:
+      return value;
+  }
+}
+
+/** Converts an underlying value to the logical value of `schema` (identity for non-logical schemas). */
+export function underlyingToLogical(schema: Schema, value: unknown): unknown {
+  switch (schema.name) {
+    case DECIMAL_LOGICAL_NAME:
+      return ConnectDecimal.toLogical(schema, value as Uint8Array);
+    case DATE_LOGICAL_NAME:
+      return ConnectDate.toLogical(schema, Number(value));
+    case TIME_LOGICAL_NAME:
+      return ConnectTime.toLogical(schema, Number(value));
+    case TIMESTAMP_LOGICAL_NAME:
+      return ConnectTimestamp.toLogical(schema, value as number | bigint);
+    default:
+      return value;
+  }
+}

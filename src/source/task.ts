@@ -90,6 +90,7 @@ export class TableSourceTask implements SourceTask {
       const values = valueBuilderFor(table, settings, typedFields, context);
       const envelope = settings.emitEnvelope ? new Envelope(table.table, instance) : null;
       const keepRaw = keptRaw(table, settings, typedFields);
+      const progress = this.#track(new ProgressTracker(table, committed, clock));
       const deletes = table.captureDeletes
         ? await createDeleteStream({
           table,
@@ -104,6 +105,7 @@ export class TableSourceTask implements SourceTask {
           keepRaw,
           queue: this.#queue,
           signal,
+          progress,
         })
         : null;
       this.#pollers.push(
@@ -126,7 +128,7 @@ export class TableSourceTask implements SourceTask {
           }),
           queue: this.#queue,
           signal,
-          progress: this.#track(new ProgressTracker(table, committed, clock)),
+          progress,
           sweepBound: deletes ? (mark, signal) => deletes.horizon.clamp(mark, signal) : undefined,
         }, keepRaw),
       );

@@ -8,7 +8,7 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
-import { incidentSource } from "../support/incident_source.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
 
 const ROWS = 5000;
 
@@ -28,8 +28,7 @@ async function backfillUnderRule(
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
       name: "incidents",
-      config: incidentSource(sim.url, "pw-Pacing-7", {
-        "svc.table.inc.topic": topic,
+      config: sourceConnectorConfig(sim.url, "pw-Pacing-7", { incident: topic }, {
         "svc.source.batch.size": 100,
         "svc.source.poll.interval.ms": 200,
         "svc.http.rate.limit.pacing": pacing,

@@ -9,7 +9,7 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
-import { incidentSource } from "../support/incident_source.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
 
 const PASSWORD = "pw-Deletes-11";
 
@@ -22,9 +22,8 @@ Deno.test("deleted rows reach the topic as tombstones after their rows; a recove
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
       name: "incidents",
-      config: incidentSource(sim.url, PASSWORD, {
-        "svc.table.inc.topic": topic,
-        "svc.table.inc.capture.deletes": true,
+      config: sourceConnectorConfig(sim.url, PASSWORD, { incident: topic }, {
+        "svc.table.incident.capture.deletes": true,
         "svc.source.poll.interval.ms": 300,
       }),
     }],

@@ -98,8 +98,8 @@ Deno.test("source backfill through the daemon delivers every row once; offsets s
     const reRead = sim.table("incident").sysIds().filter((id) =>
       sim.table("incident").get(id)!.sys_updated_on >= overlapStart
     ).length;
-    // Read until the re-read overlap is in too (or 10 s): stopping at 3000 records could stop on a duplicate
-    // before some partition's original records were read.
+    // Read everything there may be (the backfill and at most the re-read overlap): stopping at 3000 records could
+    // stop before a partition's last original record, after another partition's re-read ones.
     const records = await consumeAll(kafka.bootstrapServers, "e2e.incident", {
       expected: 3000 + reRead,
       timeoutMs: 10_000,

@@ -8,7 +8,7 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { launchChromium } from "../support/browser.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
-import { incidentSource } from "../support/incident_source.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
 
 const TOKEN = "ui-Token-8c1f2a";
 
@@ -21,8 +21,7 @@ Deno.test("the status page shows the running connector and a progress bar that m
     worker: { "bootstrap.servers": kafka.bootstrapServers, "rest.auth.token": "${env:UI_REST_TOKEN}" },
     connectors: [{
       name: "incidents",
-      config: incidentSource(sim.url, "pw-Ui-5", {
-        "svc.table.inc.topic": topic,
+      config: sourceConnectorConfig(sim.url, "pw-Ui-5", { incident: topic }, {
         "svc.source.batch.size": 100,
       }),
     }],
@@ -50,7 +49,7 @@ Deno.test("the status page shows the running connector and a progress bar that m
     const workerCell = await section.locator('tr[data-task="0"] td').nth(2).textContent();
     assert(workerCell && /:\d+$/.test(workerCell), `worker id ${workerCell}`);
 
-    const bar = section.locator('progress.table-progress[data-alias="inc"]');
+    const bar = section.locator('progress.table-progress[data-alias="incident"]');
     const valueOf = () =>
       bar.evaluate((el) => el.hasAttribute("value") ? Number(el.getAttribute("value")) : null);
     const first = await waitFor(
@@ -61,7 +60,7 @@ Deno.test("the status page shows the running connector and a progress bar that m
       60_000,
       "a partly filled progress bar",
     );
-    assertEquals(await section.locator('tr[data-alias="inc"] .phase').textContent(), "backfill");
+    assertEquals(await section.locator('tr[data-alias="incident"] .phase').textContent(), "backfill");
     const later = await waitFor(
       async () => {
         const v = await valueOf();
@@ -71,7 +70,10 @@ Deno.test("the status page shows the running connector and a progress bar that m
       "the progress bar to move",
     );
     console.log(`progress bar moved from ${first} % to ${later} %`);
-    assert(/\d/.test(await section.locator('tr[data-alias="inc"] .eta').textContent() ?? ""), "no ETA shown");
+    assert(
+      /\d/.test(await section.locator('tr[data-alias="incident"] .eta').textContent() ?? ""),
+      "no ETA shown",
+    );
 
     const foreign = requested.filter((u) => !u.startsWith(daemon.url) && !u.startsWith("data:"));
     assertEquals(foreign, []);

@@ -7,7 +7,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
-import { incidentSource } from "../support/incident_source.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
 
 const ROWS = 4000;
 
@@ -25,8 +25,7 @@ Deno.test("GET /connectors/<name>/tables shows backfill with rows remaining and 
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
       name: "incidents",
-      config: incidentSource(sim.url, "pw-Progress-3", {
-        "svc.table.inc.topic": topic,
+      config: sourceConnectorConfig(sim.url, "pw-Progress-3", { incident: topic }, {
         "svc.source.batch.size": 100,
         "svc.source.poll.interval.ms": 500,
       }),
@@ -47,7 +46,7 @@ Deno.test("GET /connectors/<name>/tables shows backfill with rows remaining and 
     );
     assertEquals(during.length, 1);
     const t = during[0];
-    assertEquals([t.alias, t.table, t.task], ["inc", "incident", 0]);
+    assertEquals([t.alias, t.table, t.task], ["incident", "incident", 0]);
     assert(t.rows_emitted + t.rows_remaining <= ROWS, JSON.stringify(t));
     assert(t.eta_seconds >= 0 && t.cursor.sys_id.length === 32, JSON.stringify(t));
     assertEquals(t.last_error, null);
@@ -55,8 +54,8 @@ Deno.test("GET /connectors/<name>/tables shows backfill with rows remaining and 
     await waitFor(
       async () => {
         const metrics = String((await daemon.request("GET", "/metrics")).body);
-        return /^tablesync_source_rows_remaining\{[^}]*alias="inc"[^}]*\} \d+/m.test(metrics) &&
-          /^tablesync_source_backfill\{[^}]*alias="inc"[^}]*\} 1$/m.test(metrics);
+        return /^tablesync_source_rows_remaining\{[^}]*alias="incident"[^}]*\} \d+/m.test(metrics) &&
+          /^tablesync_source_backfill\{[^}]*alias="incident"[^}]*\} 1$/m.test(metrics);
       },
       20_000,
       "rows_remaining and backfill=1 in the metrics",

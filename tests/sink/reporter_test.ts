@@ -129,7 +129,7 @@ function assertMatchUuid(text: unknown): void {
   assert(typeof text === "string" && /^[0-9a-f-]{36}$/.test(text), `request_id ${text} is a UUID`);
 }
 
-Deno.test("a reporter that cannot send fails the put retriably; the redelivery reports without writing again", async () => {
+Deno.test("a reporter that cannot send (librdkafka's mock, broker taken down) fails the put retriably; the redelivery reports without writing again", async () => {
   // src/kafka's producer leaves a copy of a failed send's promise unhandled (its in-flight tracking), which
   // would end the test run; the failure itself reaches the task, which is what this test is about.
   const swallowKafkaJsRejection = (event: PromiseRejectionEvent) => {

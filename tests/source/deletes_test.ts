@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import type { SourceRecord } from "../../src/connect/record.ts";
+import type { TableProgress } from "../../src/connect/table_progress.ts";
 import { StartupProbeError } from "../../src/source/startup_probe.ts";
 import { pollUntil, pollUntilQuiet, sourceConfig, startSim, startTask, TestContext } from "./support.ts";
 import type { Simulator } from "../../src/sim/mod.ts";
@@ -156,6 +157,26 @@ Deno.test("deletes: with the audit_viewer role the probe passes; without capture
     plain.context.abort();
     await plain.task.stop();
   } finally {
+    await sim.stop();
+  }
+});
+
+Deno.test("deletes: a failing audit stream shows as the table's last error (it holds the table back)", async () => {
+  const sim = await startSim({ seed: { incident: 20 } });
+  const reports: TableProgress[][] = [];
+  const context = Object.assign(new TestContext(), {
+    reportProgress: (tables: TableProgress[]) => void reports.push(tables),
+  });
+  const driven = await startTask(capture(sim), context, { progress: { reportIntervalMs: 20 } });
+  try {
+    await pollUntil(driven, (r) => r.length >= 20);
+    sim.faults.add({ table: "sys_audit", fault: { kind: "status", status: 403 } });
+    await pollUntil(driven, () => reports.at(-1)?.[0]?.last_error !== null, 200);
+    const error = reports.at(-1)![0].last_error!;
+    assert(error.message.includes("sys_audit") && error.message.includes("403"), error.message);
+  } finally {
+    context.abort();
+    await driven.task.stop();
     await sim.stop();
   }
 });

@@ -1,7 +1,7 @@
 /**
  * librdkafka's mock cluster in its own process, driven by JSON lines on stdin (see kafka_mock_process.ts).
  *
- * Standalone use (the demo starts a broker this way):
+ * Standalone use (for trying things by hand; the demo and benchmarks use the real broker now):
  *   deno run --allow-ffi tests/support/kafka_mock_child.ts --brokers 1 --topics a:4,b:1
  * prints one line `{"bootstraps":"127.0.0.1:port,..."}` and stays up until stdin reaches EOF or SIGTERM/SIGINT.
  * Topics are `name:partitions[:replicationFactor]`.

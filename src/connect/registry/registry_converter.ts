@@ -20,7 +20,7 @@ import { RegistryHttp } from "./client/registry_http.ts";
 import { RegistryResponseError, RegistryUnavailableError } from "./client/registry_errors.ts";
 import { SchemaRegistryClient } from "./client/schema_registry_client.ts";
 import type { PreparingConverter } from "./preparing_converter.ts";
-import type { FormatSchema, RegistryFormat } from "./registry_format.ts";
+import type { FormatSchema, PayloadReader, RegistryFormat } from "./registry_format.ts";
 import {
   parseRegistryConverterSettings,
   type RegistryConverterSettings,
@@ -31,11 +31,6 @@ import { frame, unframe } from "./wire_format.ts";
 interface Writer<S> {
   readonly id: number;
   readonly schema: S;
-}
-
-interface Reader<S> {
-  readonly schema: S;
-  readonly version: number | null;
 }
 
 /** What a Connect schema object turned into: its registry schema and, per subject, the resolved writer. */
@@ -52,18 +47,23 @@ interface WriteTarget<S> {
 const NOT_PREPARED = "was called before its prepare step resolved the schema; await " +
   "prepareFromConnectData/prepareToConnectData first (src/connect/registry/preparing_converter.ts)";
 
+/** What `configure` sets up. */
+interface Configured<S extends FormatSchema> {
+  readonly settings: RegistryConverterSettings;
+  readonly client: SchemaRegistryClient;
+  readonly format: RegistryFormat<S>;
+  readonly isKey: boolean;
+}
+
 export abstract class RegistryConverter<S extends FormatSchema> implements PreparingConverter {
-  #settings: RegistryConverterSettings | null = null;
-  #client: SchemaRegistryClient | null = null;
-  #format: RegistryFormat<S> | null = null;
-  #isKey = false;
+  #state: Configured<S> | null = null;
   /**
    * Generated registry schemas and their writers by Connect schema object (the source keeps one object per
    * schema version), so the per-record work is two map lookups. Equal schemas in other objects share the
    * registry client's cache instead.
    */
   #generated = new WeakMap<Schema, Generated<S>>();
-  readonly #readers = new Map<number, Reader<S>>();
+  readonly #readers = new Map<number, PayloadReader>();
 
   /** The Java class name, for messages. */
   abstract readonly className: string;
@@ -74,23 +74,16 @@ export abstract class RegistryConverter<S extends FormatSchema> implements Prepa
   configure(configs: ConverterConfig, isKey: boolean): void {
     this.close();
     const settings = parseRegistryConverterSettings(configs, isKey);
-    this.#format = this.createFormat(configs);
-    this.#settings = settings;
-    this.#isKey = isKey;
-    this.#client = new SchemaRegistryClient(new RegistryHttp(settings.client), settings.schemasCacheSize);
+    const format = this.createFormat(configs);
+    const client = new SchemaRegistryClient(new RegistryHttp(settings.client), settings.schemasCacheSize);
+    this.#state = { settings, client, format, isKey };
     this.#generated = new WeakMap();
     this.#readers.clear();
   }
 
-  get #configured(): {
-    settings: RegistryConverterSettings;
-    client: SchemaRegistryClient;
-    format: RegistryFormat<S>;
-  } {
-    if (this.#settings === null || this.#client === null || this.#format === null) {
-      throw new Error(`${this.className} used before configure()`);
-    }
-    return { settings: this.#settings, client: this.#client, format: this.#format };
+  get #configured(): Configured<S> {
+    if (this.#state === null) throw new Error(`${this.className} used before configure()`);
+    return this.#state;
   }
 
   // ---- writing
@@ -116,7 +109,7 @@ export abstract class RegistryConverter<S extends FormatSchema> implements Prepa
 
   /** Null for a tombstone; otherwise the subject and generated schema. Throws for values it cannot write. */
   #target(topic: string, schema: Schema | null, value: unknown): WriteTarget<S> | null {
-    const { format, settings } = this.#configured;
+    const { format, settings, isKey } = this.#configured;
     if (value === null || value === undefined) {
       if (schema === null || schema.isOptional || format.tombstoneForRequiredSchema) return null;
       throw new DataException(
@@ -134,12 +127,7 @@ export abstract class RegistryConverter<S extends FormatSchema> implements Prepa
       generated = { schema: format.fromConnectSchema(schema), writers: new Map() };
       this.#generated.set(schema, generated);
     }
-    const subject = subjectName(
-      settings.subjectNameStrategy,
-      topic,
-      this.#isKey,
-      generated.schema.recordName,
-    );
+    const subject = subjectName(settings.subjectNameStrategy, topic, isKey, generated.schema.recordName);
     return { subject, generated };
   }
 
@@ -186,7 +174,7 @@ export abstract class RegistryConverter<S extends FormatSchema> implements Prepa
     const reader = this.#readers.get(schemaId);
     if (reader === undefined) throw new Error(`${this.className}.toConnectData ${NOT_PREPARED}`);
     try {
-      return format.deserialize(reader.schema, payload, reader.version);
+      return reader(payload);
     } catch (error) {
       if (!(error instanceof DataException)) throw error;
       throw new DataException(
@@ -206,7 +194,7 @@ export abstract class RegistryConverter<S extends FormatSchema> implements Prepa
         );
       }
       const schema = format.parse(text.schema);
-      this.#readers.set(schemaId, { schema, version: await this.#versionOf(topic, schema, text.schema) });
+      this.#readers.set(schemaId, format.reader(schema, await this.#versionOf(topic, schema, text.schema)));
     } catch (error) {
       throw this.#registryFailure(
         error,
@@ -217,9 +205,9 @@ export abstract class RegistryConverter<S extends FormatSchema> implements Prepa
 
   /** The schema's version under the reader's subject (Confluent's deserializer asks too); null when unknown. */
   async #versionOf(topic: string, schema: S, registryText: string): Promise<number | null> {
-    const { settings, client, format } = this.#configured;
+    const { settings, client, format, isKey } = this.#configured;
     if (settings.subjectNameStrategy !== "TopicNameStrategy" && schema.recordName === null) return null;
-    const subject = subjectName(settings.subjectNameStrategy, topic, this.#isKey, schema.recordName);
+    const subject = subjectName(settings.subjectNameStrategy, topic, isKey, schema.recordName);
     try {
       return (await client.lookup(subject, { schemaType: format.schemaType, schema: registryText })).version;
     } catch (error) {
@@ -239,7 +227,7 @@ export abstract class RegistryConverter<S extends FormatSchema> implements Prepa
   }
 
   close(): void {
-    this.#client?.close();
-    this.#client = null;
+    this.#state?.client.close();
+    this.#state = null;
   }
 }

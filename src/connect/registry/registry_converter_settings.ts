@@ -1,16 +1,7 @@
 /**
- * Serializer settings shared by the three registry converters (Confluent's names and defaults):
- *
- * | Setting                                          | Default             | Meaning                                  |
- * |--------------------------------------------------|---------------------|------------------------------------------|
- * | `auto.register.schemas`                          | `true`              | register the record's schema under its subject |
- * | `use.latest.version`                             | `false`             | with auto-register off: write with the subject's latest schema |
- * | `normalize.schemas`                              | `false`             | ask the registry to normalize on register/lookup |
- * | `key.subject.name.strategy` / `value.subject.name.strategy` | `TopicNameStrategy` | see subject_name_strategy.ts |
- * | `schemas.cache.size`                             | `1000`              | schemas remembered per cache             |
- *
- * With both `auto.register.schemas=false` and `use.latest.version=false` the schema must already be registered
- * (it is looked up). Registry connection settings: client/registry_client_settings.ts.
+ * Serializer settings shared by the three registry converters, with Confluent's names and defaults (each
+ * setting and its meaning: docs/schema-registry.md, "Configuration"). Registry connection settings:
+ * client/registry_client_settings.ts.
  */
 import { booleanSetting, intSetting } from "../converters/config_values.ts";
 import type { ConverterConfig } from "../converters/converter.ts";

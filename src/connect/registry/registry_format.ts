@@ -3,6 +3,7 @@
  * schema, how registry text is parsed, and how values are written and read. Everything else (registry calls,
  * caching, subject names, the wire format header) lives in registry_converter.ts.
  */
+import { DataException } from "../errors.ts";
 import type { Schema, SchemaAndValue } from "../schema.ts";
 import type { SchemaType } from "./client/schema_registry_client.ts";
 
@@ -30,6 +31,24 @@ export interface RegistryFormat<S extends FormatSchema> {
    * `schema`, or the subject's latest schema with `use.latest.version`, whose fields are then matched by name).
    */
   serialize(writer: S, schema: Schema, value: unknown): Uint8Array;
-  /** Payload → Connect data; `version` is the registry version, used when the schema carries no version. */
-  deserialize(writer: S, payload: Uint8Array, version: number | null): SchemaAndValue;
+  /**
+   * The reader of payloads written with `writer` (payload → Connect data), made once per schema id; `version` is
+   * the registry version, used when the schema carries no version.
+   */
+  reader(writer: S, version: number | null): PayloadReader;
+}
+
+export type PayloadReader = (payload: Uint8Array) => SchemaAndValue;
+
+/**
+ * Runs a call into a codec library (avsc, protobufjs), reporting its errors (bad values, truncated or trailing
+ * bytes) as `DataException`s: "`format` `what` failed: ...".
+ */
+export function codecCall<T>(format: string, what: string, call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    if (error instanceof DataException) throw error;
+    throw new DataException(`${format} ${what} failed: ${(error as Error).message}`);
+  }
 }

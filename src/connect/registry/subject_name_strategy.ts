@@ -1,14 +1,7 @@
 /**
- * Subject name strategies (`key.subject.name.strategy` / `value.subject.name.strategy`), by Confluent's class
- * names (the simple class name is accepted too):
- *
- * | Strategy                  | Subject                                   |
- * |---------------------------|-------------------------------------------|
- * | `TopicNameStrategy` (default) | `<topic>-key` / `<topic>-value`       |
- * | `RecordNameStrategy`      | the record's fully qualified name         |
- * | `TopicRecordNameStrategy` | `<topic>-<fully qualified record name>`   |
- *
- * The record name is the Avro record's full name, the JSON Schema `title`, or the Protobuf message's full name.
+ * Subject name strategies (`key.subject.name.strategy` / `value.subject.name.strategy`, docs/schema-registry.md,
+ * "Subjects"), by Confluent's class names (the simple class name is accepted too). The record name is the Avro
+ * record's full name, the JSON Schema `title`, or the Protobuf message's full name.
  */
 import { ConfigException, DataException } from "../errors.ts";
 import type { ConverterConfig } from "../converters/converter.ts";

@@ -14,6 +14,9 @@ export class DeleteHorizon implements StepObserver {
   #through: HighWaterMark | null = null;
   readonly #first = Promise.withResolvers<void>();
 
+  /** @param onFailure told of the audit stream's failures (they hold the table back, so they are the table's). */
+  constructor(private readonly onFailure: (error: Error) => void = () => {}) {}
+
   /** The audit stream's sweep bound: remembers where the sweep that starts now ends. */
   started(mark: HighWaterMark): Promise<HighWaterMark> {
     this.#pending = mark;
@@ -27,8 +30,9 @@ export class DeleteHorizon implements StepObserver {
     this.#first.resolve();
   }
 
-  failed(_error: Error): void {
-    // The audit stream backs off on its own; the table waits at the last horizon meanwhile.
+  /** The audit stream backs off on its own; the table waits at the last horizon meanwhile. */
+  failed(error: Error): void {
+    this.onFailure(error);
   }
 
   /** Deletions are known up to here (null before the first audit sweep ended). */

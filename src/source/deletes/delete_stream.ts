@@ -20,6 +20,7 @@ import { RecordBuilder } from "../record_builder.ts";
 import type { RecordQueue } from "../record_queue.ts";
 import type { RowValueBuilder } from "../schema_modes/mod.ts";
 import type { SourceSettings, TableSettings } from "../settings.ts";
+import type { StepObserver } from "../progress_tracker.ts";
 import { auditTableSettings, deletePartition } from "./audit_stream.ts";
 import { DeleteHorizon } from "./delete_horizon.ts";
 import { DeleteRecords } from "./delete_records.ts";
@@ -39,6 +40,8 @@ export interface DeleteStreamOptions {
   readonly keepRaw: ReadonlySet<string>;
   readonly queue: RecordQueue;
   readonly signal: AbortSignal;
+  /** The table's progress: failures of the audit stream show as the table's last error. */
+  readonly progress?: StepObserver;
 }
 
 export interface DeleteStream {
@@ -58,7 +61,7 @@ export async function createDeleteStream(o: DeleteStreamOptions): Promise<Delete
       ? `deletions of ${t.table} are read from ${start} (no committed delete offset)`
       : `deletions of ${t.table} resume ${o.source.overlapSeconds}s before their committed cursor`,
   );
-  const horizon = new DeleteHorizon();
+  const horizon = new DeleteHorizon((error) => o.progress?.failed(error));
   const fields = projectionOf(t.fields, t.modCountField);
   const records = new DeleteRecords({
     topic: t.topic,

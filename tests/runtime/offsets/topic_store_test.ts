@@ -169,7 +169,7 @@ Deno.test("topic store: records that are not Connect offsets are ignored; the re
   await store.close();
 });
 
-Deno.test("topic store: a missing topic that the cluster cannot create stops start() with a clear error", async () => {
+Deno.test("topic store on librdkafka's mock (no CreateTopics API): a missing topic that the cluster cannot create stops start() with a clear error", async () => {
   await using mock = startKafkaMock();
   const store = new TopicOffsetStore({
     log: new KafkaOffsetLog(kafkaFor(mock), { topic: "no-such-offsets" }),

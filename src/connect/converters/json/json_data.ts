@@ -36,6 +36,12 @@ import { jsonDouble, jsonFloat, jsonString } from "./json_text.ts";
 export interface JsonDataOptions {
   readonly decimalFormat: DecimalFormat;
   readonly replaceNullWithDefault: boolean;
+  /**
+   * Maps that are not JSON objects: `pairs` (the default, Kafka's JsonConverter) writes `[key, value]` arrays and
+   * makes an object of every STRING-keyed map; `objects` (Confluent's JSON Schema converter) writes
+   * `{"key":…,"value":…}` and makes objects of required STRING keys only (reading an object for any key).
+   */
+  readonly mapEntries?: "pairs" | "objects";
 }
 
 const INT_BITS: Partial<Record<SchemaType, number>> = { INT8: 8, INT16: 16, INT32: 32 };
@@ -139,9 +145,10 @@ export class JsonDataCodec {
     const entries = value instanceof Map ? [...value.entries()] : Object.entries(value);
     const keySchema = schema === null ? null : schema.keySchema();
     const valueSchema = schema === null ? null : schema.valueSchema();
-    // String keys make a JSON object; any other key type makes an array of [key, value] pairs.
+    // String keys make a JSON object; any other key type makes an array of entries.
+    const entryObjects = this.options.mapEntries === "objects";
     const objectMode = schema !== null
-      ? keySchema!.type === "STRING"
+      ? keySchema!.type === "STRING" && !(entryObjects && keySchema!.isOptional)
       : entries.every(([k]) => typeof k === "string");
     if (objectMode) {
       const members = entries.map(([k, v]) =>
@@ -149,8 +156,9 @@ export class JsonDataCodec {
       );
       return `{${members.join(",")}}`;
     }
+    const entry = (k: string, v: string) => entryObjects ? `{"key":${k},"value":${v}}` : `[${k},${v}]`;
     return `[${
-      entries.map(([k, v]) => `[${this.toJson(keySchema, k)},${this.toJson(valueSchema, v)}]`).join(",")
+      entries.map(([k, v]) => entry(this.toJson(keySchema, k), this.toJson(valueSchema, v))).join(",")
     }]`;
   }
 
@@ -280,7 +288,8 @@ export class JsonDataCodec {
     const keySchema = schema === null ? null : schema.keySchema();
     const valueSchema = schema === null ? null : schema.valueSchema();
     const result = new Map<unknown, unknown>();
-    if (schema === null || keySchema!.type === "STRING") {
+    const entryObjects = this.options.mapEntries === "objects";
+    if (schema === null || (entryObjects ? node.kind === "object" : keySchema!.type === "STRING")) {
       if (node.kind !== "object") {
         throw new DataException(
           `Maps with string fields should be encoded as JSON objects, but found ${jsonNodeType(node)}`,
@@ -297,6 +306,18 @@ export class JsonDataCodec {
       );
     }
     for (const entry of node.items) {
+      if (entryObjects) {
+        if (entry.kind !== "object") {
+          throw new DataException(
+            `Found invalid map entry instead of a key/value object: ${jsonNodeType(entry)}`,
+          );
+        }
+        result.set(
+          this.toConnect(keySchema, entry.fields.get("key")),
+          this.toConnect(valueSchema, entry.fields.get("value")),
+        );
+        continue;
+      }
       if (entry.kind !== "array") {
         throw new DataException(`Found invalid map entry instead of array tuple: ${jsonNodeType(entry)}`);
       }

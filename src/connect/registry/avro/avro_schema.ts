@@ -99,13 +99,3 @@ export function parseAvroSchema(text: string): AvroType {
     throw new DataException(`Invalid Avro schema: ${(error as Error).message}`);
   }
 }
-
-/** The name Avro uses for a branch of a union (`string`, `map`, or the full name of a named type). */
-export function avroTypeName(type: avsc.Type): string {
-  return type.name ?? avroKind(type);
-}
-
-/** The part of a full name after the last dot. */
-export function simpleName(fullName: string): string {
-  return fullName.slice(fullName.lastIndexOf(".") + 1);
-}

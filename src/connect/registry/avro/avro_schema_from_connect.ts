@@ -28,6 +28,7 @@ import {
 } from "../../logical.ts";
 import type { Schema } from "../../schema.ts";
 import { valuesEqual } from "../../equality.ts";
+import { checkName, splitName } from "../schema_names.ts";
 
 export const AVRO_NAMESPACE = "io.confluent.connect.avro";
 export const DEFAULT_SCHEMA_NAME = "ConnectDefault";
@@ -38,25 +39,26 @@ const FIELD_DOC_PREFIX = `${AVRO_NAMESPACE}.field.doc.`;
 const DECIMAL_PRECISION_PARAM = "connect.decimal.precision";
 const DEFAULT_DECIMAL_PRECISION = 64;
 
+const AVRO_PRIMITIVE: Partial<Record<Schema["type"], string>> = {
+  INT8: "int",
+  INT16: "int",
+  INT32: "int",
+  INT64: "long",
+  FLOAT32: "float",
+  FLOAT64: "double",
+  BOOLEAN: "boolean",
+  STRING: "string",
+  BYTES: "bytes",
+};
+
 const LOGICAL_AVRO: Record<string, string> = {
+  [DECIMAL_LOGICAL_NAME]: "decimal",
   [TIME_LOGICAL_NAME]: "time-millis",
   [TIMESTAMP_LOGICAL_NAME]: "timestamp-millis",
   [DATE_LOGICAL_NAME]: "date",
 };
 
 type Json = unknown;
-
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** Checks an Avro name (a record or field name); throws `DataException` otherwise. */
-function checkAvroName(name: string, what: string): void {
-  if (!NAME.test(name)) throw new DataException(`Illegal Avro ${what} name: ${JSON.stringify(name)}`);
-}
-
-function splitName(fullName: string): [string | null, string] {
-  const dot = fullName.lastIndexOf(".");
-  return dot < 0 ? [null, fullName] : [fullName.slice(0, dot), fullName.slice(dot + 1)];
-}
 
 /** Equal STRUCT schemas apart from optionality (Confluent's `nonOptional` key), so equal shapes share one record. */
 function isSameShape(a: Schema, b: Schema): boolean {
@@ -90,46 +92,17 @@ class Generator {
   #base(schema: Schema, space: string | null): Json {
     if (schema.type === "STRUCT") return this.#record(schema, space);
     const props: Array<[string, Json]> = [];
-    let type: string;
-    let connectType: string | null = null;
+    let type = AVRO_PRIMITIVE[schema.type];
     const extra: Array<[string, Json]> = [];
+    if (schema.name === DECIMAL_LOGICAL_NAME && schema.type === "BYTES") {
+      const scale = Number(schema.parameters?.get("scale"));
+      const precision = Number(schema.parameters?.get(DECIMAL_PRECISION_PARAM) ?? DEFAULT_DECIMAL_PRECISION);
+      if (!Number.isInteger(scale)) {
+        throw new DataException("Invalid Decimal schema: scale parameter not found.");
+      }
+      props.push(["scale", scale], ["precision", precision]);
+    }
     switch (schema.type) {
-      case "INT8":
-      case "INT16":
-        type = "int";
-        connectType = schema.type.toLowerCase();
-        break;
-      case "INT32":
-        type = "int";
-        break;
-      case "INT64":
-        type = "long";
-        break;
-      case "FLOAT32":
-        type = "float";
-        break;
-      case "FLOAT64":
-        type = "double";
-        break;
-      case "BOOLEAN":
-        type = "boolean";
-        break;
-      case "STRING":
-        type = "string";
-        break;
-      case "BYTES":
-        type = "bytes";
-        if (schema.name === DECIMAL_LOGICAL_NAME) {
-          const scale = Number(schema.parameters?.get("scale"));
-          const precision = Number(
-            schema.parameters?.get(DECIMAL_PRECISION_PARAM) ?? DEFAULT_DECIMAL_PRECISION,
-          );
-          if (!Number.isInteger(scale)) {
-            throw new DataException("Invalid Decimal schema: scale parameter not found.");
-          }
-          props.push(["scale", scale], ["precision", precision]);
-        }
-        break;
       case "ARRAY":
         type = "array";
         extra.push(["items", this.toJson(schema.valueSchema(), space)]);
@@ -144,21 +117,17 @@ class Generator {
         }
         break;
       default:
-        throw new DataException(`Unknown schema type: ${schema.type}`);
+        if (type === undefined) throw new DataException(`Unknown schema type: ${schema.type}`);
     }
     this.#metadata(schema, props);
-    if (connectType !== null) props.push(["connect.type", connectType]);
-    const logical = this.#logicalType(schema);
-    if (logical !== null) props.push(["logicalType", logical]);
+    if (schema.type === "INT8" || schema.type === "INT16") {
+      props.push(["connect.type", schema.type.toLowerCase()]);
+    }
+    const logical = schema.name === null ? undefined : LOGICAL_AVRO[schema.name];
+    if (logical !== undefined) props.push(["logicalType", logical]);
     for (const [k, v] of schema.parameters ?? []) if (k.startsWith("avro")) props.push([k, v]);
     if (props.length === 0 && extra.length === 0) return type;
     return Object.fromEntries([["type", type], ...extra, ...props]);
-  }
-
-  #logicalType(schema: Schema): string | null {
-    if (schema.name === null) return null;
-    if (schema.name === DECIMAL_LOGICAL_NAME) return "decimal";
-    return LOGICAL_AVRO[schema.name] ?? null;
   }
 
   /** Confluent's connect.* properties, in its order. */
@@ -168,7 +137,7 @@ class Generator {
     const parameters = [...(schema.parameters ?? [])].filter(([k]) => k !== FIELD_DEFAULT_FLAG);
     if (parameters.length > 0) props.push(["connect.parameters", Object.fromEntries(parameters)]);
     if (schema.defaultValue !== null && !schema.parameters?.has(FIELD_DEFAULT_FLAG)) {
-      props.push(["connect.default", defaultJson(schema, schema.defaultValue)]);
+      props.push(["connect.default", encodeLatin1Default(schema, schema.defaultValue)]);
     }
     if (schema.name !== null) props.push(["connect.name", schema.name]);
   }
@@ -196,42 +165,29 @@ class Generator {
       return this.#reference(fullName, space);
     }
     this.#records.set(fullName, schema);
-    const [namespace, name] = splitName(fullName);
-    for (const part of fullName.split(".")) checkAvroName(part, "record");
-    const out: Array<[string, Json]> = [["type", "record"], ["name", name]];
-    if (namespace !== null && namespace !== space) out.push(["namespace", namespace]);
+    for (const part of fullName.split(".")) checkName(part, "Avro", "record");
+    const [out, inner] = recordHead(fullName, space);
     const doc = schema.parameters?.get(RECORD_DOC_PARAM);
     if (doc !== undefined) out.push(["doc", doc]);
-    const inner = namespace ?? space;
-    out.push([
-      "fields",
-      schema.fields().map((field) => {
-        checkAvroName(field.name, "field");
-        const entry: Array<[string, Json]> = [["name", field.name], [
-          "type",
-          this.toJson(field.schema, inner),
-        ]];
-        const fieldDoc = schema.parameters?.get(FIELD_DOC_PREFIX + field.name);
-        if (fieldDoc !== undefined) entry.push(["doc", fieldDoc]);
-        if (field.schema.defaultValue !== null) {
-          entry.push(["default", defaultJson(field.schema, field.schema.defaultValue)]);
-        } else if (field.schema.isOptional) {
-          entry.push(["default", null]);
-        }
-        return Object.fromEntries(entry);
-      }),
-    ]);
-    const props: Array<[string, Json]> = [];
-    this.#metadata(schema, props);
-    return Object.fromEntries([...out, ...props]);
+    const fields = schema.fields().map((field) => {
+      checkName(field.name, "Avro", "field");
+      const entry: Array<[string, Json]> = [["name", field.name], ["type", this.toJson(field.schema, inner)]];
+      const fieldDoc = schema.parameters?.get(FIELD_DOC_PREFIX + field.name);
+      if (fieldDoc !== undefined) entry.push(["doc", fieldDoc]);
+      if (field.schema.defaultValue !== null) {
+        entry.push(["default", encodeLatin1Default(field.schema, field.schema.defaultValue)]);
+      } else if (field.schema.isOptional) {
+        entry.push(["default", null]);
+      }
+      return Object.fromEntries(entry);
+    });
+    out.push(["fields", fields]);
+    this.#metadata(schema, out);
+    return Object.fromEntries(out);
   }
 
   #mapEntry(schema: Schema, space: string | null): Json {
-    const fullName = schema.name ?? `${AVRO_NAMESPACE}.MapEntry`;
-    const [namespace, name] = splitName(fullName);
-    const out: Array<[string, Json]> = [["type", "record"], ["name", name]];
-    if (namespace !== null && namespace !== space) out.push(["namespace", namespace]);
-    const inner = namespace ?? space;
+    const [out, inner] = recordHead(schema.name ?? `${AVRO_NAMESPACE}.MapEntry`, space);
     out.push(["fields", [
       { name: "key", type: this.toJson(schema.keySchema(), inner) },
       { name: "value", type: this.toJson(schema.valueSchema(), inner) },
@@ -241,9 +197,12 @@ class Generator {
   }
 }
 
-/** A Connect default value as Avro default JSON (Confluent's `defaultValueFromConnect`). */
-function defaultJson(schema: Schema, value: unknown): Json {
-  return encodeLatin1Default(schema, value);
+/** A record's `type`, `name` and (when it differs from the enclosing `space`) `namespace`; its own namespace. */
+function recordHead(fullName: string, space: string | null): [Array<[string, Json]>, string | null] {
+  const [namespace, name] = splitName(fullName);
+  const head: Array<[string, Json]> = [["type", "record"], ["name", name]];
+  if (namespace !== null && namespace !== space) head.push(["namespace", namespace]);
+  return [head, namespace ?? space];
 }
 
 /** The Avro schema JSON text for a Connect schema. */

@@ -23,16 +23,21 @@ function isMapEntry(type: AvroType): boolean {
     type.fields.length === 2 && type.fields[0].name === "key" && type.fields[1].name === "value";
 }
 
+interface ConvertOptions {
+  readonly optional?: boolean;
+  readonly fieldDefault?: { readonly value: unknown };
+  readonly version?: number | null;
+}
+
 class Converter {
   /** Records being converted, to stop at recursive schemas (Connect schemas cannot be cyclic here). */
   readonly #inProgress = new Set<AvroType>();
 
-  convert(
-    type: AvroType,
-    forceOptional: boolean,
-    fieldDefault: { present: boolean; value: unknown },
-    version: number | null,
-  ): Schema {
+  /**
+   * `optional` for union members; `fieldDefault` the record field's `default` when it has one; `version` the
+   * registry version, at the top level only.
+   */
+  convert(type: AvroType, { optional = false, fieldDefault, version = null }: ConvertOptions = {}): Schema {
     if (avroKind(type) === "union") return this.#union(type);
     const builder = this.#builder(type);
     const attributes = avroAttributes(type);
@@ -72,15 +77,12 @@ class Converter {
         );
       }
     }
-    if (forceOptional) builder.optional();
+    if (optional) builder.optional();
     const connectDefault = attributes["connect.default"];
-    let defaultJson: unknown = undefined;
-    if (fieldDefault.present) {
-      defaultJson = fieldDefault.value;
-      if (connectDefault === undefined) builder.parameter(FIELD_DEFAULT_FLAG, "true");
-    } else if (connectDefault !== undefined) {
-      defaultJson = connectDefault;
+    if (fieldDefault !== undefined && connectDefault === undefined) {
+      builder.parameter(FIELD_DEFAULT_FLAG, "true");
     }
+    const defaultJson = fieldDefault !== undefined ? fieldDefault.value : connectDefault;
     if (defaultJson !== undefined && defaultJson !== null) {
       builder.defaultValue(avroDefaultValue(type, builder.build(), defaultJson));
     }
@@ -123,11 +125,11 @@ class Converter {
       case "array":
         if (isMapEntry(type.itemsType)) {
           const [key, value] = type.itemsType.fields;
-          return SchemaBuilder.map(this.#field(key.type), this.#field(value.type));
+          return SchemaBuilder.map(this.convert(key.type), this.convert(value.type));
         }
-        return SchemaBuilder.array(this.#field(type.itemsType));
+        return SchemaBuilder.array(this.convert(type.itemsType));
       case "map":
-        return SchemaBuilder.map(SchemaBuilder.string().build(), this.#field(type.valuesType));
+        return SchemaBuilder.map(SchemaBuilder.string().build(), this.convert(type.valuesType));
       case "record": {
         if (this.#inProgress.has(type)) {
           throw new DataException(`Recursive Avro record ${type.name} is not supported`);
@@ -142,8 +144,8 @@ class Converter {
           if (typeof raw.doc === "string") {
             builder.parameter(`${AVRO_NAMESPACE}.field.doc.${field.name}`, raw.doc);
           }
-          const fieldDefault = { present: Object.hasOwn(raw, "default"), value: raw.default };
-          builder.field(field.name, this.convert(field.type, false, fieldDefault, null));
+          const fieldDefault = Object.hasOwn(raw, "default") ? { value: raw.default } : undefined;
+          builder.field(field.name, this.convert(field.type, { fieldDefault }));
         });
         this.#inProgress.delete(type);
         return builder;
@@ -169,15 +171,11 @@ class Converter {
     return builder;
   }
 
-  #field(type: AvroType): Schema {
-    return this.convert(type, false, { present: false, value: undefined }, null);
-  }
-
   #union(type: AvroType): Schema {
     const branches: AvroType[] = type.types;
     const nonNull = branches.filter((b) => b.typeName !== "null");
     if (branches.length === 2 && nonNull.length === 1) {
-      return this.convert(nonNull[0], true, { present: false, value: undefined }, null);
+      return this.convert(nonNull[0], { optional: true });
     }
     const builder = SchemaBuilder.struct().name(AVRO_UNION_NAME);
     if (nonNull.length !== branches.length) builder.optional();
@@ -188,7 +186,7 @@ class Converter {
         throw new DataException("Multiple union schemas map to the Connect union field name");
       }
       names.add(name);
-      builder.field(name, this.convert(branch, true, { present: false, value: undefined }, null));
+      builder.field(name, this.convert(branch, { optional: true }));
     }
     return builder.build();
   }
@@ -196,5 +194,5 @@ class Converter {
 
 /** The Connect schema of an Avro schema; `version` (the registry version) applies when the schema has none. */
 export function avroToConnectSchema(type: AvroType, version: number | null): Schema {
-  return new Converter().convert(type, false, { present: false, value: undefined }, version);
+  return new Converter().convert(type, { version });
 }

@@ -7,27 +7,20 @@
 import { Buffer } from "node:buffer";
 import { BigDecimal, bigintToTwosComplement } from "../../big_decimal.ts";
 import { DataException } from "../../errors.ts";
-import { MILLIS_PER_DAY } from "../../logical.ts";
+import { logicalToUnderlying, MILLIS_PER_DAY, underlyingToLogical } from "../../logical.ts";
 import type { Schema } from "../../schema.ts";
 import { Struct } from "../../struct.ts";
 import { isConnectMap, mapEntries } from "../../values.ts";
-import { toLogical, toUnderlying } from "./avro_defaults.ts";
-import {
-  avroAttributes,
-  type AvroField,
-  avroKind,
-  type AvroType,
-  avroTypeName,
-  simpleName,
-} from "./avro_schema.ts";
+import { avroAttributes, type AvroField, avroKind, type AvroType } from "./avro_schema.ts";
 import { AVRO_NAMESPACE } from "./avro_schema_from_connect.ts";
+import { splitName } from "../schema_names.ts";
 
 export const AVRO_UNION_NAME = `${AVRO_NAMESPACE}.Union`;
 
 /** The Connect field name of a union branch (Confluent's `unionMemberFieldName`). */
 export function unionMemberFieldName(type: AvroType): string {
   const kind = avroKind(type);
-  return kind === "record" || kind === "enum" ? simpleName(type.name!) : avroTypeName(type);
+  return kind === "record" || kind === "enum" ? splitName(type.name!)[1] : type.branchName!;
 }
 
 const isNullType = (type: AvroType) => type.typeName === "null";
@@ -84,7 +77,7 @@ export function toAvroValue(type: AvroType, schema: Schema | null, value: unknow
     if (isNullType(type)) return null;
     throw new DataException("Found null value for non-optional schema");
   }
-  const v: any = schema !== null ? toUnderlying(schema, value) : underlyingByAvro(type, value);
+  const v: any = schema !== null ? logicalToUnderlying(schema, value) : underlyingByAvro(type, value);
   switch (avroKind(type)) {
     case "null":
       return null;
@@ -140,7 +133,7 @@ function unionValue(type: AvroType, schema: Schema | null, value: unknown): unkn
       if (member === null) continue;
       const branch = branches.find((b) => unionMemberFieldName(b) === field.name);
       if (branch === undefined) throw new DataException(`No union branch for ${field.name}`);
-      return wrap(type, branch, toAvroValue(branch, field.schema, member));
+      return { [branch.branchName!]: toAvroValue(branch, field.schema, member) };
     }
     return unionValue(type, schema, null);
   }
@@ -148,26 +141,7 @@ function unionValue(type: AvroType, schema: Schema | null, value: unknown): unkn
   if (branch === undefined) {
     throw new DataException(`No branch of the union accepts the value (${typeof value})`);
   }
-  return wrap(type, branch, toAvroValue(branch, schema, value));
-}
-
-/** A wrapped union value: `{branchName: value}`. */
-function wrap(union: AvroType, branch: AvroType, value: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  out[branchNamesOf(union)[union.types.indexOf(branch)]] = value;
-  return out;
-}
-
-const branchNames = new WeakMap<AvroType, string[]>();
-
-/** A union's avsc branch names (the keys of wrapped union values), by branch index. */
-function branchNamesOf(union: AvroType): string[] {
-  let names = branchNames.get(union);
-  if (names === undefined) {
-    names = union.types.map((b: AvroType) => b.branchName as string);
-    branchNames.set(union, names!);
-  }
-  return names!;
+  return { [branch.branchName!]: toAvroValue(branch, schema, value) }; // wrapped: {branchName: value}
 }
 
 function recordValue(type: AvroType, value: unknown): Record<string, unknown> {
@@ -208,7 +182,7 @@ export function fromAvroValue(type: AvroType, schema: Schema, value: any): unkno
     case "union": {
       if (value === null) return null;
       const name = Object.keys(value)[0];
-      const branch: AvroType = type.types[branchNamesOf(type).indexOf(name)];
+      const branch: AvroType = type.types.find((b: AvroType) => b.branchName === name);
       if (schema.name === AVRO_UNION_NAME && schema.type === "STRUCT") {
         const field = schema.field(unionMemberFieldName(branch))!;
         return new Struct(schema).put(field, fromAvroValue(branch, field.schema, value[name]));
@@ -217,10 +191,10 @@ export function fromAvroValue(type: AvroType, schema: Schema, value: any): unkno
     }
     case "int":
     case "long":
-      return toLogical(schema, value);
+      return underlyingToLogical(schema, value);
     case "bytes":
     case "fixed":
-      return toLogical(schema, new Uint8Array(value));
+      return underlyingToLogical(schema, new Uint8Array(value));
     case "record": {
       const struct = new Struct(schema);
       for (const field of type.fields) {

@@ -109,29 +109,18 @@ export class RegistryHttp {
       });
       text = await response.text();
     } catch (error) {
-      return {
-        failure: { description: `I/O error: ${redact((error as Error).message)}`, retryAfterMs: null },
-      };
+      return failed(`I/O error: ${redact((error as Error).message)}`);
     }
     if (response.ok) {
       try {
         return { body: text === "" ? null : JSON.parse(text) };
       } catch {
-        return {
-          failure: {
-            description: `HTTP ${response.status} with a body that is not JSON`,
-            retryAfterMs: null,
-          },
-        };
+        return failed(`HTTP ${response.status} with a body that is not JSON`);
       }
     }
     if (isRetryableStatus(response.status)) {
-      return {
-        failure: {
-          description: `HTTP ${response.status}`,
-          retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), response.headers.get("date")),
-        },
-      };
+      const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), response.headers.get("date"));
+      return failed(`HTTP ${response.status}`, retryAfterMs);
     }
     const { errorCode, message } = errorBody(text, response.status);
     throw new RegistryResponseError(response.status, errorCode, message, label);
@@ -142,6 +131,11 @@ export class RegistryHttp {
     this.#client = null;
     pending?.then((client) => client?.close(), () => {});
   }
+}
+
+/** A retryable failure of one attempt on one URL. */
+function failed(description: string, retryAfterMs: number | null = null): { failure: Failure } {
+  return { failure: { description, retryAfterMs } };
 }
 
 /** Confluent's error body `{"error_code":40401,"message":"Subject 'x' not found."}`, tolerating other bodies. */

@@ -91,24 +91,16 @@ export class SchemaRegistryClient {
   /** Registers the schema under the subject (the registry returns the existing id when it is already there). */
   register(subject: string, schema: SchemaText, normalize = false): Promise<number> {
     return this.#ids.get(key(subject, schema.schemaType, schema.schema, normalize), async () => {
-      const response = await this.#http.request(
-        "POST",
-        `${subjectPath(subject)}/versions${normalize ? "?normalize=true" : ""}`,
-        body(schema),
-      ) as { id: number };
-      return response.id;
+      const path = `${subjectPath(subject)}/versions${normalize ? "?normalize=true" : ""}`;
+      return ((await this.#http.request("POST", path, body(schema))) as { id: number }).id;
     });
   }
 
   /** The id and version of the schema under the subject; `RegistryResponseError` 40401/40403 when absent. */
   lookup(subject: string, schema: SchemaText, normalize = false): Promise<SubjectSchema> {
     return this.#lookups.get(key(subject, schema.schemaType, schema.schema, normalize), async () => {
-      const response = await this.#http.request(
-        "POST",
-        `${subjectPath(subject)}${normalize ? "?normalize=true" : ""}`,
-        body(schema),
-      );
-      return toSubjectSchema(response);
+      const path = `${subjectPath(subject)}${normalize ? "?normalize=true" : ""}`;
+      return toSubjectSchema(await this.#http.request("POST", path, body(schema)));
     });
   }
 
@@ -120,15 +112,16 @@ export class SchemaRegistryClient {
   }
 
   latest(subject: string): Promise<SubjectSchema> {
-    return this.#latest.get(subject, async () => {
-      return toSubjectSchema(await this.#http.request("GET", `${subjectPath(subject)}/versions/latest`));
-    });
+    return this.#latest.get(subject, () => this.#subjectSchema(`${subjectPath(subject)}/versions/latest`));
   }
 
   version(subject: string, version: number): Promise<SubjectSchema> {
-    return this.#versions.get(key(subject, version), async () => {
-      return toSubjectSchema(await this.#http.request("GET", `${subjectPath(subject)}/versions/${version}`));
-    });
+    const path = `${subjectPath(subject)}/versions/${version}`;
+    return this.#versions.get(key(subject, version), () => this.#subjectSchema(path));
+  }
+
+  async #subjectSchema(path: string): Promise<SubjectSchema> {
+    return toSubjectSchema(await this.#http.request("GET", path));
   }
 
   /** Whether the schema could be registered next under the subject, per the subject's compatibility level. */

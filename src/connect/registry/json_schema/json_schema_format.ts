@@ -5,11 +5,12 @@
  */
 import { DataException } from "../../errors.ts";
 import { parseJson } from "../../converters/json/json_parser.ts";
-import type { Schema, SchemaAndValue } from "../../schema.ts";
-import type { FormatSchema, RegistryFormat } from "../registry_format.ts";
+import type { JsonDataCodec } from "../../converters/json/json_data.ts";
+import type { Schema } from "../../schema.ts";
+import type { FormatSchema, PayloadReader, RegistryFormat } from "../registry_format.ts";
 import { jsonSchemaText } from "./json_schema_from_connect.ts";
 import { jsonSchemaToConnect } from "./json_schema_to_connect.ts";
-import { type DecimalFormat, readJsonValue, writeJsonValue } from "./json_schema_values.ts";
+import { type DecimalFormat, jsonSchemaValues } from "./json_schema_values.ts";
 
 export interface JsonSchemaDocument extends FormatSchema {
   readonly document: unknown;
@@ -22,9 +23,12 @@ export class JsonSchemaFormat implements RegistryFormat<JsonSchemaDocument> {
   readonly schemaType = "JSON" as const;
   readonly displayName = "JSON Schema";
   readonly tombstoneForRequiredSchema = false;
-  readonly #connectSchemas = new WeakMap<JsonSchemaDocument, Map<number | null, Schema>>();
 
-  constructor(private readonly decimalFormat: DecimalFormat) {}
+  readonly #values: JsonDataCodec;
+
+  constructor(decimalFormat: DecimalFormat) {
+    this.#values = jsonSchemaValues(decimalFormat);
+  }
 
   fromConnectSchema(schema: Schema): JsonSchemaDocument {
     return this.parse(jsonSchemaText(schema));
@@ -44,20 +48,19 @@ export class JsonSchemaFormat implements RegistryFormat<JsonSchemaDocument> {
   }
 
   serialize(_writer: JsonSchemaDocument, schema: Schema, value: unknown): Uint8Array {
-    return encoder.encode(writeJsonValue(schema, value, this.decimalFormat));
+    return encoder.encode(this.#values.toJson(schema, value));
   }
 
-  deserialize(writer: JsonSchemaDocument, payload: Uint8Array, version: number | null): SchemaAndValue {
-    let byVersion = this.#connectSchemas.get(writer);
-    if (byVersion === undefined) this.#connectSchemas.set(writer, byVersion = new Map());
-    let schema = byVersion.get(version);
-    if (schema === undefined) byVersion.set(version, schema = jsonSchemaToConnect(writer.document, version));
-    let text: string;
-    try {
-      text = decoder.decode(payload);
-    } catch {
-      throw new DataException("the payload is not UTF-8");
-    }
-    return { schema, value: readJsonValue(schema, parseJson(text)) };
+  reader(writer: JsonSchemaDocument, version: number | null): PayloadReader {
+    const schema = jsonSchemaToConnect(writer.document, version);
+    return (payload) => {
+      let text: string;
+      try {
+        text = decoder.decode(payload);
+      } catch {
+        throw new DataException("the payload is not UTF-8");
+      }
+      return { schema, value: this.#values.toConnect(schema, parseJson(text)) };
+    };
   }
 }

@@ -12,59 +12,41 @@
  * Logical types keep their underlying JSON type and are told apart by `title` (e.g. Timestamp is an integer
  * titled `org.apache.kafka.connect.data.Timestamp` with `connect.type: int64`).
  */
-import { DataException } from "../../errors.ts";
 import { DECIMAL_LOGICAL_NAME } from "../../logical_names.ts";
 import type { Schema } from "../../schema.ts";
-import { jsonDefault } from "./json_schema_values.ts";
+import { JSON_SCHEMA_DEFAULTS } from "./json_schema_values.ts";
 
 export const JSON_NAMESPACE = "io.confluent.connect.json";
 
 type JsonObject = Record<string, unknown>;
 
-const CONNECT_TYPE: Partial<Record<Schema["type"], [string, string]>> = {
+/** The JSON type and Confluent's `connect.type` of each Connect type (maps and Decimal are set apart below). */
+const JSON_TYPE: Record<Schema["type"], [string, string?]> = {
   INT8: ["integer", "int8"],
   INT16: ["integer", "int16"],
   INT32: ["integer", "int32"],
   INT64: ["integer", "int64"],
   FLOAT32: ["number", "float32"],
   FLOAT64: ["number", "float64"],
+  BOOLEAN: ["boolean"],
+  STRING: ["string"],
+  BYTES: ["string", "bytes"],
+  ARRAY: ["array"],
+  MAP: ["object", "map"],
+  STRUCT: ["object"],
 };
 
 function nonOptional(schema: Schema, index: number | null): JsonObject {
   const out: JsonObject = {};
   const props: JsonObject = {};
   if (index !== null) props["connect.index"] = index;
-  const mapped = CONNECT_TYPE[schema.type];
-  if (mapped) {
-    out.type = mapped[0];
-    props["connect.type"] = mapped[1];
-  } else {
-    switch (schema.type) {
-      case "BOOLEAN":
-        out.type = "boolean";
-        break;
-      case "STRING":
-        out.type = "string";
-        break;
-      case "BYTES":
-        out.type = schema.name === DECIMAL_LOGICAL_NAME ? "number" : "string";
-        props["connect.type"] = "bytes";
-        break;
-      case "ARRAY":
-        out.type = "array";
-        break;
-      case "MAP":
-        if (schema.keySchema().type === "STRING" && !schema.keySchema().isOptional) out.type = "object";
-        else out.type = "array";
-        props["connect.type"] = "map";
-        break;
-      case "STRUCT":
-        out.type = "object";
-        break;
-      default:
-        throw new DataException(`Unsupported type ${schema.type}`);
-    }
-  }
+  const [type, connectType] = JSON_TYPE[schema.type];
+  const stringKeys = schema.type === "MAP" && schema.keySchema().type === "STRING" &&
+    !schema.keySchema().isOptional;
+  out.type = type;
+  if (schema.type === "BYTES" && schema.name === DECIMAL_LOGICAL_NAME) out.type = "number";
+  if (schema.type === "MAP" && !stringKeys) out.type = "array";
+  if (connectType !== undefined) props["connect.type"] = connectType;
   if (schema.name !== null) out.title = schema.name;
   if (schema.doc !== null) out.description = schema.doc;
   switch (schema.type) {
@@ -72,7 +54,7 @@ function nonOptional(schema: Schema, index: number | null): JsonObject {
       out.items = jsonSchemaOf(schema.valueSchema(), null);
       break;
     case "MAP":
-      if (out.type === "object") out.additionalProperties = jsonSchemaOf(schema.valueSchema(), null);
+      if (stringKeys) out.additionalProperties = jsonSchemaOf(schema.valueSchema(), null);
       else {
         out.items = {
           type: "object",
@@ -89,7 +71,9 @@ function nonOptional(schema: Schema, index: number | null): JsonObject {
       );
       break;
   }
-  if (schema.defaultValue !== null) out.default = JSON.parse(jsonDefault(schema, schema.defaultValue));
+  if (schema.defaultValue !== null) {
+    out.default = JSON.parse(JSON_SCHEMA_DEFAULTS.toJson(schema, schema.defaultValue));
+  }
   if (schema.version !== null) props["connect.version"] = schema.version;
   const parameters = [...(schema.parameters ?? [])].filter(([k]) => !k.startsWith(JSON_NAMESPACE));
   if (parameters.length > 0) props["connect.parameters"] = Object.fromEntries(parameters);

@@ -14,21 +14,15 @@ import {
   TIME_LOGICAL_NAME,
   TIMESTAMP_LOGICAL_NAME,
 } from "../../logical_names.ts";
-import type { Schema } from "../../schema.ts";
+import type { Schema, SchemaType } from "../../schema.ts";
 import { SchemaBuilder } from "../../schema_builder.ts";
 import { parseJson } from "../../converters/json/json_parser.ts";
-import { readJsonValue } from "./json_schema_values.ts";
+import { JSON_SCHEMA_DEFAULTS } from "./json_schema_values.ts";
 
 type JsonObject = Record<string, unknown>;
 
-const NUMBER_TYPES: Record<string, () => SchemaBuilder> = {
-  int8: SchemaBuilder.int8,
-  int16: SchemaBuilder.int16,
-  int32: SchemaBuilder.int32,
-  int64: SchemaBuilder.int64,
-  float32: SchemaBuilder.float32,
-  float64: SchemaBuilder.float64,
-};
+/** Confluent's `connect.type` values of numbers, each naming its Connect type. */
+const NUMBER_TYPES = new Set(["int8", "int16", "int32", "int64", "float32", "float64"]);
 
 class Converter {
   constructor(private readonly root: JsonObject) {}
@@ -68,7 +62,9 @@ class Converter {
     }
     if (forceOptional) builder.optional();
     if (node.default !== undefined && node.default !== null) {
-      builder.defaultValue(readJsonValue(builder.build(), parseJson(JSON.stringify(node.default))));
+      builder.defaultValue(
+        JSON_SCHEMA_DEFAULTS.toConnect(builder.build(), parseJson(JSON.stringify(node.default))),
+      );
     }
     return builder.build();
   }
@@ -89,8 +85,10 @@ class Converter {
         if (title === TIMESTAMP_LOGICAL_NAME) return ConnectTimestamp.builder();
         if (title === DATE_LOGICAL_NAME) return ConnectDate.builder();
         if (title === TIME_LOGICAL_NAME) return ConnectTime.builder();
-        const builder = NUMBER_TYPES[String(connectType)]?.() ??
-          (type === "integer" ? SchemaBuilder.int64() : SchemaBuilder.float64());
+        const connectNumber = String(connectType);
+        const builder = NUMBER_TYPES.has(connectNumber)
+          ? SchemaBuilder.type(connectNumber.toUpperCase() as SchemaType)
+          : SchemaBuilder.type(type === "integer" ? "INT64" : "FLOAT64");
         return title !== null ? builder.name(title) : builder;
       }
       case "string": {

@@ -5,10 +5,10 @@
  * the one generated from the Connect schema); reading follows the indexes in the payload.
  */
 import { DataException } from "../../errors.ts";
-import type { Schema, SchemaAndValue } from "../../schema.ts";
+import type { Schema } from "../../schema.ts";
 import { Struct } from "../../struct.ts";
 import { ByteReader } from "../bytes.ts";
-import type { FormatSchema, RegistryFormat } from "../registry_format.ts";
+import { codecCall, type FormatSchema, type PayloadReader, type RegistryFormat } from "../registry_format.ts";
 import { readMessageIndexes } from "../wire_format.ts";
 import { type NullableStyle, protoText } from "./proto_from_connect.ts";
 import { messageAt, parseProto, type ProtoFile, protoFullName } from "./proto_schema.ts";
@@ -23,7 +23,6 @@ export class ProtobufFormat implements RegistryFormat<ProtoSchema> {
   readonly schemaType = "PROTOBUF" as const;
   readonly displayName = "Protobuf";
   readonly tombstoneForRequiredSchema = true;
-  readonly #connectSchemas = new WeakMap<ProtoSchema, Map<string, Schema>>();
 
   constructor(private readonly style: NullableStyle) {}
 
@@ -41,33 +40,25 @@ export class ProtobufFormat implements RegistryFormat<ProtoSchema> {
     if (!(value instanceof Struct)) throw new DataException("Protobuf values must be Structs");
     const type = messageAt(writer.file, [0]);
     const message = toProtoMessage(type, value);
-    const body = protobufjs("encoding", () => type.encode(message).finish());
+    const body = codecCall("Protobuf", "encoding", () => type.encode(message).finish());
     const out = new Uint8Array(body.length + 1); // message indexes [0]: the single byte 0
     out.set(body, 1);
     return out;
   }
 
-  deserialize(writer: ProtoSchema, payload: Uint8Array, version: number | null): SchemaAndValue {
-    const reader = new ByteReader(payload);
-    const indexes = readMessageIndexes(reader);
-    const type = messageAt(writer.file, indexes);
-    let cache = this.#connectSchemas.get(writer);
-    if (cache === undefined) this.#connectSchemas.set(writer, cache = new Map());
-    const key = `${indexes.join(".")}@${version}`;
-    let schema = cache.get(key);
-    if (schema === undefined) {
-      cache.set(key, schema = protoToConnectSchema(type, version, this.style.wrappers));
-    }
-    const message = protobufjs("decoding", () => type.decode(payload.subarray(reader.offset)));
-    return { schema, value: fromProtoMessage(type, schema, message) };
-  }
-}
-
-/** Runs a protobufjs call, reporting its errors (bad values, truncated bytes) as `DataException`. */
-function protobufjs<T>(what: string, call: () => T): T {
-  try {
-    return call();
-  } catch (error) {
-    throw new DataException(`Protobuf ${what} failed: ${(error as Error).message}`);
+  reader(writer: ProtoSchema, version: number | null): PayloadReader {
+    const schemas = new Map<string, Schema>(); // by message index path
+    return (payload) => {
+      const reader = new ByteReader(payload);
+      const indexes = readMessageIndexes(reader);
+      const type = messageAt(writer.file, indexes);
+      const key = indexes.join(".");
+      let schema = schemas.get(key);
+      if (schema === undefined) {
+        schemas.set(key, schema = protoToConnectSchema(type, version, this.style.wrappers));
+      }
+      const message = codecCall("Protobuf", "decoding", () => type.decode(payload.subarray(reader.offset)));
+      return { schema, value: fromProtoMessage(type, schema, message) };
+    };
   }
 }

@@ -29,7 +29,9 @@ import {
   TIME_OF_DAY_TYPE,
   TIMESTAMP_TYPE,
   WELL_KNOWN_IMPORTS,
+  WRAPPERS,
 } from "./proto_schema.ts";
+import { checkName, splitName } from "../schema_names.ts";
 
 export const PROTOBUF_NAMESPACE = "io.confluent.connect.protobuf";
 export const TAG_PARAM = `${PROTOBUF_NAMESPACE}.Tag`;
@@ -41,18 +43,6 @@ export interface NullableStyle {
   /** `optional.for.nullables`: optional primitives with the proto3 `optional` label. */
   readonly optionalLabel: boolean;
 }
-
-const WRAPPER_OF: Partial<Record<Schema["type"], string>> = {
-  INT8: "google.protobuf.Int32Value",
-  INT16: "google.protobuf.Int32Value",
-  INT32: "google.protobuf.Int32Value",
-  INT64: "google.protobuf.Int64Value",
-  FLOAT32: "google.protobuf.FloatValue",
-  FLOAT64: "google.protobuf.DoubleValue",
-  BOOLEAN: "google.protobuf.BoolValue",
-  STRING: "google.protobuf.StringValue",
-  BYTES: "google.protobuf.BytesValue",
-};
 
 const SCALAR_OF: Partial<Record<Schema["type"], string>> = {
   INT8: "int32",
@@ -72,18 +62,6 @@ const LOGICAL_MESSAGES: Record<string, string> = {
   [TIME_LOGICAL_NAME]: TIME_OF_DAY_TYPE,
   [TIMESTAMP_LOGICAL_NAME]: TIMESTAMP_TYPE,
 };
-
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-function checkName(name: string, what: string): string {
-  if (!NAME.test(name)) throw new DataException(`Illegal Protobuf ${what} name: ${JSON.stringify(name)}`);
-  return name;
-}
-
-function splitName(fullName: string): [string | null, string] {
-  const dot = fullName.lastIndexOf(".");
-  return dot < 0 ? [null, fullName] : [fullName.slice(0, dot), fullName.slice(dot + 1)];
-}
 
 function fieldMeta(params: ReadonlyArray<[string, string]>): string {
   if (params.length === 0) return "";
@@ -107,7 +85,7 @@ class Generator {
   }
 
   message(name: string, schema: Schema, indent: string): string {
-    const lines: string[] = [`${indent}message ${checkName(name, "message")} {`];
+    const lines: string[] = [`${indent}message ${checkName(name, "Protobuf", "message")} {`];
     const nested: string[] = [];
     let next = 1;
     for (const field of schema.fields()) {
@@ -119,7 +97,7 @@ class Generator {
   }
 
   #field(name: string, schema: Schema, tag: number, indent: string, nested: string[]): string {
-    checkName(name, "field");
+    checkName(name, "Protobuf", "field");
     let label = "";
     let element = schema;
     if (schema.type === "ARRAY") {
@@ -183,15 +161,12 @@ class Generator {
     if (schema.type === "MAP" || schema.type === "ARRAY") {
       throw new DataException(`Nested ${schema.type} is not supported`);
     }
-    if (schema.type === "INT8" || schema.type === "INT16") {
-      params.push(["connect.type", schema.type.toLowerCase()]);
-    }
-    if (this.style.wrappers && schema.isOptional) {
-      const wrapper = WRAPPER_OF[schema.type]!;
-      this.imports.add(WELL_KNOWN_IMPORTS[wrapper]);
-      return wrapper;
-    }
-    return SCALAR_OF[schema.type]!;
+    const scalar = this.#scalarType(schema, params);
+    if (!this.style.wrappers || !schema.isOptional) return scalar;
+    // The google.protobuf.*Value wrapping this scalar (Int32Value for int32, ...).
+    const wrapper = Object.keys(WRAPPERS).find((name) => WRAPPERS[name] === scalar)!;
+    this.imports.add(WELL_KNOWN_IMPORTS[wrapper]);
+    return wrapper;
   }
 }
 

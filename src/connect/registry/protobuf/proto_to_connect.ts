@@ -14,7 +14,7 @@
 import protobuf from "protobufjs";
 import { DataException } from "../../errors.ts";
 import { ConnectDate, ConnectDecimal, ConnectTime, ConnectTimestamp } from "../../logical.ts";
-import type { Schema } from "../../schema.ts";
+import type { Schema, SchemaType } from "../../schema.ts";
 import { SchemaBuilder } from "../../schema_builder.ts";
 import { PROTOBUF_NAMESPACE, TAG_PARAM } from "./proto_from_connect.ts";
 import {
@@ -38,6 +38,16 @@ function fieldParams(field: protobuf.Field): Map<string, string> {
   }
   return params;
 }
+
+/** The Connect types of scalars; 32-bit ints are INT32 (or INT8/INT16 by `connect.type`), other integers INT64. */
+const INT32_TYPES = new Set(["int32", "sint32", "sfixed32"]);
+const SCALAR_TYPES: Readonly<Record<string, SchemaType>> = {
+  float: "FLOAT32",
+  double: "FLOAT64",
+  bool: "BOOLEAN",
+  string: "STRING",
+  bytes: "BYTES",
+};
 
 /** proto3 `optional` (explicit presence), which protobufjs models as a one-field oneof. */
 const isProto3Optional = (field: protobuf.Field) => field.options?.proto3_optional === true;
@@ -88,28 +98,11 @@ class Converter {
     params: Map<string, string>,
   ): SchemaBuilder {
     if (resolved === null) {
-      switch (type) {
-        case "int32":
-        case "sint32":
-        case "sfixed32": {
-          const connectType = params.get("connect.type");
-          if (connectType === "int8") return SchemaBuilder.int8();
-          if (connectType === "int16") return SchemaBuilder.int16();
-          return SchemaBuilder.int32();
-        }
-        case "float":
-          return SchemaBuilder.float32();
-        case "double":
-          return SchemaBuilder.float64();
-        case "bool":
-          return SchemaBuilder.bool();
-        case "string":
-          return SchemaBuilder.string();
-        case "bytes":
-          return SchemaBuilder.bytes();
-        default:
-          return SchemaBuilder.int64();
-      }
+      if (!INT32_TYPES.has(type)) return SchemaBuilder.type(SCALAR_TYPES[type] ?? "INT64");
+      const connectType = params.get("connect.type");
+      if (connectType === "int8") return SchemaBuilder.int8();
+      if (connectType === "int16") return SchemaBuilder.int16();
+      return SchemaBuilder.int32();
     }
     if (resolved instanceof protobuf.Enum) {
       const builder = SchemaBuilder.string().name(resolved.name).parameter(
