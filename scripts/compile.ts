@@ -25,6 +25,8 @@ const compileArgs = [
   // Workers are started from a URL, so the compiler cannot see them: include them explicitly.
   "--include",
   "src/runtime/task_worker.ts",
+  "--include",
+  "src/kafka/producer_thread.ts",
   "--output",
   output,
   ...(target ? ["--target", target] : []),

@@ -101,6 +101,11 @@ export async function startBrokerProcess(
   return { pid: broker.pid, bootstrap: broker.bootstrapServers, stop: () => stopKafkaBroker(broker) };
 }
 
+/** Extra V8 flags for the daemon, for memory experiments (BENCH_DAEMON_V8_FLAGS="--flag=1,--other=2"); none by default. */
+const DAEMON_V8_FLAGS = Deno.env.get("BENCH_DAEMON_V8_FLAGS")
+  ? [`--v8-flags=${Deno.env.get("BENCH_DAEMON_V8_FLAGS")}`]
+  : [];
+
 export async function startDaemonProcess(
   config: unknown,
   env: Record<string, string> = {},
@@ -118,7 +123,15 @@ export async function startDaemonProcess(
   };
   await Deno.writeTextFile(`${dir}/config.json`, JSON.stringify(full));
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", `${ROOT}main.ts`, "run", "--config", `${dir}/config.json`],
+    args: [
+      "run",
+      "--allow-all",
+      ...DAEMON_V8_FLAGS,
+      `${ROOT}main.ts`,
+      "run",
+      "--config",
+      `${dir}/config.json`,
+    ],
     env: { NO_COLOR: "1", ...env },
     stdout: "null",
     stderr: "piped",
@@ -163,6 +176,12 @@ export function peakRss(pid: number): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
   const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb * 1024;
+}
+
+/** Resident memory now (VmRSS) of a process, bytes. */
+export function currentRss(pid: number): number {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
 }
 
 /** CPU seconds of this process (main and worker threads). */

@@ -16,6 +16,7 @@ import { CONNECTOR_PLUGINS } from "./plugins.ts";
 import { type RestServer, startRestServer } from "../rest/server.ts";
 import { renderDaemonMetrics } from "./daemon_metrics.ts";
 import { VERSION } from "../version.ts";
+import { startCpuProfileFromEnv } from "../observability/cpu_profile.ts";
 import { type GroupStores, startGroupStores } from "../runtime/group/group_stores.ts";
 
 const log = logger("daemon");
@@ -37,6 +38,7 @@ export interface RunningDaemon {
 const KAFKA_START_TIMEOUT_MS = 30_000;
 
 export async function startDaemon(configPath: string): Promise<RunningDaemon> {
+  startCpuProfileFromEnv("main");
   const config = await loadConfigFile(configPath);
   const worker = analyzeWorker(config.worker);
   const problems = errorLines(worker);

@@ -22,6 +22,7 @@ export {
   type UpdateMethod,
 } from "./table_client.ts";
 export type { TableRow } from "./table_rows.ts";
+export { BatchWriter, type BatchWriterOptions } from "./batch_writer.ts";
 export { aggregateCount, type CountResult } from "./aggregate_count.ts";
 export type { FieldDefinition, TableDictionary } from "./dictionary.ts";
 export {

@@ -74,6 +74,9 @@ export class TableClient {
 
   constructor(readonly http: InstanceHttpClient, dictionaryTtlMs?: number) {
     this.dictionaries = new DictionaryReader((table, options) => this.list(table, options), dictionaryTtlMs);
+    ({ create: this.create, update: this.update, delete: this.delete } = rowWriteCalls((write, signal) =>
+      this.#write(write, signal)
+    ));
   }
 
   static async create(options: InstanceClientOptions, hooks?: HttpClientHooks): Promise<TableClient> {
@@ -114,43 +117,13 @@ export class TableClient {
     return expectResult(response, "GET", path, "object") as TableRow;
   }
 
-  /**
-   * Inserts a row; returns the row as written. A request sent without a response (timeout, reset) throws
-   * `AmbiguousRequestError` and is never retried here: the caller decides (svc.sink.create.ambiguous.behavior).
-   */
-  async create(table: string, body: Record<string, unknown>, params: RowParams = {}): Promise<TableRow> {
-    const path = tablePath(table);
-    const response = await this.send("POST", path, rowQuery(params), body, params.signal);
-    return expectResult(response, "POST", path, "object") as TableRow;
-  }
+  /** Row writes, one request each (see RowWriteCalls). */
+  readonly create: RowWriteCalls["create"];
+  readonly update: RowWriteCalls["update"];
+  readonly delete: RowWriteCalls["delete"];
 
-  /** Updates a row with PATCH (default) or PUT; returns the row as written. sys_id never goes in the body. */
-  async update(
-    table: string,
-    sysId: string,
-    body: Record<string, unknown>,
-    method: UpdateMethod = "PATCH",
-    params: RowParams = {},
-  ): Promise<TableRow> {
-    const path = rowPath(table, sysId);
-    const { sys_id: _ignored, ...fields } = body;
-    const response = await this.send(method, path, rowQuery(params), fields, params.signal);
-    return expectResult(response, method, path, "object") as TableRow;
-  }
-
-  /** Deletes a row; "not_found" when the instance says 404 (already gone, or hidden by access control). */
-  async delete(
-    table: string,
-    sysId: string,
-    params: Pick<RowParams, "queryNoDomain" | "signal"> = {},
-  ): Promise<"deleted" | "not_found"> {
-    const path = rowPath(table, sysId);
-    const query = new URLSearchParams();
-    if (params.queryNoDomain) query.set("sysparm_query_no_domain", "true");
-    const response = await this.send("DELETE", path, query, undefined, params.signal);
-    if (response.status === 404) return "not_found";
-    if (response.status >= 300) throw httpError(response, "DELETE", path);
-    return "deleted";
+  #write(write: RowWrite, signal?: AbortSignal): Promise<InstanceResponse> {
+    return this.send(write.method, write.path, write.query, write.json, signal);
   }
 
   /** The dictionary of a table and its ancestors (cached), or null when unknown or not readable. */
@@ -193,6 +166,96 @@ export class TableClient {
   ): Promise<InstanceResponse> {
     return this.http.request({ method, path, query, json, signal });
   }
+}
+
+/**
+ * Create, update and delete with one contract whatever carries them: single requests (TableClient) or items of
+ * Batch API requests (BatchWriter). `send` answers a write with the instance's response to it.
+ */
+export interface RowWriteCalls {
+  /**
+   * Inserts a row; returns the row as written. A request sent without a response (timeout, reset) throws
+   * `AmbiguousRequestError` and is never retried here: the caller decides (svc.sink.create.ambiguous.behavior).
+   */
+  create(table: string, body: Record<string, unknown>, params?: RowParams): Promise<TableRow>;
+  /** Updates a row with PATCH (default) or PUT; returns the row as written. sys_id never goes in the body. */
+  update(
+    table: string,
+    sysId: string,
+    body: Record<string, unknown>,
+    method?: UpdateMethod,
+    params?: RowParams,
+  ): Promise<TableRow>;
+  /** Deletes a row; "not_found" when the instance says 404 (already gone, or hidden by access control). */
+  delete(
+    table: string,
+    sysId: string,
+    params?: Pick<RowParams, "queryNoDomain" | "signal">,
+  ): Promise<"deleted" | "not_found">;
+}
+
+export function rowWriteCalls(
+  send: (write: RowWrite, signal?: AbortSignal) => Promise<InstanceResponse>,
+): RowWriteCalls {
+  return {
+    create: async (table, body, params = {}) => {
+      const write = createWrite(table, body, params);
+      return rowWriteResult(await send(write, params.signal), write);
+    },
+    update: async (table, sysId, body, method = "PATCH", params = {}) => {
+      const write = updateWrite(table, sysId, body, method, params);
+      return rowWriteResult(await send(write, params.signal), write);
+    },
+    delete: async (table, sysId, params = {}) => {
+      const write = deleteWrite(table, sysId, params);
+      return deleteResult(await send(write, params.signal), write);
+    },
+  };
+}
+
+/** A row write as a request: shared by the single calls and the Batch API (batch_api.ts). */
+export interface RowWrite {
+  method: HttpMethod;
+  path: string;
+  query: URLSearchParams;
+  json?: Record<string, unknown>;
+}
+
+export function createWrite(table: string, body: Record<string, unknown>, params: RowParams = {}): RowWrite {
+  return { method: "POST", path: tablePath(table), query: rowQuery(params), json: body };
+}
+
+export function updateWrite(
+  table: string,
+  sysId: string,
+  body: Record<string, unknown>,
+  method: UpdateMethod = "PATCH",
+  params: RowParams = {},
+): RowWrite {
+  const { sys_id: _ignored, ...fields } = body;
+  return { method, path: rowPath(table, sysId), query: rowQuery(params), json: fields };
+}
+
+export function deleteWrite(
+  table: string,
+  sysId: string,
+  params: Pick<RowParams, "queryNoDomain"> = {},
+): RowWrite {
+  const query = new URLSearchParams();
+  if (params.queryNoDomain) query.set("sysparm_query_no_domain", "true");
+  return { method: "DELETE", path: rowPath(table, sysId), query };
+}
+
+/** The row a create or update answered with, or the error its status means. */
+export function rowWriteResult(response: InstanceResponse, write: RowWrite): TableRow {
+  return expectResult(response, write.method, write.path, "object") as TableRow;
+}
+
+/** What a delete's answer means: "deleted", "not_found" (404), or the error its status means. */
+export function deleteResult(response: InstanceResponse, write: RowWrite): "deleted" | "not_found" {
+  if (response.status === 404) return "not_found";
+  if (response.status >= 300) throw httpError(response, write.method, write.path);
+  return "deleted";
 }
 
 /** `X-Total-Count` as a count; null when absent or not a non-negative integer (a proxy may strip it). */

@@ -5,6 +5,7 @@
  * kafkajs client can exist, and routes kafkajs logs into our logger.
  */
 import "./idle_fix.ts";
+import "./encoder_fix.ts";
 import { Kafka, type KafkaConfig, type SASLOptions } from "kafkajs";
 import { type Logger, logger } from "../observability/log.ts";
 import { KafkajsAdminAdapter } from "./admin.ts";
@@ -12,6 +13,7 @@ import { type ConsumerHooksTarget, DEFAULT_CONSUMER_OPTIONS, KafkajsConsumerAdap
 import { kafkajsLogCreator, kafkajsLogLevelFor } from "./kafkajs_logger.ts";
 import { DEFAULT_PRODUCER_OPTIONS, KafkajsProducerAdapter, pinningPartitioner } from "./producer.ts";
 import { hookedAssigner } from "./rebalance_hook.ts";
+import { ThreadedProducer } from "./threaded_producer.ts";
 import { KafkajsGroupMembership } from "./group_membership.ts";
 import type {
   Admin,
@@ -47,8 +49,9 @@ export function createKafka(
   return {
     connection,
 
-    async producer(overrides: Partial<ProducerOptions> = {}): Promise<Producer> {
+    async producer(overrides: Partial<ProducerOptions> = {}, placement = {}): Promise<Producer> {
       const settings = { ...DEFAULT_PRODUCER_OPTIONS, ...overrides };
+      if (placement.ownThread) return await ThreadedProducer.open(connection, settings, log);
       const producer = kafka.producer({
         createPartitioner: pinningPartitioner,
         retry: { retries: settings.retries, maxRetryTime: settings.retryBackoffMaxMs },

@@ -82,6 +82,7 @@ export async function kafkaOptionsFromProperties(props: Record<string, string>):
   if (compression !== undefined) producer.compression = parseCompression(compression);
   setIfPresent(producer, "lingerMs", parseInteger(props, "linger.ms", 0));
   setIfPresent(producer, "batchSizeBytes", parseInteger(props, "batch.size", 0));
+  setIfPresent(producer, "maxRequestBytes", parseInteger(props, "max.request.size", 1));
   // Java's default is effectively infinite retries bounded by delivery.timeout.ms, which kafkajs cannot bound;
   // an explicit `retries` is honoured, capped so a broken cluster fails a send within a bounded time.
   const retries = parseInteger(props, "retries", 0);

@@ -12,7 +12,7 @@
  *
  * Request size: kafkajs puts all of a call's records for one partition into one record batch, and a broker refuses a
  * batch larger than its message.max.bytes (1 MiB by default) with MESSAGE_TOO_LARGE. Like the Java producer's
- * max.request.size (1 MiB by default), records are split into requests of about MAX_REQUEST_BYTES, sent one
+ * max.request.size (mapped to `maxRequestBytes`, default MAX_REQUEST_BYTES), records are split into requests of about that size, sent one
  * after another in order; a single record larger than that goes alone, and the broker's answer names the problem.
  *
  * Missing acknowledgements: kafkajs can resolve a send without having sent some partitions (see #dispatch);
@@ -23,11 +23,18 @@ import { type Message, Partitioners, type Producer as KafkajsProducer } from "ka
 import type { Logger } from "../observability/log.ts";
 import type { ProducedRecord, Producer, ProducerOptions, RecordAck } from "./types.ts";
 
+/**
+ * Record bytes per request: under the broker's default message.max.bytes (1048588) with room for the batch header
+ * and each record's varint framing, which approximateSize counts only roughly.
+ */
+export const MAX_REQUEST_BYTES = 1_000_000;
+
 export const DEFAULT_PRODUCER_OPTIONS: ProducerOptions = {
   acks: -1,
   compression: "none",
   lingerMs: 0,
   batchSizeBytes: 16_384,
+  maxRequestBytes: MAX_REQUEST_BYTES,
   retries: 5,
   retryBackoffMaxMs: 1_000,
 };
@@ -49,12 +56,6 @@ interface Pending {
 }
 
 const COMPRESSION_CODES = { none: 0, gzip: 1, snappy: 2, lz4: 3, zstd: 4 } as const;
-
-/**
- * Record bytes per request: under the broker's default message.max.bytes (1048588) with room for the batch header
- * and each record's varint framing, which approximateSize counts only roughly.
- */
-export const MAX_REQUEST_BYTES = 1_000_000;
 
 /** Requests per send before records the broker never acknowledged are reported as failed. */
 const MAX_RESEND_ROUNDS = 5;
@@ -128,7 +129,9 @@ export class KafkajsProducerAdapter implements Producer {
 
   async #dispatch(records: ProducedRecord[]): Promise<RecordAck[]> {
     const acks: RecordAck[] = [];
-    for (const request of splitByRequestSize(records)) acks.push(...await this.#dispatchRequest(request));
+    for (const request of splitByRequestSize(records, this.#options.maxRequestBytes)) {
+      acks.push(...await this.#dispatchRequest(request));
+    }
     return acks;
   }
 
@@ -199,14 +202,14 @@ export class KafkajsProducerAdapter implements Producer {
   }
 }
 
-/** Consecutive runs of records of at most MAX_REQUEST_BYTES each (a larger record is a run of its own). */
-export function splitByRequestSize(records: ProducedRecord[]): ProducedRecord[][] {
+/** Consecutive runs of records of at most `limit` bytes each (a larger record is a run of its own). */
+export function splitByRequestSize(records: ProducedRecord[], limit = MAX_REQUEST_BYTES): ProducedRecord[][] {
   const requests: ProducedRecord[][] = [];
   let current: ProducedRecord[] = [];
   let bytes = 0;
   for (const record of records) {
     const size = approximateSize(record);
-    if (current.length > 0 && bytes + size > MAX_REQUEST_BYTES) {
+    if (current.length > 0 && bytes + size > limit) {
       requests.push(current);
       current = [];
       bytes = 0;
@@ -242,6 +245,7 @@ function asBuffer(bytes: Uint8Array): Buffer {
 
 function approximateSize(r: ProducedRecord): number {
   let n = (r.key?.byteLength ?? 0) + (r.value?.byteLength ?? 0) + 16;
-  for (const [name, value] of Object.entries(r.headers ?? {})) n += name.length + value.length;
+  const headers = r.headers;
+  if (headers) { for (const name in headers) n += name.length + headers[name].length; }
   return n;
 }

@@ -151,6 +151,13 @@ export interface ProducerOptions {
   /** `batch.size` in bytes: a lingering request is sent as soon as its records reach this size; default 16384. */
   batchSizeBytes: number;
   /**
+   * `max.request.size`: a `send` larger than this is written as several requests of at most this size (a single
+   * record larger than it still goes alone), one after the other, so per-partition order holds. Default 1000000
+   * (just under the broker's default message.max.bytes, leaving room for framing). Also bounds the encoding
+   * buffers kafkajs allocates per request (several copies of the request).
+   */
+  maxRequestBytes: number;
+  /**
    * `retries`: how often kafkajs retries a failed request before the send rejects; default 5 (kafkajs's default).
    * kafkajs has no overall delivery timeout: a send can take about (retries + 1) × request.timeout.ms plus backoff.
    */
@@ -301,7 +308,12 @@ export interface GroupMembership {
 /** Everything a caller needs for one cluster; produced by `createKafka(options)` in client.ts. */
 export interface KafkaClient {
   readonly connection: KafkaConnectionOptions;
-  producer(options?: Partial<ProducerOptions>): Promise<Producer>;
+  /**
+   * A producer. With `ownThread`, its Kafka client runs in a thread of its own (threaded_producer.ts): for a
+   * high-volume producer whose caller has CPU-heavy work of its own (a source task's page fetching and record
+   * building), so that both proceed at once.
+   */
+  producer(options?: Partial<ProducerOptions>, placement?: { ownThread?: boolean }): Promise<Producer>;
   consumer(
     subscription: Subscription,
     options: Partial<ConsumerOptions> & { groupId: string },

@@ -3,7 +3,7 @@
  * converters. Each conversion is one error-handling stage (KEY_CONVERTER, VALUE_CONVERTER, HEADER_CONVERTER).
  */
 import type { Converter, HeaderConverter, RawHeader } from "../connect/converters/converter.ts";
-import { ConnectHeaders } from "../connect/headers.ts";
+import { ConnectHeaders, type Header } from "../connect/headers.ts";
 import type { ConnectRecord } from "../connect/record.ts";
 import type { Stage } from "./errors/stage.ts";
 import { isPreparingConverter } from "../connect/registry/preparing_converter.ts";
@@ -82,16 +82,36 @@ function settle(
   ]).then(() => {});
 }
 
+/**
+ * Header bytes already converted, per header converter and Header object. Connect headers are immutable and a
+ * source shares one Header object among many records (the table, the instance, a page's extraction time), so
+ * each is converted once per topic instead of once per record.
+ */
+const convertedHeaders = new WeakMap<
+  HeaderConverter,
+  WeakMap<Header, { topic: string; bytes: Uint8Array | null }>
+>();
+
+function headerBytes(c: RecordConverters, topic: string, h: Header): Uint8Array | null {
+  let cache = convertedHeaders.get(c.header);
+  if (!cache) convertedHeaders.set(c.header, cache = new WeakMap());
+  const known = cache.get(h);
+  if (known && known.topic === topic) return known.bytes;
+  const bytes = attempt(
+    "HEADER_CONVERTER",
+    c.classes.header,
+    () => c.header.fromConnectHeader(topic, h.key, h.schema, h.value),
+  );
+  cache.set(h, { topic, bytes });
+  return bytes;
+}
+
 /** Connect record → bytes. Throws ConversionError naming the failing stage. */
 export function toBytes(c: RecordConverters, record: ConnectRecord<any>): RecordBytes {
   const headers: Record<string, Uint8Array> = {};
   const raw: RawHeader[] = [];
   for (const h of record.headers) {
-    const bytes = attempt(
-      "HEADER_CONVERTER",
-      c.classes.header,
-      () => c.header.fromConnectHeader(record.topic, h.key, h.schema, h.value),
-    );
+    const bytes = headerBytes(c, record.topic, h);
     headers[h.key] = bytes ?? EMPTY;
     raw.push({ key: h.key, value: bytes });
   }

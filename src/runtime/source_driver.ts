@@ -36,7 +36,10 @@ export interface SourceDriverOptions {
   commitOffsets: (entries: OffsetUpdate[]) => void;
   /** Makes sure a topic exists before its first record is sent (topic.creation.* or a clear error). */
   ensureTopic: (topic: string) => Promise<void>;
-  /** Records sent but not yet acknowledged before polling waits. Default 10000 (two 5000-row pages). */
+  /**
+   * Records sent but not yet acknowledged before polling waits. Default 5000 (one 5000-row page): the next page
+   * is converted while this one is produced, and no more pages of bytes pile up behind a slow broker.
+   */
   maxInFlightRecords?: number;
   /** Largest wait between retries of a retriable poll or send failure. Default 30000. */
   maxRetryBackoffMs?: number;
@@ -107,7 +110,9 @@ export class SourceDriver {
 
   async #dispatch(records: SourceRecord[]): Promise<void> {
     const out: ProducedRecord[] = [];
-    const tracked: { record: SourceRecord; handle: SubmittedRecord | null }[] = [];
+    const handles: (SubmittedRecord | null)[] = [];
+    // Rows are let go once converted: only a task that wants commitRecord() keeps its records until the ack.
+    const kept: SourceRecord[] | null = this.#o.task.commitRecord ? [] : null;
     for (const original of records) {
       const handle = original.sourcePartition && original.sourceOffset
         ? this.#submitted.submit(original.sourcePartition, original.sourceOffset)
@@ -122,12 +127,21 @@ export class SourceDriver {
         this.#knownTopics.add(prepared.topic);
       }
       out.push(prepared);
-      tracked.push({ record: original, handle });
+      handles.push(handle);
+      kept?.push(original);
     }
+    // The polled array is the driver's now and its rows are converted: emptying it lets them be collected while
+    // this waits for acks, instead of living as long as this call.
+    records.length = 0;
     this.#publishOffsets();
     if (out.length === 0) return;
     try {
-      await this.#submitted.awaitInFlightAtMost(this.#o.maxInFlightRecords ?? 10000, this.#stop.signal);
+      // This poll's own records count as in flight already (submitted, not yet sent): waiting for fewer than them
+      // would wait for ever. So: at most `maxInFlightRecords` sent and unacknowledged before these go, or none
+      // when these alone are more (a poll can hand over several tables' pages at once).
+      const own = handles.reduce((n, h) => h ? n + 1 : n, 0);
+      const limit = Math.max(this.#o.maxInFlightRecords ?? 5000, own);
+      await this.#submitted.awaitInFlightAtMost(limit, this.#stop.signal);
     } catch (e) {
       // Stopping while waiting for acks: these records are never sent, so their offsets never advance.
       if (this.#stop.signal.aborted) return;
@@ -136,7 +150,7 @@ export class SourceDriver {
     // Sends are chained, one request at a time, as Kafka Connect's source producers do: a retried batch can
     // never land after a later one, so row versions stay in order within each partition. Polling the next
     // page still overlaps with the send.
-    const send = this.#lastSend.then(() => this.#send(out, tracked));
+    const send = this.#lastSend.then(() => this.#send(out, handles, kept));
     this.#lastSend = send;
     this.#sends.add(send);
     send.finally(() => this.#sends.delete(send));
@@ -204,7 +218,8 @@ export class SourceDriver {
 
   async #send(
     out: ProducedRecord[],
-    tracked: { record: SourceRecord; handle: SubmittedRecord | null }[],
+    handles: (SubmittedRecord | null)[],
+    kept: SourceRecord[] | null,
   ): Promise<void> {
     for (let attempt = 1;; attempt++) {
       const started = performance.now();
@@ -229,10 +244,15 @@ export class SourceDriver {
         await sleepEndingOnAbort(wait, this.#stop.signal);
       }
     }
-    for (const { record, handle } of tracked) {
+    const perTopic = new Map<string, number>();
+    for (let i = 0; i < out.length; i++) {
+      const handle = handles[i];
       if (handle) this.#submitted.ack(handle);
-      this.#o.task.commitRecord?.(record);
-      this.#o.metrics.increment("tablesync_source_records_produced_total", { topic: record.topic });
+      if (kept) this.#o.task.commitRecord!(kept[i]);
+      perTopic.set(out[i].topic, (perTopic.get(out[i].topic) ?? 0) + 1);
+    }
+    for (const [topic, count] of perTopic) {
+      this.#o.metrics.increment("tablesync_source_records_produced_total", { topic }, count);
     }
     this.#publishOffsets();
   }

@@ -16,7 +16,8 @@ import type { BuiltTask, TaskEnvironment } from "./task_environment.ts";
 export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> {
   const { msg, log, config, props, kafka, kafkaOptions, errors, dlq, worker, stopSignal } = env;
   const task = newTask("source");
-  const producer: Producer = await kafka.producer(kafkaOptions.producer);
+  // Its own thread: kafkajs encodes this page while the task fetches and converts the next (docs/performance.md).
+  const producer: Producer = await kafka.producer(kafkaOptions.producer, { ownThread: true });
   const admin = await kafka.admin();
   const offsets = new Map(msg.offsets.map((e) => [canonicalJson(e.partition), e.offset]));
   const context: SourceTaskContext = {

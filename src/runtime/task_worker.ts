@@ -11,6 +11,7 @@ import type { MainToWorker, StartMessage, WorkerToMain } from "./worker_protocol
 import { logger, setLogLevel } from "../observability/log.ts";
 import { redact } from "../observability/redact.ts";
 import { MetricsRegistry } from "../observability/metrics.ts";
+import { startCpuProfileFromEnv } from "../observability/cpu_profile.ts";
 import { importPermitPools, type PermitPoolTransfer } from "../instance/permit_registry.ts";
 import type { TaskMetrics } from "../connect/task_api.ts";
 import type { SourceDriver } from "./source_driver.ts";
@@ -81,6 +82,7 @@ function taskMetrics(): TaskMetrics {
 }
 
 async function start(msg: StartMessage): Promise<void> {
+  startCpuProfileFromEnv(`task-${msg.connectorName}-${msg.taskId}`);
   pauseWanted = msg.paused;
   setLogLevel(msg.logLevel);
   importPermitPools(msg.permitPools as PermitPoolTransfer);

@@ -68,6 +68,11 @@ export interface SimulatorOptions {
   clock?: ClockSetting;
   /** Latency added to every request, in milliseconds. Default 0. */
   latencyMs?: number;
+  /**
+   * The Batch API's transaction quota ("REST Batch API request timeout"): items not started within it are
+   * returned in `unserviced_requests`. Default 30000.
+   */
+  batchQuotaMs?: number;
   /** Faults installed at start (more can be added through `Simulator.faults`). Default []. */
   faults?: FaultRule[];
   /** Starts the background writer at start. Default: not running. */
@@ -111,6 +116,7 @@ export interface ResolvedOptions {
   oauthClients: Required<SimOAuthClientSpec>[];
   clock: ClockSetting;
   latencyMs: number;
+  batchQuotaMs: number;
   faults: FaultRule[];
   writer?: WriterSettings;
   tls?: SimTlsOptions;
@@ -172,6 +178,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     oauthClients: (options.oauthClients ?? []).map((c) => resolveOAuthClient(c, firstUser)),
     clock: options.clock ?? { mode: "real" },
     latencyMs: options.latencyMs ?? 0,
+    batchQuotaMs: options.batchQuotaMs ?? 30_000,
     faults: options.faults ?? [],
     writer: options.writer,
     tls: options.tls,

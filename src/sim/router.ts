@@ -9,6 +9,7 @@ import { formatGlideDateTime, httpDate } from "./glide_time.ts";
 import { baseHeaders, errorBody, Errors, JSON_TYPE } from "./http/responses.ts";
 import type { JournalEntry } from "./journal.ts";
 import { type ApiRequest, type ApiResponse, bodyOf } from "./routes/request.ts";
+import { serveBatch } from "./routes/batch.ts";
 import { countRows } from "./routes/stats.ts";
 import { listRows } from "./routes/table_list.ts";
 import { deleteRecord, getRecord, insertRecord, updateRecord } from "./routes/table_record.ts";
@@ -18,12 +19,13 @@ import { readRefused } from "./auth/table_acl.ts";
 
 const log = logger("sim");
 
+const BATCH_PATH = /^\/api\/now\/v1\/batch\/?$/;
 const TABLE_PATH = /^\/api\/now\/(?:(v1|v2)\/)?table\/([^/]+)(?:\/([^/]+))?\/?$/;
 const STATS_PATH = /^\/api\/now\/(?:(v1)\/)?stats\/([^/]+)\/?$/;
 
 interface RouteMatch {
   key: string;
-  kind: "table" | "stats" | "oauth" | "unknown";
+  kind: "table" | "stats" | "oauth" | "batch" | "unknown";
   version?: string;
   table?: string;
   sysId?: string;
@@ -31,6 +33,7 @@ interface RouteMatch {
 
 export function matchRoute(method: string, path: string): RouteMatch {
   if (path === "/oauth_token.do") return { key: `${method} /oauth_token.do`, kind: "oauth" };
+  if (BATCH_PATH.test(path)) return { key: `${method} /api/now/batch`, kind: "batch" };
   const stats = STATS_PATH.exec(path);
   if (stats) {
     const table = decodeURIComponent(stats[2]);
@@ -58,7 +61,15 @@ export class SimulatedResetError extends Error {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function handleRequest(state: SimState, request: Request): Promise<Response> {
+/**
+ * Serves one request. `inner` marks an item of a Batch API request: the batch's own round trip already paid the
+ * configured latency, so an item pays only the latency faults aimed at it.
+ */
+export async function handleRequest(
+  state: SimState,
+  request: Request,
+  { inner = false }: { inner?: boolean } = {},
+): Promise<Response> {
   const url = new URL(request.url);
   const override = request.headers.get("x-http-method-override");
   const method = (override ?? request.method).toUpperCase();
@@ -84,7 +95,7 @@ export async function handleRequest(state: SimState, request: Request): Promise<
   try {
     const faults = state.faults.select({ route: route.key, method, table: route.table });
     entry.faults = faults.fired;
-    const delay = state.settings.latencyMs + faults.latencyMs;
+    const delay = (inner ? 0 : state.settings.latencyMs) + faults.latencyMs;
     if (delay > 0) await sleep(delay);
     const response = await respond(state, request, method, url, route, faults, entry);
     if (faults.doubleDate) proxyDate(response.headers, faults.doubleDate, state.clock.nowMs());
@@ -213,6 +224,16 @@ async function respond(
   if (faults.replace) return faultResponse(faults.replace, headers, nowMs)!;
   if (route.kind === "unknown") {
     return { status: 400, headers, body: bodyOf(errorBody(...Errors.noResource)) };
+  }
+  if (route.kind === "batch") {
+    if (method !== "POST") {
+      return {
+        status: 405,
+        headers,
+        body: bodyOf(errorBody("Method not Supported", `${method} is not supported here`)),
+      };
+    }
+    return await serveBatch(state, request, headers, (item) => handleRequest(state, item, { inner: true }));
   }
 
   const accept = request.headers.get("accept");

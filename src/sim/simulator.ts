@@ -87,6 +87,7 @@ export class SimulatorImpl implements Simulator {
         invalidQueryReturnsNoRows: options.invalidQueryReturnsNoRows,
         defaultLimit: options.defaultLimit,
         latencyMs: options.latencyMs,
+        batchQuotaMs: options.batchQuotaMs,
         publicOrigin: options.publicOrigin?.replace(/\/+$/, ""),
       },
     };

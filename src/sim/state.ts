@@ -26,6 +26,8 @@ export interface SimState {
     invalidQueryReturnsNoRows: boolean;
     defaultLimit: number;
     latencyMs: number;
+    /** The Batch API's transaction quota: items not started within it come back unserviced. */
+    batchQuotaMs: number;
     publicOrigin?: string;
   };
 }

@@ -70,6 +70,8 @@ export interface SinkSettings {
   ambiguousCreate: AmbiguousCreateBehavior;
   correlationField: string | null;
   maxInFlight: number;
+  /** Records per Batch API request, or null to write one request per record. */
+  batchMaxRecords: number | null;
   onApiErrors: ApiErrorBehavior;
   fields: FieldRuleSettings;
   reporter: ReporterSettings;
@@ -122,6 +124,9 @@ export function sinkSettingsFromProps(props: TypedProps): SinkSettings {
     correlationField,
     // The config rules refuse more than the instance permits; the minimum keeps a hand-built config honest too.
     maxInFlight: Math.max(1, Math.min(maxInFlight, permits)),
+    batchMaxRecords: read.boolean("svc.sink.batch.enabled")
+      ? read.number("svc.sink.batch.max.records")
+      : null,
     onApiErrors: read.oneOf("behavior.on.api.errors", ["fail", "log", "ignore"] as const),
     fields: {
       renames: parseRenames(read.list("svc.sink.field.rename")),

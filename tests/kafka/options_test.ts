@@ -17,6 +17,7 @@ Deno.test("options: Java client properties map to connection, producer and consu
     "compression.type": "gzip",
     "linger.ms": "5",
     "batch.size": "65536",
+    "max.request.size": "2097152",
     "retries": "3",
     "group.id": "connect-x",
     "session.timeout.ms": "10000",
@@ -35,6 +36,7 @@ Deno.test("options: Java client properties map to connection, producer and consu
     compression: "gzip",
     lingerMs: 5,
     batchSizeBytes: 65_536,
+    maxRequestBytes: 2_097_152,
     retries: 3,
   });
   assertEquals(options.consumer, {

@@ -116,6 +116,23 @@ export const SINK_DEFS: readonly PropertyDef[] = [
     },
   ),
   sink(
+    "svc.sink.batch.enabled",
+    "BOOLEAN",
+    "Write through the instance's Batch API (POST /api/now/v1/batch): many records per round trip, each with its own outcome, retries and reports; records of one key still in order. Needs the Batch API to be permitted for the integration user.",
+    {
+      default: "false",
+    },
+  ),
+  sink(
+    "svc.sink.batch.max.records",
+    "INT",
+    "Records per Batch API request when svc.sink.batch.enabled=true. Up to svc.sink.max.in.flight batches are in flight; the instance serves a batch's items one after another within its 30 s quota, and returns the rest as unserviced (they are sent again).",
+    {
+      default: "50",
+      validator: range(1, 1000),
+    },
+  ),
+  sink(
     "behavior.on.api.errors",
     "STRING",
     "A permanent record error after reporting: fail the task, log and skip, or ignore.",

@@ -79,13 +79,16 @@ interface Waiter {
 
 export class SubmittedRecords {
   readonly #queues = new Map<string, PartitionQueue>();
+  /** Canonical keys of partition objects seen: a task shares one partition object among all its records. */
+  readonly #keys = new WeakMap<SourcePartition, string>();
   #queued = 0;
   #inFlight = 0;
   #waiters: Waiter[] = [];
 
   /** Queues a record for its source partition, before it is handed to the producer. */
   submit(partition: SourcePartition, offset: SourceOffset): SubmittedRecord {
-    const key = canonicalJson(partition);
+    let key = this.#keys.get(partition);
+    if (key === undefined) this.#keys.set(partition, key = canonicalJson(partition));
     let queue = this.#queues.get(key);
     if (!queue) this.#queues.set(key, queue = new PartitionQueue(key, partition));
     const record = new TrackedRecord(partition, offset, queue);

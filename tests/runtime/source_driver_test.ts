@@ -1,0 +1,90 @@
+/**
+ * The source driver's back-pressure: a poll may hand over more records than `maxInFlightRecords` (several tables'
+ * pages at once); they must still be sent, and offsets must only follow acknowledged records.
+ */
+import { assertEquals } from "../support/assert.ts";
+import { SourceRecord } from "../../src/connect/record.ts";
+import { Schema } from "../../src/connect/schema.ts";
+import { StringConverter } from "../../src/connect/converters/string_converter.ts";
+import type { SourceTask } from "../../src/connect/task_api.ts";
+import type { ProducedRecord, Producer, RecordAck } from "../../src/kafka/mod.ts";
+import { logger } from "../../src/observability/log.ts";
+import { MetricsRegistry } from "../../src/observability/metrics.ts";
+import { ErrorHandler } from "../../src/runtime/errors/error_handler.ts";
+import { SourceDriver } from "../../src/runtime/source_driver.ts";
+import type { OffsetUpdate } from "../../src/runtime/offsets/types.ts";
+
+/** A producer that acknowledges each send after a short while, recording what it was given. */
+class SlowAckProducer implements Producer {
+  sent: ProducedRecord[][] = [];
+  next = 0;
+  async send(records: ProducedRecord[]): Promise<RecordAck[]> {
+    this.sent.push(records);
+    await new Promise((r) => setTimeout(r, 5));
+    return records.map((r) => ({ topic: r.topic, partition: 0, offset: this.next++ }));
+  }
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+Deno.test("source driver: a poll larger than maxInFlightRecords is still sent; offsets follow the acks", async () => {
+  const partition = { table: "incident" };
+  const pages = [3, 2].map((tables, page) =>
+    Array.from({ length: tables * 40 }, (_, i) =>
+      new SourceRecord({
+        topic: "t",
+        keySchema: Schema.STRING_SCHEMA,
+        key: `k${page}-${i}`,
+        valueSchema: Schema.STRING_SCHEMA,
+        value: `v${i}`,
+        sourcePartition: partition,
+        sourceOffset: { at: `${page}-${i}` },
+      }))
+  );
+  const expected = pages.flat().length;
+  const producer = new SlowAckProducer();
+  const committed: OffsetUpdate[][] = [];
+  const task: SourceTask = {
+    start: () => Promise.resolve(),
+    poll: () => {
+      const page = pages.shift();
+      if (!page) {
+        // Everything polled: stop once every record is acknowledged.
+        if (producer.next === expected) driver.stop();
+        return new Promise((r) => setTimeout(() => r([]), 5));
+      }
+      return Promise.resolve(page);
+    },
+    stop: () => Promise.resolve(),
+  } as SourceTask;
+  const metrics = new MetricsRegistry();
+  const string = new StringConverter();
+  const driver: SourceDriver = new SourceDriver({
+    task,
+    producer,
+    converters: {
+      key: string,
+      value: string,
+      header: string,
+      classes: { key: "string", value: "string", header: "string" },
+    },
+    transforms: { apply: (r) => r },
+    errors: new ErrorHandler(
+      { retryTimeoutMs: 0, retryDelayMaxMs: 0, toleranceAll: false, logEnable: false } as never,
+      { logger: logger("test"), dlq: null, metrics, signal: new AbortController().signal, taskLabel: "t-0" },
+    ),
+    logger: logger("test"),
+    metrics,
+    commitOffsets: (entries) => committed.push(entries),
+    ensureTopic: () => Promise.resolve(),
+    // Fewer than one poll's records: the first poll alone (120 records) exceeds it.
+    maxInFlightRecords: 50,
+  });
+  await driver.run();
+  assertEquals(producer.sent.flat().length, expected);
+  assertEquals(committed.at(-1)?.at(-1)?.offset, { at: "1-79" });
+});
