@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { setLogLevel } from "../../../src/observability/log.ts";
 import { FileOffsetStore } from "../../../src/runtime/offsets/file_store.ts";
 import { CRASH_CONNECTOR, generationUpdates } from "./crash_writer.ts";
+import { readLines } from "../../support/read_lines.ts";
 
 setLogLevel("error");
 
@@ -129,18 +130,6 @@ async function countTempFiles(dir: string): Promise<number> {
   let n = 0;
   for await (const entry of Deno.readDir(dir)) if (entry.name.includes(".tmp-")) n++;
   return n;
-}
-
-async function* readLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  let buffered = "";
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    buffered += chunk;
-    let newline: number;
-    while ((newline = buffered.indexOf("\n")) >= 0) {
-      yield buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-    }
-  }
 }
 
 function sleep(ms: number): Promise<void> {
