@@ -8,7 +8,7 @@ import { definitionsFor } from "./catalog.ts";
 import { type ConnectorType, connectorTypeOf, KNOWN_CLASS_NAMES } from "./connector_class.ts";
 import { COMMON_DEFS, PASS_THROUGH_PREFIXES } from "./defs/framework.ts";
 import { REPORTER_PRODUCER_PREFIX } from "./defs/sink.ts";
-import { type PlaceholderEnv, resolveConfig } from "./placeholders.ts";
+import { type PlaceholderEnv, registerResolvedSecrets, resolveConfig } from "./placeholders.ts";
 import { applyConnectorRules } from "./connector_rules.ts";
 import type { ConverterContext } from "./rules.ts";
 import type { RawConfig } from "./types.ts";
@@ -23,7 +23,10 @@ export interface AnalyzeConnectorOptions extends ConverterContext {
 }
 
 export function analyzeConnector(raw: RawConfig, options: AnalyzeConnectorOptions): ConnectorAnalysis {
-  const { resolved, errors: placeholderErrors } = resolveConfig(raw, options.placeholderEnv);
+  const { resolved, errors: placeholderErrors, fromPlaceholders } = resolveConfig(
+    raw,
+    options.placeholderEnv,
+  );
   const type = connectorTypeOf(resolved["connector.class"]);
   let analysis: ConnectorAnalysis;
   if (type === undefined) {
@@ -49,6 +52,7 @@ export function analyzeConnector(raw: RawConfig, options: AnalyzeConnectorOption
     analysis.type = type;
     applyConnectorRules(analysis, type, options);
   }
+  registerResolvedSecrets(analysis.defs, fromPlaceholders);
   for (const [key, message] of placeholderErrors) addError(analysis, key, message);
   analysis.original = raw;
   return analysis;

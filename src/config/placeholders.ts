@@ -1,9 +1,14 @@
 /**
  * Kafka's config-provider placeholders: `${env:NAME}` and `${file:PATH:KEY}` (PATH a Java properties file).
  * Configs are stored and returned with placeholders unresolved; they are resolved when a connector starts
- * or is validated, and every resolved value is registered as a secret, so it can never be echoed.
+ * or is validated. A value resolved into a PASSWORD-typed property, or into a key tablesync does not define (a
+ * pass-through client setting such as `producer.sasl.jaas.config`), is registered as a secret, so it can never
+ * be echoed (`registerResolvedSecrets`). Values of defined non-secret properties (a listener's port, a table
+ * name) are not: hiding them would also hide every unrelated text that happens to contain them, as Kafka
+ * Connect, which masks PASSWORD types only, does not.
  */
 import { registerSecret } from "../observability/redact.ts";
+import type { PropertyDef } from "./def.ts";
 import { ConfigError } from "./errors.ts";
 
 /** Kafka's ConfigTransformer pattern: ${provider:[path:]key}. */
@@ -42,6 +47,7 @@ export function resolveValue(
   value: string,
   where: string,
   env: PlaceholderEnv = DENO_PLACEHOLDER_ENV,
+  onResolved: (resolved: string) => void = () => {},
 ): string {
   const files = new Map<string, Map<string, string>>();
   return value.replace(PLACEHOLDER, (whole, provider: string, path: string | undefined, key: string) => {
@@ -74,7 +80,7 @@ export function resolveValue(
         `${where}: unknown config provider '${provider}' in ${whole}; supported: env, file`,
       );
     }
-    registerSecret(resolved);
+    onResolved(resolved);
     return resolved;
   });
 }
@@ -83,17 +89,39 @@ export function resolveValue(
 export function resolveConfig(
   raw: Record<string, string>,
   env: PlaceholderEnv = DENO_PLACEHOLDER_ENV,
-): { resolved: Record<string, string>; errors: Map<string, string> } {
+): {
+  resolved: Record<string, string>;
+  errors: Map<string, string>;
+  fromPlaceholders: Map<string, string[]>;
+} {
   const resolved: Record<string, string> = {};
   const errors = new Map<string, string>();
+  const fromPlaceholders = new Map<string, string[]>();
   for (const [key, value] of Object.entries(raw)) {
     try {
-      resolved[key] = resolveValue(value, key, env);
+      resolved[key] = resolveValue(value, key, env, (piece) => {
+        fromPlaceholders.set(key, [...fromPlaceholders.get(key) ?? [], piece]);
+      });
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
       errors.set(key, e.message);
       resolved[key] = value;
     }
   }
-  return { resolved, errors };
+  return { resolved, errors, fromPlaceholders };
+}
+
+/**
+ * Registers as secrets the placeholder values that may be secret: those of PASSWORD-typed properties and of keys
+ * with no definition among `defs`. Call it before anything that may log the config.
+ */
+export function registerResolvedSecrets(
+  defs: readonly PropertyDef[],
+  fromPlaceholders: Map<string, string[]>,
+): void {
+  for (const [key, pieces] of fromPlaceholders) {
+    const def = defs.find((d) => d.name === key);
+    if (def && def.type !== "PASSWORD") continue;
+    for (const piece of pieces) registerSecret(piece);
+  }
 }

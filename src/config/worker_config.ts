@@ -1,6 +1,6 @@
 /** Analysis of the worker section: typed worker settings with defaults and implied converter settings. */
 import { type Analysis, analyze } from "./analyze.ts";
-import { type PlaceholderEnv, resolveConfig } from "./placeholders.ts";
+import { type PlaceholderEnv, registerResolvedSecrets, resolveConfig } from "./placeholders.ts";
 import { addError } from "./analyze.ts";
 import type { RawConfig } from "./types.ts";
 import {
@@ -11,7 +11,8 @@ import {
 } from "./worker.ts";
 
 export function analyzeWorker(raw: RawConfig, env?: PlaceholderEnv): Analysis {
-  const { resolved, errors } = resolveConfig(raw, env);
+  const { resolved, errors, fromPlaceholders } = resolveConfig(raw, env);
+  registerResolvedSecrets(WORKER_DEFS, fromPlaceholders);
   const withImplied = { ...impliedWorkerSettings(resolved), ...resolved };
   const analysis = analyze([...WORKER_DEFS], withImplied, {
     passThroughPrefixes: WORKER_PASS_THROUGH_PREFIXES,

@@ -6,6 +6,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { clearSecrets, redact, registerSecret } from "../../src/observability/redact.ts";
 import { logger, setLogSink } from "../../src/observability/log.ts";
 import { analyzeConnector } from "../../src/config/connector_config.ts";
+import { analyzeWorker } from "../../src/config/worker_config.ts";
 import { configInfos } from "../../src/config/config_infos.ts";
 import { errorLines } from "../../src/config/analyze.ts";
 
@@ -78,6 +79,28 @@ Deno.test("placeholders resolve for validation, are shown unresolved, and resolv
   const infos = JSON.stringify(configInfos("TableSourceConnector", analysis));
   assertNoSecret(infos, "ConfigInfos with placeholders");
   assertEquals(redact(`token is ${SECRETS[4]}`), "token is [hidden]");
+});
+
+Deno.test("placeholders of non-secret properties are not registered: their values do not mask other text", () => {
+  clearSecrets();
+  Deno.env.set("TABLESYNC_REDACTION_TEST_PORT", "18683");
+  Deno.env.set("TABLESYNC_REDACTION_TEST_TABLE", "u_redaction_probe");
+  Deno.env.set("TABLESYNC_REDACTION_TEST_JAAS", SECRETS[3]);
+  analyzeWorker({ "listeners": "http://127.0.0.1:${env:TABLESYNC_REDACTION_TEST_PORT}" });
+  analyzeConnector(
+    source({
+      "svc.table.incident.name": "${env:TABLESYNC_REDACTION_TEST_TABLE}",
+      // Not defined by tablesync (a pass-through client key): treated as a secret.
+      "producer.override.sasl.jaas.config": "${env:TABLESYNC_REDACTION_TEST_JAAS}",
+    }),
+    { worker: {} },
+  );
+  assertEquals(
+    redact("worker 127.0.0.1:18683 emitted 18683 rows"),
+    "worker 127.0.0.1:18683 emitted 18683 rows",
+  );
+  assertEquals(redact("table u_redaction_probe"), "table u_redaction_probe");
+  assertEquals(redact(`jaas ${SECRETS[3]}`), "jaas [hidden]");
 });
 
 Deno.test("log lines are redacted: registered secrets, Authorization headers, URL credentials, form fields", () => {
