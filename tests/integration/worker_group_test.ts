@@ -1,6 +1,7 @@
 /**
  * Group mode through three real daemon processes (same group.id) against the instance simulator and a Kafka
  * broker: one 4-table source (tables spread over its tasks by rendezvous hashing) and one sink.
+ *  - the members, starting at once, create the missing offsets, config and status topics;
  *  - the tasks spread over all three members (loads within one), and status agrees on every member;
  *  - no table is polled by two members in steady state (simulator request counts per table);
  *  - the sink's tasks write on every group size (three, two, one member);
@@ -76,6 +77,8 @@ function worker(bootstrap: string) {
     "session.timeout.ms": SESSION_TIMEOUT_MS,
     "heartbeat.interval.ms": 1000,
     "offset.flush.interval.ms": 200,
+    // One broker: the offsets topic's default replication factor (3, as Connect's) cannot be met.
+    "offset.storage.replication.factor": 1,
   };
 }
 
@@ -209,10 +212,7 @@ Deno.test({
       journalLimit: 200_000,
     });
     await using kafka = await startBroker();
-    const compact = { "cleanup.policy": "compact" };
-    await kafka.createTopic(`${P}.offsets`, 5, 1, compact);
-    await kafka.createTopic(`${P}.configs`, 1, 1, compact);
-    await kafka.createTopic(`${P}.status`, 5, 1, compact);
+    // The offsets, config and status topics are not created here: the members create them at start.
     await kafka.createTopic(`${P}.sink`, 4);
     for (const t of TABLES) await kafka.createTopic(`${P}.${t}`, 2);
     const bootstrap = kafka.bootstrapServers;
@@ -255,6 +255,14 @@ Deno.test({
         "tasks spread over all three members, loads within one, the same status on every member",
       );
       assert([...spread.keys()].every((w) => members.some((m) => host(m) === w)));
+      assertEquals(
+        await Promise.all(["configs", "status"].map((t) => kafka.partitionCount(`${P}.${t}`))),
+        [1, 5],
+        "the config topic with 1 partition, the status topic with status.storage.partitions (default 5)",
+      );
+      for (const t of ["offsets", "configs", "status"]) {
+        assertEquals((await kafka.topicConfig(`${P}.${t}`))["cleanup.policy"], "compact", `${t} compacted`);
+      }
       await allDelivered(bootstrap, sim);
       await sinkUpdates(bootstrap, sim, "three members");
 

@@ -34,12 +34,14 @@ export class ConfigTopicStore implements ConnectorConfigStore {
   readonly #ownWrites = new Map<string, number>();
   #listener: (name: string, entry: StoredConnector | undefined) => void = () => {};
 
-  constructor(kafka: KafkaClient, topic: string) {
+  /** `replicationFactor`: `config.storage.replication.factor` when the topic is created; default -1 (broker default). */
+  constructor(kafka: KafkaClient, topic: string, replicationFactor = -1) {
     this.#tail = new TopicTail(kafka, {
       topic,
       setting: "config.storage.topic",
       singlePartition: true,
       purpose: "config-reader",
+      create: { partitions: 1, replicationFactor, settings: "config.storage.replication.factor" },
       apply: (r) => this.#apply(r),
     });
   }
