@@ -15,6 +15,7 @@
  */
 import type { SourceOffset, SourceRecord } from "../connect/record.ts";
 import { compareCursors, type Cursor, cursorFromOffset } from "./cursor.ts";
+import { parseGlideDateTime } from "./glide_timestamp.ts";
 
 /** The offset field holding the list. */
 export const OFFSET_OVERLAP_SENT = "overlap_sent";
@@ -44,8 +45,29 @@ export class OverlapLedger {
     const entry = this.#built.get(record);
     if (!entry) return;
     this.#built.delete(record);
-    this.#acked.delete(entry.version);
-    this.#acked.set(entry.version, entry.cursor);
+    this.#remember(entry.version, entry.cursor);
+  }
+
+  /**
+   * The versions an earlier run listed in its final offset: sent already, so listed again while they stay in
+   * the window (a run that stops again before its cursor moved on hands them on too).
+   */
+  seed(versions: readonly string[]): void {
+    for (const version of versions) {
+      // `timestamp|sys_id|sys_mod_count` (DedupCache.versionKey): the sys id lies between the first and last bar.
+      const first = version.indexOf("|");
+      const last = version.lastIndexOf("|");
+      const timestamp = version.slice(0, first);
+      const epochMs = parseGlideDateTime(timestamp);
+      if (first < last && !Number.isNaN(epochMs)) {
+        this.#remember(version, { timestamp, sysId: version.slice(first + 1, last), epochMs });
+      }
+    }
+  }
+
+  #remember(version: string, cursor: Cursor): void {
+    this.#acked.delete(version);
+    this.#acked.set(version, cursor);
     if (this.#acked.size > this.capacity) this.#acked.delete(this.#acked.keys().next().value!);
   }
 

@@ -85,7 +85,9 @@ export class TableSourceTask implements SourceTask {
       const partition = sourcePartition(table.table, instance, table);
       const offset = context.offset(partition);
       const committed = cursorFromOffset(offset);
+      const sentInOverlap = overlapSentFromOffset(offset);
       const ledger = new OverlapLedger(settings.overlapSeconds, settings.dedupWindowRecords);
+      ledger.seed(sentInOverlap);
       this.#ledgers.set(partitionKey(partition), ledger);
       context.logger.info(
         { table: table.table, alias: table.alias, cursor: committed ?? undefined },
@@ -123,7 +125,7 @@ export class TableSourceTask implements SourceTask {
           context,
           partition,
           committed,
-          sentInOverlap: overlapSentFromOffset(offset),
+          sentInOverlap,
           ledger,
           records: new RecordBuilder({
             topic: table.topic,

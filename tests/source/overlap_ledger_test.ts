@@ -1,7 +1,8 @@
 /**
  * The versions sent inside the overlap window, carried by the final offset of a graceful stop
  * (src/source/overlap_ledger.ts): what the list holds, and a restarted task that seeds its dedup cache with it
- * (through real HTTP against the simulator) sends nothing of the overlap again but still a late row.
+ * (through real HTTP against the simulator) sends nothing of the overlap again but still a late row, and hands
+ * the list on when it stops again before its cursor moved.
  */
 import { assertEquals } from "../support/assert.ts";
 import { SourceRecord } from "../../src/connect/record.ts";
@@ -133,7 +134,15 @@ Deno.test("graceful stop: the next run seeds its dedup cache from the final offs
       assertEquals(new Set(again.map((r) => r.key)), new Set([late, ids[2]]), "the late row and the update");
       assertEquals(again.length, 2, "nothing of the overlap sent again");
     } finally {
-      await stopTask(second);
+      await stopGracefully(second);
+    }
+    // The second run's cursor did not move: its final offset hands on the first run's versions with its own.
+    assertEquals(overlapSentFromOffset([...context.offsets.values()][0]).length, 5);
+    const third = await startTask(config, context.renew());
+    try {
+      assertEquals(await pollUntilQuiet(third, 5), [], "nothing sent again by a third run");
+    } finally {
+      await stopTask(third);
     }
   } finally {
     await sim.stop();
