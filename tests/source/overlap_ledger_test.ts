@@ -18,11 +18,10 @@ import {
 } from "../../src/source/overlap_ledger.ts";
 import {
   type Driven,
-  insertRow,
+  overlapScene,
   partitionKey,
   pollUntil,
   pollUntilQuiet,
-  sourceConfig,
   startSim,
   startTask,
   stopTask,
@@ -107,14 +106,8 @@ async function stopGracefully(driven: Driven): Promise<void> {
 Deno.test("graceful stop: the next run seeds its dedup cache from the final offset; only a late row in the overlap comes again", async () => {
   const sim = await startSim();
   try {
-    const row = (s: number, values: Record<string, string> = {}) =>
-      insertRow(sim, "incident", { sys_updated_on: `2024-07-01 10:00:0${s}`, sys_mod_count: "0", ...values });
-    const ids = [0, 1, 2, 3, 4].map((s) => row(s));
+    const { row, ids, config } = overlapScene(sim);
     const context = new TestContext();
-    const config = sourceConfig(sim, { inc: "incident" }, {
-      "svc.source.overlap.seconds": "2",
-      "svc.table.inc.start.timestamp": "2024-07-01 00:00:00",
-    });
     const first = await startTask(config, context);
     try {
       await pollAcked(first, (r) => r.length >= 5);
