@@ -38,9 +38,9 @@ import { ConnectorValidator } from "./herder/connector_validation.ts";
 import { type ConnectorState, kindOf, type ManagedConnector } from "./herder/managed.ts";
 
 export type { ConnectorState } from "./herder/managed.ts";
+export { sameConnectorClass } from "./herder/connector_validation.ts";
 
 const log = logger("runtime");
-export { sameConnectorClass } from "./herder/connector_validation.ts";
 
 export interface HerderOptions {
   /** The worker section as written (placeholders unresolved), implied defaults included. */
