@@ -66,6 +66,8 @@ Deno.test({
       "heartbeat.interval.ms": 1000,
     };
     const members: DaemonProcess[] = [];
+    /** The statuses last seen by each member, shown when the test fails. */
+    let seen: (Status | null)[] = [];
     try {
       members.push(
         ...await Promise.all(
@@ -76,15 +78,18 @@ Deno.test({
       );
       const [a, b] = members;
       // One task on each member, as both see it.
-      const onB = await waitFor(
+      // (An object: a task id 0 would read as "not yet" to waitFor.)
+      const { id: onB } = await waitFor(
         async () => {
-          const views = await Promise.all(members.map(status));
+          const views = seen = await Promise.all(members.map(status));
           if (views.some((s) => !s || s.tasks.length !== 2 || s.tasks.some((t) => t.state !== "RUNNING"))) {
             return null;
           }
           const task = views[0]!.tasks.find((t) => t.worker_id === host(b));
           const sameView = JSON.stringify(views[0]!.tasks) === JSON.stringify(views[1]!.tasks);
-          return task && sameView && views[0]!.tasks.some((t) => t.worker_id === host(a)) ? task.id : null;
+          return task && sameView && views[0]!.tasks.some((t) => t.worker_id === host(a))
+            ? { id: task.id }
+            : null;
         },
         90_000,
         "one running task on each member",
@@ -130,6 +135,7 @@ Deno.test({
       assertEquals(JSON.parse(request.value!), { "include-tasks": true, "only-failed": false });
       assert(records.some((r) => r.key === `restart-task-src-${onB}`));
     } catch (e) {
+      console.log(`statuses last seen: ${JSON.stringify(seen)}`);
       for (const m of members) console.log(`--- ${host(m)}\n${m.output().split("\n").slice(-40).join("\n")}`);
       throw e;
     } finally {
