@@ -29,6 +29,16 @@ export function range(min?: number, max?: number): Validator {
   );
 }
 
+/** A topic's partitions or replication factor for creation: at least 1, or -1 for the broker's default (KIP-464). */
+export const positiveOrBrokerDefault: Validator = described(
+  (v) => {
+    if (v === null || typeof v !== "number") return undefined;
+    return v >= 1 || v === -1 ? undefined : "Value must be at least 1, or -1 for the broker's default";
+  },
+  "[1,...] or -1",
+  { anyOf: [{ minimum: 1 }, { const: -1 }] },
+);
+
 /** A non-empty string. */
 export const nonEmpty: Validator = described(
   (v) => {

@@ -3,7 +3,7 @@
  * Declared with the same PropertyDef machinery as connector properties.
  */
 import { group, type PropertyDef } from "./def.ts";
-import { nonEmpty, range } from "./validators.ts";
+import { nonEmpty, positiveOrBrokerDefault, range } from "./validators.ts";
 import { LOG_LEVELS } from "../observability/log.ts";
 
 const worker = group("Worker");
@@ -132,14 +132,32 @@ export const WORKER_DEFS: readonly PropertyDef[] = [
   workerGroup(
     "config.storage.topic",
     "STRING",
-    "Group mode: compacted single-partition topic holding connector configs and target states (Kafka Connect's format); the config file's connectors seed it.",
+    "Group mode: compacted single-partition topic holding connector configs and target states (Kafka Connect's format); the config file's connectors seed it. Created at start when missing.",
     { default: null },
+  ),
+  workerGroup(
+    "config.storage.replication.factor",
+    "SHORT",
+    "Group mode: replication factor when the config topic is created; -1 = the broker's default.",
+    { default: "-1", validator: positiveOrBrokerDefault },
   ),
   workerGroup(
     "status.storage.topic",
     "STRING",
-    "Group mode: compacted topic holding connector and task statuses with the worker_id of the member running each (Kafka Connect's format).",
+    "Group mode: compacted topic holding connector and task statuses with the worker_id of the member running each (Kafka Connect's format). Created at start when missing.",
     { default: null },
+  ),
+  workerGroup(
+    "status.storage.partitions",
+    "INT",
+    "Group mode: partitions when the status topic is created; -1 = the broker's default.",
+    { default: "5", validator: positiveOrBrokerDefault },
+  ),
+  workerGroup(
+    "status.storage.replication.factor",
+    "SHORT",
+    "Group mode: replication factor when the status topic is created; -1 = the broker's default.",
+    { default: "-1", validator: positiveOrBrokerDefault },
   ),
   workerGroup(
     "heartbeat.interval.ms",
@@ -191,6 +209,9 @@ export const WORKER_GROUP_KEYS = [
   "group.id",
   "config.storage.topic",
   "status.storage.topic",
+  "config.storage.replication.factor",
+  "status.storage.partitions",
+  "status.storage.replication.factor",
   "heartbeat.interval.ms",
   "session.timeout.ms",
   "rebalance.timeout.ms",

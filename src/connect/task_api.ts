@@ -74,6 +74,12 @@ export interface SourceTaskContext extends TaskContext {
   reportProgress?(tables: TableProgress[]): void;
 }
 
+/** A source partition with its offset. */
+export interface SourceOffsetEntry {
+  partition: SourcePartition;
+  offset: SourceOffset;
+}
+
 export interface SourceTask {
   /** `config` is the task config with placeholders resolved; `props` its typed values with defaults applied. */
   start(config: RawConfig, props: TypedProps, context: SourceTaskContext): Promise<void>;
@@ -85,6 +91,12 @@ export interface SourceTask {
   poll(): Promise<SourceRecord[]>;
   /** Called once per record after Kafka acknowledged it (per partition in order). Optional. */
   commitRecord?(record: SourceRecord): void;
+  /**
+   * Graceful stop only, after every sent record settled: given the last committed offset of each source
+   * partition, returns replacements to commit last (the same position, with what the next run should know).
+   * Optional.
+   */
+  finalOffsets?(committed: readonly SourceOffsetEntry[]): SourceOffsetEntry[];
   /** Releases resources. Called once, after the last `poll` has returned. */
   stop(): Promise<void>;
 }

@@ -116,7 +116,11 @@ export class KafkajsAdminAdapter implements Admin {
   }
 
   async createTopic(name: string, options: CreateTopicOptions): Promise<boolean> {
-    if (await this.topicExists(name)) return false;
+    // A topic another client just created may not serve yet: wait for it as for our own (-1 = any count).
+    if (await this.topicExists(name)) {
+      await this.#untilPartitionsServe(name, -1);
+      return false;
+    }
     let created: boolean;
     try {
       // Not kafkajs's waitForLeaders: its metadata check fails outright when the new topic is not yet in the
@@ -137,7 +141,7 @@ export class KafkajsAdminAdapter implements Admin {
       }
       throw error;
     }
-    if (created) await this.#untilPartitionsServe(name, options.partitions);
+    await this.#untilPartitionsServe(name, created ? options.partitions : -1);
     return created;
   }
 

@@ -16,12 +16,12 @@ import type { ConnectorPlugin } from "../connect/task_api.ts";
 import type { RawConfig } from "../config/types.ts";
 import type { ConfigInfos } from "../config/config_infos.ts";
 import { connectorTypeOf } from "../config/connector_class.ts";
-import type { LogLevel } from "../observability/log.ts";
+import { logger, type LogLevel } from "../observability/log.ts";
 import type { KafkaClient } from "../kafka/mod.ts";
 import type { OffsetStore } from "./offsets/types.ts";
 import { ConnectRestError } from "./connect_rest_error.ts";
 import { configHash, type ConnectorConfigStore, type TargetState } from "./connector_state_store.ts";
-import type { TaskPlacement } from "./task_placement.ts";
+import type { RestartRequest, TaskPlacement } from "./task_placement.ts";
 import type { TaskRunner } from "./task_runner.ts";
 import { CommandQueue } from "./herder/command_queue.ts";
 import { keepHiddenSecrets, shownConfig } from "./herder/config_masking.ts";
@@ -39,6 +39,8 @@ import { type ConnectorState, kindOf, type ManagedConnector } from "./herder/man
 
 export type { ConnectorState } from "./herder/managed.ts";
 export { sameConnectorClass } from "./herder/connector_validation.ts";
+
+const log = logger("runtime");
 
 export interface HerderOptions {
   /** The worker section as written (placeholders unresolved), implied defaults included. */
@@ -278,7 +280,8 @@ export class Herder {
   /**
    * POST /connectors/<name>/restart. Resolves with the status to answer (202) as Kafka Connect gives it: the
    * instances being restarted shown as RESTARTING, taken before the restart work begins. The work itself runs
-   * in the connector's queue; `done` settles when it has finished.
+   * in the connector's queue (standalone) or on each member that runs part of it (group mode, through the
+   * config topic); `done` settles when it has finished here, or when the request was written.
    */
   restart(
     name: string,
@@ -286,33 +289,57 @@ export class Herder {
     onlyFailed: boolean,
   ): { status: ReturnType<Herder["status"]>; done: Promise<void> } {
     const m = this.#get(name);
-    const connectorRestarts = m.target !== "STOPPED" && (!onlyFailed || m.state === "FAILED");
-    const tasks = m.target === "STOPPED" || !includeTasks
-      ? []
-      : m.tasks.filter((t) => connectorRestarts || t.state === "FAILED").map((t) => t.taskId);
     const status = this.status(name);
-    if (connectorRestarts) status.connector.state = "RESTARTING";
-    for (const t of status.tasks) if (tasks.includes(t.id as number)) t.state = "RESTARTING";
-    const done = this.#commands.run(name, async () => {
-      const current = this.#get(name);
-      if (current.target === "STOPPED") return;
-      if (connectorRestarts && (includeTasks || current.state === "FAILED" || current.tasks.length === 0)) {
-        current.state = "RESTARTING";
-        await this.#lifecycle.stopTasks(current);
-        this.#lifecycle.start(current);
-        return;
+    if (m.target !== "STOPPED") {
+      const connectorRestarts = !onlyFailed || m.state === "FAILED";
+      if (connectorRestarts) status.connector.state = "RESTARTING";
+      for (const t of status.tasks) {
+        if (includeTasks && (connectorRestarts || t.state === "FAILED")) t.state = "RESTARTING";
       }
-      for (const id of tasks) await this.#restartTask(current, id);
-    });
+    }
+    const request = { includeTasks, onlyFailed };
+    const placement = this.#o.placement;
+    const done = placement ? placement.requestRestart(name, request) : this.applyRestart(name, request);
     return { status, done };
   }
 
-  restartTask(name: string, id: number): Promise<void> {
+  /** Restarts what runs here of the connector, as a restart request asks (group mode: any member's). */
+  applyRestart(name: string, { includeTasks, onlyFailed }: RestartRequest): Promise<void> {
+    return this.#commands.run(name, async () => {
+      const m = this.#get(name);
+      if (m.target === "STOPPED") return;
+      const connectorRestarts = !onlyFailed || m.state === "FAILED";
+      if (connectorRestarts && (includeTasks || m.state === "FAILED" || m.tasks.length === 0)) {
+        log.info(
+          { connector: name, tasks: m.tasks.length },
+          `restarting connector ${name} and its tasks here`,
+        );
+        m.state = "RESTARTING";
+        await this.#lifecycle.stopTasks(m);
+        this.#lifecycle.start(m);
+        return;
+      }
+      const tasks = includeTasks ? m.tasks.filter((t) => connectorRestarts || t.state === "FAILED") : [];
+      for (const { taskId } of tasks) await this.#restartTask(m, taskId);
+    });
+  }
+
+  /** POST /connectors/<name>/tasks/<id>/restart: here (standalone), or wherever the task runs (group mode). */
+  async restartTask(name: string, id: number): Promise<void> {
     const m = this.#get(name);
-    if (!m.tasks.some((t) => t.taskId === id)) {
-      throw new ConnectRestError(404, `Task ${name}-${id} not found`);
-    }
-    return this.#commands.run(name, () => this.#restartTask(this.#get(name), id));
+    const placement = this.#o.placement;
+    const known = placement ? id >= 0 && id < m.taskConfigs.length : m.tasks.some((t) => t.taskId === id);
+    if (!known) throw new ConnectRestError(404, `Task ${name}-${id} not found`);
+    if (placement) await placement.requestTaskRestart(name, id);
+    else await this.applyTaskRestart(name, id);
+  }
+
+  /** Restarts the task if it runs here (group mode: a request any member wrote). */
+  applyTaskRestart(name: string, id: number): Promise<void> {
+    return this.#commands.run(name, async () => {
+      const m = this.#get(name);
+      if (m.tasks.some((t) => t.taskId === id)) await this.#restartTask(m, id);
+    });
   }
 
   async #restartTask(m: ManagedConnector, id: number): Promise<void> {

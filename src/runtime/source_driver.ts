@@ -6,7 +6,7 @@
  * at any instant re-delivers rather than loses. Sends are pipelined: the next poll runs while earlier batches
  * are in flight, bounded by `maxInFlightRecords`.
  */
-import type { SourceTask } from "../connect/task_api.ts";
+import type { SourceOffsetEntry, SourceTask } from "../connect/task_api.ts";
 import { RetriableException } from "../connect/task_api.ts";
 import type { SourceRecord } from "../connect/record.ts";
 import type { ProducedRecord, Producer } from "../kafka/mod.ts";
@@ -54,6 +54,8 @@ export class SourceDriver {
   #lastSend: Promise<void> = Promise.resolve();
   #knownTopics = new Set<string>();
   #fatal: Error | null = null;
+  /** The latest offset committed of each source partition (by its JSON), for the final offsets. */
+  #committed = new Map<string, SourceOffsetEntry>();
 
   constructor(options: SourceDriverOptions) {
     this.#o = options;
@@ -260,12 +262,23 @@ export class SourceDriver {
   #publishOffsets(): void {
     const { offsets } = this.#submitted.committableOffsets();
     if (offsets.length > 0) {
-      this.#o.commitOffsets(offsets.map((e) => ({ partition: { ...e.partition }, offset: { ...e.offset } })));
+      const entries: SourceOffsetEntry[] = offsets.map((e) => ({
+        partition: { ...e.partition },
+        offset: { ...e.offset },
+      }));
+      for (const e of entries) this.#committed.set(JSON.stringify(e.partition), e);
+      this.#o.commitOffsets(entries);
     }
   }
 
   async #drain(): Promise<void> {
     while (this.#sends.size > 0) await Promise.allSettled([...this.#sends]);
     this.#publishOffsets();
+    // A graceful stop: the task may add to its final offsets what its next run should know (the source's
+    // versions sent inside the overlap window), at the positions already committed.
+    if (this.#stop.signal.aborted && !this.#fatal && this.#o.task.finalOffsets) {
+      const final = this.#o.task.finalOffsets([...this.#committed.values()]);
+      if (final.length > 0) this.#o.commitOffsets(final);
+    }
   }
 }

@@ -4,6 +4,12 @@
  */
 import type { TaskState } from "./task_runner.ts";
 
+/** POST /connectors/<name>/restart's parameters (Kafka Connect's RestartRequest, KIP-745). */
+export interface RestartRequest {
+  includeTasks: boolean;
+  onlyFailed: boolean;
+}
+
 /** A task's status as its member last reported it. */
 export interface ReportedTaskStatus {
   state: string;
@@ -22,4 +28,11 @@ export interface TaskPlacement {
   connectorWorker(connector: string): string | undefined;
   /** Reads the source offsets other members wrote (the shared offsets topic) into this member's store. */
   readSharedOffsets(): Promise<void>;
+  /**
+   * Asks every member to restart what it runs of the connector (the herder's applyRestart on each); resolves
+   * once the request is written, as Connect's distributed herder does.
+   */
+  requestRestart(connector: string, request: RestartRequest): Promise<void>;
+  /** Asks the member running the task to restart it (the herder's applyTaskRestart there). */
+  requestTaskRestart(connector: string, task: number): Promise<void>;
 }

@@ -22,6 +22,7 @@ import { backoffCeiling, sleepEndingOnAbort } from "../common/delay.ts";
 import { BadRowError } from "./bad_row.ts";
 import { compareCursors, type Cursor, cursorToOffset } from "./cursor.ts";
 import { DedupCache } from "./dedup_cache.ts";
+import type { OverlapLedger } from "./overlap_ledger.ts";
 import { rawValueOf, toDisplayShape, wireDisplayValue } from "./display_value.ts";
 import { type HighWaterMark, highWaterMark, type InstanceTimeSource } from "./instance_time.ts";
 import { KeysetQuery } from "./keyset_query.ts";
@@ -50,6 +51,10 @@ export interface TablePollerOptions {
   readonly partition: SourcePartition;
   /** The committed cursor read at start, or null (then the table starts at its start timestamp). */
   readonly committed: Cursor | null;
+  /** Versions the committed offset says were already sent inside its overlap window: seed the dedup cache. */
+  readonly sentInOverlap?: readonly string[];
+  /** Told of every record built, so a graceful stop can list what was acknowledged (overlap_ledger.ts). */
+  readonly ledger?: OverlapLedger;
   readonly records: Pick<RecordBuilder, "startPage" | "build">;
   readonly queue: RecordQueue;
   readonly signal: AbortSignal;
@@ -110,6 +115,7 @@ export class TablePoller {
     this.#t = o.table;
     this.#query = new KeysetQuery(o.table.query, o.table.timestampField, o.table.sysIdField);
     this.#dedup = new DedupCache(o.source.dedupWindowRecords);
+    for (const version of o.sentInOverlap ?? []) this.#dedup.add(version);
     this.#fields = projectionOf(o.table.fields, o.table.modCountField);
     this.#keepRaw = keepRaw;
     this.#labels = { table: o.table.table, alias: o.table.alias };
@@ -324,7 +330,9 @@ export class TablePoller {
       }
       try {
         // A late row inside the overlap carries the current cursor: offsets never move backwards.
-        records.push(this.#o.records.build(row, c.sysId, c.epochMs, this.#offset!, stamp));
+        const record = this.#o.records.build(row, c.sysId, c.epochMs, this.#offset!, stamp);
+        this.#o.ledger?.built(record, version, c);
+        records.push(record);
       } catch (error) {
         if (!(error instanceof FieldValueError)) throw error;
         await this.#badRow(row, c.sysId, error.field, error.message, error);

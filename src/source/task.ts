@@ -4,13 +4,14 @@
  *
  * The runtime imports `createSourceTask`.
  */
-import type { SourceRecord } from "../connect/record.ts";
-import type { SourceTask, SourceTaskContext } from "../connect/task_api.ts";
+import type { SourcePartition, SourceRecord } from "../connect/record.ts";
+import type { SourceOffsetEntry, SourceTask, SourceTaskContext } from "../connect/task_api.ts";
 import type { RawConfig, TypedProps } from "../config/types.ts";
 import { aggregateCount, instanceOptionsFromProps, TableClient } from "../instance/mod.ts";
 import { cursorFromOffset } from "./cursor.ts";
 import { Envelope } from "./envelope.ts";
 import { InstanceTimeSource } from "./instance_time.ts";
+import { OverlapLedger, overlapSentFromOffset } from "./overlap_ledger.ts";
 import { sourcePartition } from "./partition.ts";
 import { RecordBuilder } from "./record_builder.ts";
 import { RecordQueue } from "./record_queue.ts";
@@ -44,6 +45,8 @@ export class TableSourceTask implements SourceTask {
   #failure: Error | null = null;
   #abort = new AbortController();
   #unlink: () => void = () => {};
+  /** Each table's acknowledged versions near its cursor, by partitionKey of its source partition. */
+  #ledgers = new Map<string, OverlapLedger>();
 
   constructor(private readonly options: TableSourceTaskOptions = {}) {}
 
@@ -80,7 +83,12 @@ export class TableSourceTask implements SourceTask {
 
     for (const table of settings.tables) {
       const partition = sourcePartition(table.table, instance, table);
-      const committed = cursorFromOffset(context.offset(partition));
+      const offset = context.offset(partition);
+      const committed = cursorFromOffset(offset);
+      const sentInOverlap = overlapSentFromOffset(offset);
+      const ledger = new OverlapLedger(settings.overlapSeconds, settings.dedupWindowRecords);
+      ledger.seed(sentInOverlap);
+      this.#ledgers.set(partitionKey(partition), ledger);
       context.logger.info(
         { table: table.table, alias: table.alias, cursor: committed ?? undefined },
         committed === null
@@ -117,6 +125,8 @@ export class TableSourceTask implements SourceTask {
           context,
           partition,
           committed,
+          sentInOverlap,
+          ledger,
           records: new RecordBuilder({
             topic: table.topic,
             table: table.table,
@@ -183,6 +193,19 @@ export class TableSourceTask implements SourceTask {
     return this.#queue.drain();
   }
 
+  commitRecord(record: SourceRecord): void {
+    if (record.sourcePartition) this.#ledgers.get(partitionKey(record.sourcePartition))?.acked(record);
+  }
+
+  /** Graceful stop: each table's final offset lists the versions sent inside its overlap window. */
+  finalOffsets(committed: readonly SourceOffsetEntry[]): SourceOffsetEntry[] {
+    return committed.flatMap(({ partition, offset }) => {
+      const ledger = this.#ledgers.get(partitionKey(partition));
+      const final = ledger?.finalOffset(offset);
+      return final && final !== offset ? [{ partition, offset: final }] : [];
+    });
+  }
+
   async stop(): Promise<void> {
     this.#abort.abort();
     this.#reporter?.stop();
@@ -221,6 +244,11 @@ function valueBuilderFor(
     optionalSchema: settings.emitEnvelope,
     logger: context.logger,
   });
+}
+
+/** A partition's identity whatever its field order (the runtime hands back copies of our partitions). */
+function partitionKey(partition: SourcePartition): string {
+  return JSON.stringify(Object.entries(partition).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** The factory the runtime imports. */

@@ -1,6 +1,6 @@
 /**
  * Operating the daemon: a bearer-token protected HTTPS REST listener, the Prometheus metrics, SIGTERM committing
- * the final offsets. (Missing topics and topic.creation.*: topic_creation_test.ts.)
+ * the final offsets (with the versions sent in the overlap window). (Missing topics and topic.creation.*: topic_creation_test.ts.)
  */
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
@@ -99,6 +99,12 @@ Deno.test("HTTPS listener with a bearer token, metrics, and SIGTERM committing t
   const newest = table.get(ids[ids.length - 1])!;
   const stored = JSON.parse(await Deno.readTextFile(`${dir}/offsets.json`));
   assertEquals(stored.rows.length, 1);
-  assertEquals(stored.rows[0].value, { timestamp: newest.sys_updated_on, sys_id: newest.sys_id });
+  const { overlap_sent, ...cursor } = stored.rows[0].value;
+  assertEquals(cursor, { timestamp: newest.sys_updated_on, sys_id: newest.sys_id });
+  // The graceful stop's final offset lists the versions sent in the overlap window, the newest row's among them.
+  assert(
+    JSON.parse(overlap_sent).includes(`${newest.sys_updated_on}|${newest.sys_id}|${newest.sys_mod_count}`),
+    String(overlap_sent),
+  );
   assert(!daemon.output().includes(TOKEN) && !daemon.output().includes(PASSWORD), "secret in logs");
 });

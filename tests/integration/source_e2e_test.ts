@@ -70,7 +70,11 @@ Deno.test("source backfill through the daemon delivers every row once; offsets s
   const again = await startDaemonProcess(config, { env, dir: daemon.dir });
   try {
     const restored = await again.request("GET", "/connectors/incidents/offsets");
-    assertEquals(restored.body.offsets, offsets, "the committed offset survived the restart");
+    // The graceful stop's final offset may also list the versions sent in the overlap (overlap_sent).
+    const cursors = restored.body.offsets.map((
+      { partition, offset }: { partition: unknown; offset: Record<string, unknown> },
+    ) => ({ partition, offset: { timestamp: offset.timestamp, sys_id: offset.sys_id } }));
+    assertEquals(cursors, offsets, "the committed offset survived the restart");
     const cursor = (offsets[0] as { offset: { timestamp: string } }).offset.timestamp;
     await waitFor(
       () =>

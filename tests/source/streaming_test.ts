@@ -7,6 +7,7 @@ import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts
 import type { SourceRecord } from "../../src/connect/record.ts";
 import {
   insertRow,
+  overlapScene,
   pollUntil,
   pollUntilQuiet,
   sourceConfig,
@@ -56,14 +57,8 @@ Deno.test("high-water mark: instance clock frozen, safety lag 2 s: the last seco
 Deno.test("overlap and dedup: re-reads are suppressed, updates and late rows in the overlap are delivered; a restart re-delivers the overlap only", async () => {
   const sim = await startSim();
   try {
-    const row = (s: number, values: Record<string, string> = {}) =>
-      insertRow(sim, "incident", { sys_updated_on: `2024-07-01 10:00:0${s}`, sys_mod_count: "0", ...values });
-    const ids = [0, 1, 2, 3, 4].map((s) => row(s));
+    const { row, ids, config } = overlapScene(sim);
     const context = new TestContext();
-    const config = sourceConfig(sim, { inc: "incident" }, {
-      "svc.source.overlap.seconds": "2",
-      "svc.table.inc.start.timestamp": "2024-07-01 00:00:00",
-    });
     const driven = await startTask(config, context);
     let late: string;
     try {

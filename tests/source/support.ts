@@ -211,6 +211,25 @@ export async function stopTask(driven: Driven): Promise<void> {
   await driven.task.stop();
 }
 
+/**
+ * Five incident rows one second apart (2024-07-01 10:00:00 to :04, sys_mod_count 0), `row(s)` to add one at
+ * second `s`, and a config re-reading 2 s of overlap: the scene of the overlap and dedup tests.
+ */
+export function overlapScene(sim: Simulator): {
+  row: (s: number, values?: Record<string, string>) => string;
+  ids: string[];
+  config: RawConfig;
+} {
+  const row = (s: number, values: Record<string, string> = {}) =>
+    insertRow(sim, "incident", { sys_updated_on: `2024-07-01 10:00:0${s}`, sys_mod_count: "0", ...values });
+  const ids = [0, 1, 2, 3, 4].map((s) => row(s));
+  const config = sourceConfig(sim, { inc: "incident" }, {
+    "svc.source.overlap.seconds": "2",
+    "svc.table.inc.start.timestamp": "2024-07-01 00:00:00",
+  });
+  return { row, ids, config };
+}
+
 /** Inserts a row with the given sys_* values kept as given (no auto stamping). */
 export function insertRow(sim: Simulator, table: string, values: Record<string, string>): string {
   const row = sim.table(table).insert(values, { suppressAutoSysFields: true });

@@ -8,6 +8,10 @@
  * standalone mode) and `deleted: true` (a file connector deleted over REST stays deleted while the file entry
  * is unchanged; Connect would log and skip such a record).
  *
+ * Restart requests travel the same way (KIP-745): `restart-connector-<name>` → `{"include-tasks":bool,
+ * "only-failed":bool}`, and, ours (Connect forwards a task restart to its worker over REST instead),
+ * `restart-task-<name>-<n>` → `{}`. Only requests written after a member started reach its `onRestart`.
+ *
  * Every member follows the topic; `onChange` reports each connector whose stored entry changed, including this
  * member's own writes, except those a newer write of this member already superseded.
  */
@@ -16,6 +20,10 @@ import type { ConnectorConfigStore, StoredConnector, TargetState } from "../conn
 import { jsonValue, keyText, TopicTail } from "./topic_tail.ts";
 import { logger } from "../../observability/log.ts";
 import type { RawConfig } from "../../config/types.ts";
+import type { RestartRequest } from "../task_placement.ts";
+
+/** A restart request read from the topic: the connector's (KIP-745), or one task's. */
+export type ReadRestart = { connector: string } & (RestartRequest | { task: number });
 
 const log = logger("group");
 
@@ -33,13 +41,16 @@ export class ConfigTopicStore implements ConnectorConfigStore {
   /** Connector → offset of this member's latest write of it; older echoes of its own writes are skipped. */
   readonly #ownWrites = new Map<string, number>();
   #listener: (name: string, entry: StoredConnector | undefined) => void = () => {};
+  #restartListener: (request: ReadRestart) => void = () => {};
 
-  constructor(kafka: KafkaClient, topic: string) {
+  /** `replicationFactor`: `config.storage.replication.factor` when the topic is created; default -1 (broker default). */
+  constructor(kafka: KafkaClient, topic: string, replicationFactor = -1) {
     this.#tail = new TopicTail(kafka, {
       topic,
       setting: "config.storage.topic",
       singlePartition: true,
       purpose: "config-reader",
+      create: { partitions: 1, replicationFactor, settings: "config.storage.replication.factor" },
       apply: (r) => this.#apply(r),
     });
   }
@@ -52,6 +63,22 @@ export class ConfigTopicStore implements ConnectorConfigStore {
   /** Called for every connector whose stored entry changed after start (undefined = deleted). */
   onChange(listener: (name: string, entry: StoredConnector | undefined) => void): void {
     this.#listener = listener;
+  }
+
+  /** Called for every restart request read after start. */
+  onRestart(listener: (request: ReadRestart) => void): void {
+    this.#restartListener = listener;
+  }
+
+  /** Asks every member to restart what it runs of the connector. */
+  async requestRestart(name: string, { includeTasks, onlyFailed }: RestartRequest): Promise<void> {
+    const value = { "include-tasks": includeTasks, "only-failed": onlyFailed };
+    await this.#tail.write([{ key: `restart-connector-${name}`, value, partition: 0 }]);
+  }
+
+  /** Asks the member running the task to restart it. */
+  async requestTaskRestart(name: string, task: number): Promise<void> {
+    await this.#tail.write([{ key: `restart-task-${name}-${task}`, value: {}, partition: 0 }]);
   }
 
   /** The config position this member has applied (the leader's position travels in each assignment). */
@@ -137,7 +164,10 @@ export class ConfigTopicStore implements ConnectorConfigStore {
         log.warn({ key, offset: record.offset }, "ignoring a config topic record without string properties");
         return;
       }
-    } else return;
+    } else {
+      this.#applyRestart(key, value);
+      return;
+    }
     const own = this.#ownWrites.get(name);
     if (own !== undefined && record.offset < own) return;
     const entry = this.#entries.get(name);
@@ -145,6 +175,20 @@ export class ConfigTopicStore implements ConnectorConfigStore {
   }
 
   readonly #targets = new Map<string, TargetState>();
+
+  #applyRestart(key: string, value: Record<string, unknown> | null): void {
+    if (value === null) return;
+    if (key.startsWith("restart-connector-")) {
+      this.#restartListener({
+        connector: key.slice("restart-connector-".length),
+        includeTasks: value["include-tasks"] === true,
+        onlyFailed: value["only-failed"] === true,
+      });
+      return;
+    }
+    const task = /^restart-task-(.+)-(\d+)$/.exec(key);
+    if (task) this.#restartListener({ connector: task[1], task: Number(task[2]) });
+  }
 }
 
 function text(v: unknown): string | undefined {

@@ -27,8 +27,16 @@ export async function startGroupStores(
     throw new Error("group mode needs the topic offset store (offset.storage.topic)");
   }
   const configTopic = worker["config.storage.topic"] as string;
-  const config = new ConfigTopicStore(kafka, configTopic);
-  const status = new StatusTopicStore(kafka, worker["status.storage.topic"] as string);
+  // Missing topics are created, as Connect's distributed worker does.
+  const config = new ConfigTopicStore(
+    kafka,
+    configTopic,
+    worker["config.storage.replication.factor"] as number,
+  );
+  const status = new StatusTopicStore(kafka, worker["status.storage.topic"] as string, {
+    partitions: worker["status.storage.partitions"] as number,
+    replicationFactor: worker["status.storage.replication.factor"] as number,
+  });
   await Promise.all([config.start(), status.start()]);
   const members = new WorkerGroup({
     kafka,

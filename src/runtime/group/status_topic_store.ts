@@ -15,11 +15,13 @@ export class StatusTopicStore {
   readonly #tail: TopicTail;
   readonly #statuses = new Map<string, ReportedTaskStatus>();
 
-  constructor(kafka: KafkaClient, topic: string) {
+  /** `create`: partitions and replication factor when the topic is created (-1 = broker default). */
+  constructor(kafka: KafkaClient, topic: string, create: { partitions: number; replicationFactor: number }) {
     this.#tail = new TopicTail(kafka, {
       topic,
       setting: "status.storage.topic",
       purpose: "status-reader",
+      create: { ...create, settings: "status.storage.partitions, status.storage.replication.factor" },
       apply: (r) => this.#apply(r),
     });
   }

@@ -8,6 +8,10 @@
  */
 import type { Admin, KafkaClient, Producer, RecordAck } from "../../kafka/mod.ts";
 import type { ConsumedRecord, Consumer } from "../../kafka/mod.ts";
+import { TopicCreationUnsupportedError } from "../../kafka/mod.ts";
+import { logger } from "../../observability/log.ts";
+
+const log = logger("group");
 
 /** Session timeout of the tail's own consumer group: above the librdkafka mock's 3 s first-join delay. */
 const TAIL_SESSION_TIMEOUT_MS = 10_000;
@@ -25,6 +29,16 @@ export interface TopicTailOptions {
   singlePartition?: boolean;
   /** Names the tail's throwaway consumer group. */
   purpose: string;
+  /**
+   * Creates the topic (compacted) when it is missing, as Connect's distributed worker does; without it a
+   * missing topic is an error. -1 = broker default.
+   */
+  create?: {
+    partitions: number;
+    replicationFactor: number;
+    /** The worker keys of the two numbers, for error messages. */
+    settings: string;
+  };
   apply(record: ConsumedRecord): void;
 }
 
@@ -49,12 +63,7 @@ export class TopicTail {
   async start(): Promise<void> {
     this.#admin = await this.#kafka.admin();
     const { setting, singlePartition } = this.#options;
-    if (!(await this.#admin.topicExists(this.topic))) {
-      throw new Error(
-        `The topic "${this.topic}" (${setting}) does not exist: create it as a compacted topic ` +
-          `(cleanup.policy=compact${singlePartition ? ", exactly 1 partition" : ""})`,
-      );
-    }
+    await this.#ensureTopic(this.#admin);
     const partitions = (await this.#admin.partitionsFor(this.topic)).length;
     if (singlePartition && partitions !== 1) {
       throw new Error(
@@ -125,6 +134,37 @@ export class TopicTail {
     await this.#consumer?.close().catch(() => {});
     await this.#producer?.close().catch(() => {});
     await this.#admin?.close().catch(() => {});
+  }
+
+  async #ensureTopic(admin: Admin): Promise<void> {
+    const { setting, singlePartition, create } = this.#options;
+    const how = `create it as a compacted topic (cleanup.policy=compact${
+      singlePartition ? ", exactly 1 partition" : ""
+    })`;
+    if (!create) {
+      if (await admin.topicExists(this.topic)) return;
+      throw new Error(`The topic "${this.topic}" (${setting}) does not exist: ${how}`);
+    }
+    const { partitions, replicationFactor } = create;
+    try {
+      // createTopic answers false for an existing topic (or one another member starting now created first),
+      // once it serves.
+      if (
+        await admin.createTopic(this.topic, {
+          partitions,
+          replicationFactor,
+          configs: { "cleanup.policy": "compact" },
+        })
+      ) log.info({ topic: this.topic, setting, partitions, replicationFactor }, "created the topic");
+    } catch (error) {
+      const reason = error instanceof TopicCreationUnsupportedError ? error.reason : (error as Error).message;
+      throw new Error(
+        `The topic "${this.topic}" (${setting}) does not exist and creating it with ${partitions} partition(s) ` +
+          `and replication factor ${replicationFactor} (${create.settings}; -1 = broker default) failed ` +
+          `(${reason}): ${how}`,
+        { cause: error },
+      );
+    }
   }
 
   #reached(ends: Map<number, number>): boolean {

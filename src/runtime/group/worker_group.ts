@@ -21,7 +21,7 @@ import type { Herder } from "../herder.ts";
 import type { TaskPlacement } from "../task_placement.ts";
 import type { TaskState } from "../task_runner.ts";
 import { assignUnits } from "./assignor.ts";
-import type { ConfigTopicStore } from "./config_topic_store.ts";
+import type { ConfigTopicStore, ReadRestart } from "./config_topic_store.ts";
 import type { StatusTopicStore } from "./status_topic_store.ts";
 
 const log = logger("group");
@@ -88,12 +88,15 @@ export class WorkerGroup {
     remoteTask: (connector, task) => this.#o.status.task(connector, task),
     connectorWorker: (connector) => this.#o.status.connector(connector)?.workerId,
     readSharedOffsets: () => this.#o.refreshOffsets(),
+    requestRestart: (connector, request) => this.#o.config.requestRestart(connector, request),
+    requestTaskRestart: (connector, task) => this.#o.config.requestTaskRestart(connector, task),
   };
 
   /** Joins the group with the herder's connectors; resolves after the first assignment was taken. */
   async start(herder: Herder): Promise<void> {
     this.#herder = herder;
     this.#o.config.onChange((name, entry) => this.#configChanged(name, entry));
+    this.#o.config.onRestart((request) => this.#restartRequested(request));
     // Changes read between the config's first read and now are applied (no-ops when already current).
     for (const name of this.#o.config.names()) this.#configChanged(name, this.#o.config.get(name));
     this.#membership = this.#o.kafka.groupMembership({
@@ -248,6 +251,16 @@ export class WorkerGroup {
     this.#configChanges = this.#configChanges.then(() => this.#applyConfigChange(name, entry)).catch((e) =>
       log.error({ err: e, connector: name }, "applying a shared config change failed")
     );
+  }
+
+  /** Applies a restart request (any member's) to what runs here, in order with the config changes around it. */
+  #restartRequested(request: ReadRestart): void {
+    const herder = this.#herder!;
+    this.#configChanges = this.#configChanges.then(() =>
+      "task" in request
+        ? herder.applyTaskRestart(request.connector, request.task)
+        : herder.applyRestart(request.connector, request)
+    ).catch((e) => log.error({ err: e, connector: request.connector }, "applying a restart request failed"));
   }
 
   async #applyConfigChange(name: string, entry: ReturnType<ConfigTopicStore["get"]>): Promise<void> {

@@ -162,6 +162,7 @@ export class ConnectorLifecycle {
 
   async restartTask(m: ManagedConnector, index: number): Promise<void> {
     const id = m.tasks[index].taskId;
+    log.info({ connector: m.name, task: id }, `restarting task ${m.name}-${id}`);
     await m.tasks[index].stop(this.o.gracefulTimeoutMs);
     await this.o.offsets.flush();
     if (this.o.isCurrent(m) && m.tasks[index]?.taskId === id) {

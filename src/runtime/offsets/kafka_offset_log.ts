@@ -138,7 +138,7 @@ export class KafkaOffsetLog implements OffsetLog {
   }
 
   async #ensureTopic(admin: Admin): Promise<void> {
-    if (await admin.topicExists(this.topic)) return;
+    // No existence check first: createTopic also waits until a topic another member just created serves.
     const partitions = this.#options.partitions ?? DEFAULT_OFFSET_TOPIC_PARTITIONS;
     const replicationFactor = this.#options.replicationFactor ?? DEFAULT_OFFSET_TOPIC_REPLICATION_FACTOR;
     try {

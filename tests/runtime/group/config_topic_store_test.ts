@@ -1,6 +1,7 @@
 /**
  * The group's config topic against the real broker: Kafka Connect's keys and value shapes on the topic (read
- * back with kcat), and a change written by one member reaching another member's listener.
+ * back with kcat), a change written by one member reaching another member's listener, and the config and
+ * status topics created when missing.
  */
 import { assert, assertEquals } from "../../support/assert.ts";
 import { type KafkaBroker, startKafkaBroker, uniqueName } from "../../support/kafka_broker.ts";
@@ -8,6 +9,7 @@ import { readTopicWithKcat } from "../../support/kafka_helpers.ts";
 import { createKafka } from "../../../src/kafka/mod.ts";
 import { setLogLevel } from "../../../src/observability/log.ts";
 import { ConfigTopicStore } from "../../../src/runtime/group/config_topic_store.ts";
+import { StatusTopicStore } from "../../../src/runtime/group/status_topic_store.ts";
 import type { StoredConnector } from "../../../src/runtime/connector_state_store.ts";
 
 setLogLevel("error");
@@ -67,22 +69,50 @@ Deno.test({
   },
 });
 
-Deno.test("config topic: a missing topic or one with several partitions is refused with what to do", async () => {
+Deno.test("config topic: a topic with several partitions is refused with what to do", async () => {
   await using broker = await startKafkaBroker();
   const several = uniqueName("configs");
   await broker.createTopic(several, 3, 1);
-  const kafka = clientFor(broker);
-  const cases = [[several, /has 3 partitions; it must have exactly 1/], [
-    uniqueName("nope"),
-    /does not exist/,
-  ]];
-  for (const [topic, expected] of cases as [string, RegExp][]) {
-    const store = new ConfigTopicStore(kafka, topic);
-    const error = await store.start().then(() => null, (e: Error) => e);
-    await store.close();
-    assert(
-      error && expected.test(error.message) && error.message.includes("config.storage.topic"),
-      String(error),
+  const store = new ConfigTopicStore(clientFor(broker), several);
+  const error = await store.start().then(() => null, (e: Error) => e);
+  await store.close();
+  assert(
+    error && /has 3 partitions; it must have exactly 1/.test(error.message) &&
+      error.message.includes("config.storage.topic"),
+    String(error),
+  );
+});
+
+Deno.test({
+  name:
+    "config and status topics: created when missing (compacted; 1 and status.storage.partitions partitions)",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    await using broker = await startKafkaBroker();
+    const kafka = clientFor(broker);
+    const configTopic = uniqueName("configs");
+    const statusTopic = uniqueName("status");
+    // Two members starting at once: one creates each topic, the other finds it.
+    const configs = [
+      new ConfigTopicStore(kafka, configTopic, -1),
+      new ConfigTopicStore(kafka, configTopic, 1),
+    ];
+    const statuses = [1, 2].map(() =>
+      new StatusTopicStore(kafka, statusTopic, { partitions: 3, replicationFactor: -1 })
     );
-  }
+    try {
+      await Promise.all([...configs, ...statuses].map((s) => s.start()));
+      assertEquals(await broker.partitionCount(configTopic), 1);
+      assertEquals(await broker.partitionCount(statusTopic), 3);
+      for (const topic of [configTopic, statusTopic]) {
+        assertEquals((await broker.topicConfig(topic))["cleanup.policy"], "compact");
+      }
+      await configs[0].put("src", { config: { name: "src" }, target: "RUNNING" });
+      await configs[1].waitForPosition(configs[0].position());
+      assertEquals(configs[1].get("src")?.config, { name: "src" });
+    } finally {
+      await Promise.all([...configs, ...statuses].map((s) => s.close()));
+    }
+  },
 });

@@ -1,0 +1,101 @@
+/**
+ * The row versions a table sent inside its overlap window, carried across a graceful stop so that the next run
+ * does not send them again.
+ *
+ * A restarted table re-reads `svc.source.overlap.seconds` before its committed cursor (and the cursor's own
+ * second) to catch rows that arrived late; with an empty dedup cache it would send that whole window again. So
+ * on a graceful stop (shutdown, or a worker group moving the task) the final committed offset carries the
+ * versions Kafka acknowledged inside that window (`overlap_sent`: the dedup keys `timestamp|sys_id|sys_mod_count`
+ * as a JSON array in a string, because Connect's offsets hold primitive values only). The next run seeds its dedup
+ * cache with them: the re-read finds them already sent, and a late row, absent from the list, is still sent.
+ *
+ * Only acknowledged versions are listed (a version sent but not acknowledged must come again), and only the final
+ * graceful commit carries the list: after a crash the overlap is delivered again, as before. Above
+ * MAX_OVERLAP_SENT versions the list is left out (the window is re-delivered, never lost).
+ */
+import type { SourceOffset, SourceRecord } from "../connect/record.ts";
+import { compareCursors, type Cursor, cursorFromOffset } from "./cursor.ts";
+import { parseGlideDateTime } from "./glide_timestamp.ts";
+
+/** The offset field holding the list. */
+export const OFFSET_OVERLAP_SENT = "overlap_sent";
+/** Most versions a final offset carries (about 60 bytes each); a larger window is re-delivered instead. */
+export const MAX_OVERLAP_SENT = 2000;
+
+/** One table's acknowledged versions near its cursor. */
+export class OverlapLedger {
+  /** Versions built but not yet acknowledged, by record. */
+  readonly #built = new WeakMap<SourceRecord, { version: string; cursor: Cursor }>();
+  /** Acknowledged versions in acknowledgement order, with the row's position; at most `capacity`. */
+  readonly #acked = new Map<string, Cursor>();
+
+  /**
+   * `overlapSeconds`: the table's `svc.source.overlap.seconds`. `capacity`: most versions remembered
+   * (`svc.source.dedup.window.records`, the bound of the dedup cache the list seeds).
+   */
+  constructor(readonly overlapSeconds: number, readonly capacity: number) {}
+
+  /** The poller built `record` for the row version `version` at `cursor`. */
+  built(record: SourceRecord, version: string, cursor: Cursor): void {
+    this.#built.set(record, { version, cursor });
+  }
+
+  /** Kafka acknowledged `record` (a record this ledger did not see built is ignored). */
+  acked(record: SourceRecord): void {
+    const entry = this.#built.get(record);
+    if (!entry) return;
+    this.#built.delete(record);
+    this.#remember(entry.version, entry.cursor);
+  }
+
+  /**
+   * The versions an earlier run listed in its final offset: sent already, so listed again while they stay in
+   * the window (a run that stops again before its cursor moved on hands them on too).
+   */
+  seed(versions: readonly string[]): void {
+    for (const version of versions) {
+      // `timestamp|sys_id|sys_mod_count` (DedupCache.versionKey): the sys id lies between the first and last bar.
+      const first = version.indexOf("|");
+      const last = version.lastIndexOf("|");
+      const timestamp = version.slice(0, first);
+      const epochMs = parseGlideDateTime(timestamp);
+      if (first < last && !Number.isNaN(epochMs)) {
+        this.#remember(version, { timestamp, sysId: version.slice(first + 1, last), epochMs });
+      }
+    }
+  }
+
+  #remember(version: string, cursor: Cursor): void {
+    this.#acked.delete(version);
+    this.#acked.set(version, cursor);
+    if (this.#acked.size > this.capacity) this.#acked.delete(this.#acked.keys().next().value!);
+  }
+
+  /**
+   * The committed offset with the acknowledged versions of its overlap window (at or before its cursor, at or
+   * after the cursor minus the overlap); unchanged when there are none, too many, or it holds no cursor.
+   */
+  finalOffset(committed: SourceOffset): SourceOffset {
+    const cursor = cursorFromOffset(committed);
+    if (cursor === null) return committed;
+    const from = cursor.epochMs - this.overlapSeconds * 1000;
+    const sent: string[] = [];
+    for (const [version, at] of this.#acked) {
+      if (at.epochMs >= from && compareCursors(at, cursor) <= 0) sent.push(version);
+    }
+    if (sent.length === 0 || sent.length > MAX_OVERLAP_SENT) return committed;
+    return { ...committed, [OFFSET_OVERLAP_SENT]: JSON.stringify(sent) };
+  }
+}
+
+/** The versions a committed offset says were sent inside its overlap window (none when absent or malformed). */
+export function overlapSentFromOffset(offset: SourceOffset | null): string[] {
+  const list = offset?.[OFFSET_OVERLAP_SENT];
+  if (typeof list !== "string") return [];
+  try {
+    const versions: unknown = JSON.parse(list);
+    return Array.isArray(versions) ? versions.filter((v): v is string => typeof v === "string") : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The versions sent inside the overlap window, carried by the final offset of a graceful stop
+ * (src/source/overlap_ledger.ts): what the list holds, and a restarted task that seeds its dedup cache with it
+ * (through real HTTP against the simulator) sends nothing of the overlap again but still a late row, and hands
+ * the list on when it stops again before its cursor moved.
+ */
+import { assertEquals } from "../support/assert.ts";
+import { SourceRecord } from "../../src/connect/record.ts";
+import type { SourceOffsetEntry } from "../../src/connect/task_api.ts";
+import { cursorToOffset } from "../../src/source/cursor.ts";
+import { DedupCache } from "../../src/source/dedup_cache.ts";
+import { parseGlideDateTime } from "../../src/source/glide_timestamp.ts";
+import {
+  MAX_OVERLAP_SENT,
+  OFFSET_OVERLAP_SENT,
+  OverlapLedger,
+  overlapSentFromOffset,
+} from "../../src/source/overlap_ledger.ts";
+import {
+  type Driven,
+  overlapScene,
+  partitionKey,
+  pollUntil,
+  pollUntilQuiet,
+  startSim,
+  startTask,
+  stopTask,
+  TestContext,
+} from "./support.ts";
+
+const at = (timestamp: string, sysId: string) => ({
+  timestamp,
+  sysId,
+  epochMs: parseGlideDateTime(timestamp),
+});
+const record = () => new SourceRecord({ topic: "t", value: null });
+
+Deno.test("overlap ledger: the final offset lists the acknowledged versions of the overlap window, nothing else", () => {
+  const ledger = new OverlapLedger(2, 100);
+  const rows = [
+    ["2024-07-01 10:00:01", "a", "0"], // before the window (cursor − 2 s)
+    ["2024-07-01 10:00:02", "b", "0"],
+    ["2024-07-01 10:00:03", "c", "4"],
+    ["2024-07-01 10:00:04", "d", "0"], // the cursor
+    ["2024-07-01 10:00:04", "e", "0"], // after the committed cursor (its record not committed)
+    ["2024-07-01 10:00:03", "f", "0"], // built, never acknowledged
+  ] as const;
+  const built = rows.map(([ts, id, mod]) => {
+    const r = record();
+    ledger.built(r, DedupCache.versionKey(ts, id, mod), at(ts, id));
+    return r;
+  });
+  for (const r of built.slice(0, 5)) ledger.acked(r);
+  ledger.acked(record()); // a record it never saw built is ignored
+  const committed = cursorToOffset(at("2024-07-01 10:00:04", "d"));
+  const final = ledger.finalOffset(committed);
+  assertEquals(overlapSentFromOffset(final), [
+    "2024-07-01 10:00:02|b|0",
+    "2024-07-01 10:00:03|c|4",
+    "2024-07-01 10:00:04|d|0",
+  ]);
+  assertEquals({ ...final, [OFFSET_OVERLAP_SENT]: undefined }, {
+    ...committed,
+    [OFFSET_OVERLAP_SENT]: undefined,
+  });
+  assertEquals(typeof final[OFFSET_OVERLAP_SENT], "string", "offsets hold primitive values only");
+});
+
+Deno.test("overlap ledger: over the cap, or nothing in the window, the committed offset is kept as it is", () => {
+  const ledger = new OverlapLedger(0, 10_000);
+  for (let i = 0; i <= MAX_OVERLAP_SENT; i++) {
+    const r = record();
+    const id = `id${String(i).padStart(5, "0")}`;
+    ledger.built(r, DedupCache.versionKey("2024-07-01 10:00:04", id, "0"), at("2024-07-01 10:00:04", id));
+    ledger.acked(r);
+  }
+  const committed = cursorToOffset(at("2024-07-01 10:00:04", "id99999"));
+  assertEquals(ledger.finalOffset(committed), committed, `${MAX_OVERLAP_SENT + 1} versions: left out`);
+  const later = cursorToOffset(at("2024-07-01 10:00:09", "x"));
+  assertEquals(ledger.finalOffset(later), later, "none inside the window");
+  assertEquals(overlapSentFromOffset({ [OFFSET_OVERLAP_SENT]: "not json" }), []);
+  assertEquals(overlapSentFromOffset(null), []);
+});
+
+/** Polls like the runtime: every record acknowledged (commitRecord), the last offset of each table committed. */
+async function pollAcked(driven: Driven, done: (r: SourceRecord[]) => boolean): Promise<SourceRecord[]> {
+  const got = await pollUntil(driven, done);
+  const quiet = await pollUntilQuiet(driven);
+  for (const r of [...got, ...quiet]) driven.task.commitRecord(r);
+  return [...got, ...quiet];
+}
+
+/** What the driver does on a graceful stop: the task's final offsets replace the committed ones. */
+async function stopGracefully(driven: Driven): Promise<void> {
+  const committed: SourceOffsetEntry[] = [];
+  const last = new Map(driven.records.map((r) => [partitionKey(r.sourcePartition!), r.sourcePartition!]));
+  for (const [key, partition] of last) {
+    committed.push({ partition, offset: driven.context.offsets.get(key)! });
+  }
+  for (const { partition, offset } of driven.task.finalOffsets(committed)) {
+    driven.context.offsets.set(partitionKey(partition), offset);
+  }
+  await stopTask(driven);
+}
+
+Deno.test("graceful stop: the next run seeds its dedup cache from the final offset; only a late row in the overlap comes again", async () => {
+  const sim = await startSim();
+  try {
+    const { row, ids, config } = overlapScene(sim);
+    const context = new TestContext();
+    const first = await startTask(config, context);
+    try {
+      await pollAcked(first, (r) => r.length >= 5);
+      assertEquals(first.records.map((r) => r.key), ids);
+    } finally {
+      await stopGracefully(first);
+    }
+    const final = [...context.offsets.values()][0];
+    assertEquals(overlapSentFromOffset(final).length, 3, "rows 2, 3 and 4 lie in the overlap window");
+
+    // While stopped: a row arrives late inside the overlap, and row 2 is updated in place (same second).
+    const late = row(3, { short_description: "late" });
+    sim.table("incident").update(ids[2], { sys_mod_count: "1" }, { suppressAutoSysFields: true });
+    const second = await startTask(config, context.renew());
+    try {
+      const again = await pollAcked(second, (r) => r.length >= 2);
+      assertEquals(new Set(again.map((r) => r.key)), new Set([late, ids[2]]), "the late row and the update");
+      assertEquals(again.length, 2, "nothing of the overlap sent again");
+    } finally {
+      await stopGracefully(second);
+    }
+    // The second run's cursor did not move: its final offset hands on the first run's versions with its own.
+    assertEquals(overlapSentFromOffset([...context.offsets.values()][0]).length, 5);
+    const third = await startTask(config, context.renew());
+    try {
+      assertEquals(await pollUntilQuiet(third, 5), [], "nothing sent again by a third run");
+    } finally {
+      await stopTask(third);
+    }
+  } finally {
+    await sim.stop();
+  }
+});
