@@ -10,6 +10,7 @@ import type { RawConfig, TypedProps } from "../config/types.ts";
 import { aggregateCount, instanceOptionsFromProps, TableClient } from "../instance/mod.ts";
 import { cursorFromOffset } from "./cursor.ts";
 import { Envelope } from "./envelope.ts";
+import { backfillFromOffset } from "./parallel_backfill.ts";
 import { InstanceTimeSource } from "./instance_time.ts";
 import { sourcePartition } from "./partition.ts";
 import { RecordBuilder } from "./record_builder.ts";
@@ -80,10 +81,17 @@ export class TableSourceTask implements SourceTask {
 
     for (const table of settings.tables) {
       const partition = sourcePartition(table.table, instance, table);
-      const committed = cursorFromOffset(context.offset(partition));
+      const stored = context.offset(partition);
+      const committed = cursorFromOffset(stored);
+      const backfill = backfillFromOffset(stored);
       context.logger.info(
         { table: table.table, alias: table.alias, cursor: committed ?? undefined },
-        committed === null
+        backfill !== null
+          ? `table ${table.table} resumes its parallel backfill (${
+            backfill.ranges.filter((r) => !r.done).length
+          } ` +
+            `of ${backfill.ranges.length} ranges left)`
+          : committed === null
           ? `table ${table.table} starts at ${table.startTimestamp} (no committed offset)`
           : `table ${table.table} resumes ${settings.overlapSeconds}s before its committed cursor`,
       );
@@ -117,6 +125,7 @@ export class TableSourceTask implements SourceTask {
           context,
           partition,
           committed,
+          backfill,
           records: new RecordBuilder({
             topic: table.topic,
             table: table.table,
