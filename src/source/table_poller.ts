@@ -75,7 +75,7 @@ export function projectionOf(fields: readonly string[], modCountField: string): 
 
 /** Where handled rows move a cursor: the table's, or a range's of a parallel backfill. */
 interface RowPosition {
-  readonly cursor: Cursor | null;
+  cursor(): Cursor | null;
   moveTo(cursor: Cursor): void;
   /** The offset of a record handled now. */
   offset(): SourceOffset;
@@ -136,15 +136,11 @@ export class TablePoller {
     this.#offset = o.committed === null ? null : cursorToOffset(o.committed);
     this.#limit = o.table.batchSize;
     this.#backfill = o.backfill ? new ParallelBackfill(o.backfill) : null;
-    // deno-lint-ignore no-this-alias
-    const poller = this;
     this.#streaming = {
-      get cursor() {
-        return poller.#cursor;
-      },
-      moveTo(c) {
-        poller.#cursor = c;
-        poller.#offset = cursorToOffset(c);
+      cursor: () => this.#cursor,
+      moveTo: (c) => {
+        this.#cursor = c;
+        this.#offset = cursorToOffset(c);
       },
       offset: () => this.#offset!,
     };
@@ -240,14 +236,12 @@ export class TablePoller {
     const t = this.#t;
     const query = new KeysetQuery(t.query, t.timestampField, t.sysIdField, backfill.ids[i]);
     const position: RowPosition = {
-      get cursor() {
-        return backfill.range(i).cursor;
-      },
+      cursor: () => backfill.range(i).cursor,
       moveTo: (c) => backfill.moveTo(i, c),
       offset: () => backfill.offset(),
     };
     const sweep = new Sweep(
-      sweepStart(position.cursor, t.startTimestamp, source.overlapSeconds),
+      sweepStart(position.cursor(), t.startTimestamp, source.overlapSeconds),
       backfill.high,
     );
     let going = !sweep.empty;
@@ -442,7 +436,7 @@ export class TablePoller {
         String(rawValueOf(row[t.modCountField]) ?? ""),
       );
       // Only a row at or before the cursor can have been handled before in this run (an overlap re-read).
-      const at = position.cursor;
+      const at = position.cursor();
       const reRead = at !== null && compareCursors(c, at) <= 0;
       if (reRead && this.#dedup.has(version)) {
         suppressed++;

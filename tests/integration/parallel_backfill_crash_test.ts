@@ -6,9 +6,9 @@
  * every row's final version is on the topic, each key's versions arrived in cursor order, and the simulator
  * never had more than 3 requests in flight.
  */
-import { Kafka, logLevel } from "kafkajs";
 import { assert } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
+import { collectTopic } from "../support/topic_collector.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { formatGlideDateTime } from "../../src/source/glide_timestamp.ts";
@@ -22,29 +22,12 @@ interface Seen {
   modCount: number;
 }
 
-async function collect(bootstrap: string, topic: string, seen: Seen[]) {
-  const consumer = new Kafka({ brokers: bootstrap.split(","), logLevel: logLevel.NOTHING }).consumer({
-    groupId: uniqueName("backfill-reader"),
-    sessionTimeout: 6000,
-    maxWaitTimeInMs: 100,
-  });
-  await consumer.connect();
-  await consumer.subscribe({ topics: [topic], fromBeginning: true });
-  await consumer.run({
-    autoCommit: false,
-    eachBatch: ({ batch }) => {
-      for (const m of batch.messages) {
-        const value = JSON.parse(new TextDecoder().decode(m.value!));
-        seen.push({
-          key: new TextDecoder().decode(m.key!),
-          updated: value.sys_updated_on,
-          modCount: Number(value.sys_mod_count),
-        });
-      }
-      return Promise.resolve();
-    },
-  });
-  return consumer;
+function collect(bootstrap: string, topic: string, seen: Seen[]) {
+  return collectTopic(bootstrap, topic, seen, (m) => ({
+    key: m.key,
+    updated: m.value.sys_updated_on as string,
+    modCount: Number(m.value.sys_mod_count),
+  }));
 }
 
 /** The committed offset of the table, or null. */

@@ -8,8 +8,10 @@ import { assert, assertEquals } from "../support/assert.ts";
 import type { SourceRecord } from "../../src/connect/record.ts";
 import { backfillFromOffset, splitIdSpace } from "../../src/source/parallel_backfill.ts";
 import {
+  finalVersionsMissing,
   pollUntil,
   pollUntilQuiet,
+  pollWhileWriting,
   sourceConfig,
   startSim,
   startTask,
@@ -56,22 +58,13 @@ Deno.test("parallel backfill with a live writer: every final version, per-key or
     sim.counters.reset();
     const driven = await startTask(config(sim));
     try {
-      sim.writer.start({ rowsPerSecond: 300, table: "incident", insertRatio: 0.2 });
-      const until = Date.now() + 3000;
-      while (Date.now() < until) {
-        const batch = await driven.task.poll();
-        driven.context.commit(batch);
-        driven.records.push(...batch);
-      }
-      sim.writer.stop();
-      await new Promise((r) => setTimeout(r, 2500)); // past the safety lag
-      await pollUntilQuiet(driven, 15);
-
-      const have = new Set(driven.records.map((r) => `${r.key}/${valueOf(r).sys_mod_count}`));
-      const table = sim.table("incident");
-      let missing = 0;
-      for (const id of table.sysIds()) if (!have.has(`${id}/${table.get(id)!.sys_mod_count}`)) missing++;
-      assertEquals(missing, 0, "every row's final version was delivered");
+      await pollWhileWriting(sim, driven, {
+        table: "incident",
+        rowsPerSecond: 300,
+        insertRatio: 0.2,
+        ms: 3000,
+      });
+      assertEquals(finalVersionsMissing(sim, "incident", driven.records), [], "every row's final version");
       assertOrderPerKey(driven.records);
 
       const pages = sim.journal.find((e) =>
