@@ -10,10 +10,10 @@
  */
 import pino from "pino";
 import { analyzeConnector } from "../src/config/connector_config.ts";
-import type { SourceTaskContext } from "../src/connect/task_api.ts";
 import { startSimulator } from "../src/sim/mod.ts";
 import { TableSourceTask } from "../src/source/task.ts";
 import { arg, fmt } from "./support/processes.ts";
+import { BENCH_USER, benchSourceConfig, benchSourceContext } from "./support/source_task.ts";
 
 const rows = arg("rows", 20_000);
 const batch = arg("batch", 1000);
@@ -42,7 +42,7 @@ console.log(`${fmt(rows)} incident rows, batch ${fmt(batch)}`);
 for (const [name, hide] of Object.entries(SCENARIOS)) {
   const sim = await startSimulator({
     seed: { incident: rows },
-    users: ["bench:bench-pass"],
+    users: [BENCH_USER],
     clock: { mode: "frozen", at: "2030-01-01 00:00:00" },
     journalLimit: 10,
   });
@@ -52,34 +52,20 @@ for (const [name, hide] of Object.entries(SCENARIOS)) {
   sim.faults.add({ table: "incident", fault: { kind: "acl_hide", ...hide(ordered) } });
   const sweeps: SweepLine[] = [];
   const abort = new AbortController();
-  const context: SourceTaskContext = {
-    connectorName: "bench",
-    taskId: 0,
-    logger: pino({ level: "debug", base: undefined }, {
+  const context = benchSourceContext(
+    pino({ level: "debug", base: undefined }, {
       write: (line: string) => {
         const parsed = JSON.parse(line);
         if (parsed.msg === "sweep done") sweeps.push(parsed);
       },
     }),
-    metrics: { increment: () => {}, set: () => {} },
-    signal: abort.signal,
-    offset: () => null,
-    reportBadRow: () => Promise.resolve(),
-  };
-  const raw = {
-    name: "bench",
-    "connector.class": "io.tablesync.TableSourceConnector",
-    "svc.url": sim.url,
-    "svc.auth.username": "bench",
-    "svc.auth.password": "bench-pass",
-    "svc.tables": "inc",
-    "svc.table.inc.name": "incident",
-    "svc.table.inc.topic": "bench",
+    abort.signal,
+  );
+  const raw = benchSourceConfig(sim.url, {
     "svc.table.inc.fields": "sys_id,sys_updated_on",
     "svc.source.batch.size": String(batch),
     "svc.source.poll.interval.ms": "10",
-    "svc.source.safety.lag.seconds": "0",
-  };
+  });
   const task = new TableSourceTask({ pollWaitMs: 50 });
   await task.start(raw, analyzeConnector(raw, { worker: {} }).values, context);
   const started = performance.now();

@@ -7,23 +7,31 @@
  * - or strictly after a cursor key: `ts>=T^ts>T^ORid>I`, i.e. `ts > T OR (ts = T AND id > I)`, so a same-second
  *   bucket larger than a page is drained by sys id;
  * - a page ends at the end of a second, inclusive: `ts<=H` (the sweep's high-water mark, or a split point);
- * - or at a cursor key inside a second, inclusive: `ts<=T^ts<T^ORid<=I` (a split of a same-second window).
+ * - or at a cursor key inside a second, inclusive: `ts<=T^ts<T^ORid<=I` (a split of a same-second window);
+ * - a range of a parallel backfill adds its sys id bounds: `id>A^id<=B` (parallel_backfill.ts).
  */
 import { condition, EncodedQuery, keysetAfter, keysetAtOrBefore } from "../instance/mod.ts";
 import type { PageEnd, PageStart } from "./page_window.ts";
+import type { IdRange } from "./parallel_backfill.ts";
 
 export type { PageEnd, PageStart } from "./page_window.ts";
 
 export class KeysetQuery {
   readonly #base: EncodedQuery;
+  /** The sys id bounds of a backfill range, ANDed into every page; empty for the whole table. */
+  readonly #ids: string[] = [];
 
+  /** `ids`: only the rows of this sys id range (a range of a parallel backfill). Default: every row. */
   constructor(
     baseQuery: string,
     private readonly timestampField: string,
     private readonly sysIdField: string,
+    ids: IdRange | null = null,
   ) {
     // Parsed once per table: splitting into NQ groups is not per-page work.
     this.#base = EncodedQuery.parse(baseQuery);
+    if (ids?.after != null) this.#ids.push(condition(sysIdField, ">", ids.after));
+    if (ids?.atMost != null) this.#ids.push(condition(sysIdField, "<=", ids.atMost));
   }
 
   /** The query text of the page of the window `(start, end]`. */
@@ -35,6 +43,6 @@ export class KeysetQuery {
     const upper = end.kind === "through"
       ? condition(ts, "<=", end.timestamp)
       : keysetAtOrBefore(ts, end.timestamp, id, end.sysId);
-    return this.#base.and(lower, upper).orderBy(ts).orderBy(id).toString();
+    return this.#base.and(lower, upper, ...this.#ids).orderBy(ts).orderBy(id).toString();
   }
 }

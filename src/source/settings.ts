@@ -33,6 +33,8 @@ export interface TableSettings {
   readonly queryCategory: string | null;
   readonly batchSize: number;
   readonly pollIntervalMs: number;
+  /** Sys id ranges a backfill without a committed offset is read in, concurrently (1: the cursor alone). */
+  readonly backfillParallelism: number;
   /** `svc.table.<alias>.capture.deletes`: also read sys_audit for deletions (src/source/deletes/). */
   readonly captureDeletes: boolean;
 }
@@ -104,6 +106,8 @@ export function tableSettingsFromProps(props: TypedProps, alias: string): TableS
     queryCategory: optionalStr(props, k("query.category")),
     batchSize: optionalNum(props, k("batch.size")) ?? num(props, "svc.source.batch.size"),
     pollIntervalMs: optionalNum(props, k("poll.interval.ms")) ?? num(props, "svc.source.poll.interval.ms"),
+    backfillParallelism: optionalNum(props, k("backfill.parallelism")) ??
+      num(props, "svc.source.backfill.parallelism"),
     captureDeletes: bool(props, k("capture.deletes")),
   };
 }

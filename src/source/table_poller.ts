@@ -33,6 +33,7 @@ import { readRowCursor } from "./row_cursor.ts";
 import { FieldValueError } from "./schema_modes/mod.ts";
 import type { SourceSettings, TableSettings } from "./settings.ts";
 import { hintsFrom, Sweep, sweepStart } from "./sweep.ts";
+import { type BackfillState, ParallelBackfill } from "./parallel_backfill.ts";
 import { type PageEnd, UnsplittableWindowError } from "./page_window.ts";
 import { TableStalledError } from "./table_stalled.ts";
 
@@ -55,6 +56,8 @@ export interface TablePollerOptions {
   readonly sentInOverlap?: readonly string[];
   /** Told of every record built, so a graceful stop can list what was acknowledged (overlap_ledger.ts). */
   readonly ledger?: OverlapLedger;
+  /** The committed state of an unfinished parallel backfill, resumed before streaming (parallel_backfill.ts). */
+  readonly backfill?: BackfillState | null;
   readonly records: Pick<RecordBuilder, "startPage" | "build">;
   readonly queue: RecordQueue;
   readonly signal: AbortSignal;
@@ -73,6 +76,14 @@ export interface TablePollerOptions {
 export function projectionOf(fields: readonly string[], modCountField: string): string[] {
   if (fields.length === 0) return [];
   return fields.includes(modCountField) ? [...fields] : [...fields, modCountField];
+}
+
+/** Where handled rows move a cursor: the table's, or a range's of a parallel backfill. */
+interface RowPosition {
+  cursor(): Cursor | null;
+  moveTo(cursor: Cursor): void;
+  /** The offset of a record handled now. */
+  offset(): SourceOffset;
 }
 
 /** Instance failures that concern this table only and may go away: back off and retry. */
@@ -109,6 +120,14 @@ export class TablePoller {
   #pagesAtLimit = 0;
   #nextAt = 0;
   #failures = 0;
+  /** The running parallel backfill, null once handed over to the cursor (or when there is none). */
+  #backfill: ParallelBackfill | null;
+  /** Handling of pages, one at a time in queue order (the ranges of a parallel backfill fetch concurrently). */
+  #handling: Promise<unknown> = Promise.resolve();
+  /** The last batch put on the queue: one waits there while the next page is fetched; not more. */
+  #delivered: Promise<void> = Promise.resolve();
+  /** The table's own cursor as a row position. */
+  readonly #streaming: RowPosition;
 
   constructor(o: TablePollerOptions, keepRaw: ReadonlySet<string>) {
     this.#o = o;
@@ -122,6 +141,15 @@ export class TablePoller {
     this.#cursor = o.committed;
     this.#offset = o.committed === null ? null : cursorToOffset(o.committed);
     this.#limit = o.table.batchSize;
+    this.#backfill = o.backfill ? new ParallelBackfill(o.backfill) : null;
+    this.#streaming = {
+      cursor: () => this.#cursor,
+      moveTo: (c) => {
+        this.#cursor = c;
+        this.#offset = cursorToOffset(c);
+      },
+      offset: () => this.#offset!,
+    };
   }
 
   get alias(): string {
@@ -136,7 +164,7 @@ export class TablePoller {
   /** Polls until the signal aborts; rejects with an error that must fail the task. */
   async run(): Promise<void> {
     const { signal, context } = this.#o;
-    let delivered: Promise<void> = Promise.resolve();
+    await this.#runBackfill();
     while (!signal.aborted) {
       await sleepEndingOnAbort(this.#nextAt - Date.now(), signal);
       if (signal.aborted) break;
@@ -147,21 +175,109 @@ export class TablePoller {
         this.#recovered();
       } catch (error) {
         if (signal.aborted) break;
-        const cause = persistentCause(error);
-        if (cause !== null) throw this.#stalled(cause, error as Error);
-        if (!isTableLevelFailure(error)) throw error;
-        this.#backOff(error as Error);
+        this.#stepFailed(error);
         continue;
       }
-      if (records.length > 0) {
-        // One batch waits in the queue while the next page is fetched; not more.
-        await delivered;
-        delivered = this.#o.queue.put(records);
-      }
+      await this.#queueRecords(records);
       // Told after the records are queued; no sweep running means the last one reached its end.
       this.#o.progress?.stepped(records.length, this.#cursor, this.#sweep === null);
     }
     context.logger.debug({ ...this.#labels }, "table poller stopped");
+  }
+
+  /** A failed step: the table backs off, or the error is thrown when it must fail the task. */
+  #stepFailed(error: unknown): void {
+    const cause = persistentCause(error);
+    if (cause !== null) throw this.#stalled(cause, error as Error);
+    if (!isTableLevelFailure(error)) throw error;
+    this.#backOff(error as Error);
+  }
+
+  async #queueRecords(records: SourceRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.#delivered;
+    this.#delivered = this.#o.queue.put(records);
+  }
+
+  /**
+   * The parallel backfill of a table without a committed cursor (parallelism > 1), or the resumed one: T0 is
+   * fixed once, every range sweeps its sys ids up to it, then the cursor takes over from the last row read.
+   */
+  async #runBackfill(): Promise<void> {
+    const { signal } = this.#o;
+    const t = this.#t;
+    while (this.#backfill === null && this.#cursor === null && t.backfillParallelism > 1 && !signal.aborted) {
+      await sleepEndingOnAbort(this.#nextAt - Date.now(), signal);
+      if (signal.aborted) return;
+      try {
+        this.#backfill = ParallelBackfill.start(await this.#highWater(), t.backfillParallelism);
+      } catch (error) {
+        if (signal.aborted) return;
+        this.#stepFailed(error);
+      }
+    }
+    const backfill = this.#backfill;
+    if (backfill === null || signal.aborted) return;
+    this.#o.context.logger.info(
+      {
+        ...this.#labels,
+        high: backfill.high.text,
+        ranges: backfill.ids.length,
+        pending: backfill.pending().length,
+      },
+      `table ${t.table} backfills in ${backfill.ids.length} sys id ranges up to ${backfill.high.text}`,
+    );
+    await Promise.all(backfill.pending().map((i) => this.#readRange(backfill, i)));
+    if (signal.aborted) return;
+    const handover = backfill.handoverCursor();
+    this.#cursor = handover;
+    this.#offset = handover === null ? null : cursorToOffset(handover);
+    this.#backfill = null;
+    this.#o.context.logger.info({ ...this.#labels }, `table ${t.table}: backfill done, streaming follows`);
+  }
+
+  /** Sweeps range `i` of the backfill up to its high-water mark; its pages are handled one at a time with the others'. */
+  async #readRange(backfill: ParallelBackfill, i: number): Promise<void> {
+    const { signal, source } = this.#o;
+    const t = this.#t;
+    const query = new KeysetQuery(t.query, t.timestampField, t.sysIdField, backfill.ids[i]);
+    const position: RowPosition = {
+      cursor: () => backfill.range(i).cursor,
+      moveTo: (c) => backfill.moveTo(i, c),
+      offset: () => backfill.offset(),
+    };
+    const sweep = new Sweep(
+      sweepStart(position.cursor(), t.startTimestamp, source.overlapSeconds),
+      backfill.high,
+    );
+    let going = !sweep.empty;
+    while (going && !signal.aborted) {
+      await sleepEndingOnAbort(this.#nextAt - Date.now(), signal);
+      if (signal.aborted) return;
+      try {
+        const { page, limit, extractedAt } = await this.#fetchPage(sweep, query);
+        going = await this.#serially(async () => {
+          let { records, last } = await this.#handleRows(page.rows, extractedAt, position);
+          const more = sweep.advance({ rows: page.rows.length, limit, last, total: page.total });
+          if (this.#o.expand) records = await this.#o.expand(records);
+          await this.#queueRecords(records);
+          this.#o.progress?.stepped(records.length, null, false);
+          return more;
+        });
+        this.#recovered();
+      } catch (error) {
+        if (signal.aborted) return;
+        this.#stepFailed(error);
+      }
+    }
+    if (!signal.aborted) backfill.finish(i);
+  }
+
+  /** Runs `work` after every handling queued before it: records reach the queue in the order offsets were taken. */
+  #serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#handling.then(work);
+    this.#handling = run.catch(() => {});
+    return run;
   }
 
   /** The cause the stalled gauge currently shows for a backing-off table, if any. */
@@ -252,8 +368,27 @@ export class TablePoller {
       this.#sweep = sweep;
     }
     const sweep = this.#sweep;
+    const { page, limit, extractedAt } = await this.#fetchPage(sweep, this.#query);
+    const { records, last } = await this.#handleRows(page.rows, extractedAt, this.#streaming);
+    if (this.#cursor && page.instanceTime) {
+      // How far the table's cursor trails the instance clock (includes the safety lag and quiet periods).
+      const lag = (page.instanceTime.getTime() - this.#cursor.epochMs) / 1000;
+      this.#o.context.metrics.set("tablesync_source_lag_seconds", this.#labels, Math.max(0, lag));
+    }
+    if (!sweep.advance({ rows: page.rows.length, limit, last, total: page.total })) {
+      this.#sweep = null;
+      this.#hints = hintsFrom(sweep.coveredWindows, this.#limit);
+      this.#nextAt = Date.now() + t.pollIntervalMs;
+      this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
+    }
+    return records;
+  }
+
+  /** Requests the sweep's next page at the current page size. */
+  async #fetchPage(sweep: Sweep, query: KeysetQuery) {
+    const t = this.#t;
     const limit = this.#limit;
-    const request = sweep.next(this.#query);
+    const request = sweep.next(query);
     const page = await this.#o.client.list(t.table, {
       query: request.query,
       count: request.count,
@@ -268,19 +403,7 @@ export class TablePoller {
     const extractedAt = Date.now();
     this.#restoreLimit();
     this.#o.clock.observe(page.instanceTime);
-    const { records, last } = await this.#handleRows(page.rows, extractedAt);
-    if (this.#cursor && page.instanceTime) {
-      // How far the table's cursor trails the instance clock (includes the safety lag and quiet periods).
-      const lag = (page.instanceTime.getTime() - this.#cursor.epochMs) / 1000;
-      this.#o.context.metrics.set("tablesync_source_lag_seconds", this.#labels, Math.max(0, lag));
-    }
-    if (!sweep.advance({ rows: page.rows.length, limit, last, total: page.total })) {
-      this.#sweep = null;
-      this.#hints = hintsFrom(sweep.coveredWindows, this.#limit);
-      this.#nextAt = Date.now() + t.pollIntervalMs;
-      this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
-    }
-    return records;
+    return { page, limit, extractedAt };
   }
 
   async #highWater(): Promise<HighWaterMark> {
@@ -297,6 +420,7 @@ export class TablePoller {
   async #handleRows(
     wireRows: TableRow[],
     extractedAt: number,
+    position: RowPosition,
   ): Promise<{ records: SourceRecord[]; last: Cursor | null }> {
     const t = this.#t;
     const rows = t.displayValue === "true" ? wireRows.map((r) => toDisplayShape(r, this.#keepRaw)) : wireRows;
@@ -318,19 +442,17 @@ export class TablePoller {
         String(rawValueOf(row[t.modCountField]) ?? ""),
       );
       // Only a row at or before the cursor can have been handled before in this run (an overlap re-read).
-      const reRead = this.#cursor !== null && compareCursors(c, this.#cursor) <= 0;
+      const at = position.cursor();
+      const reRead = at !== null && compareCursors(c, at) <= 0;
       if (reRead && this.#dedup.has(version)) {
         suppressed++;
         continue;
       }
       this.#dedup.add(version);
-      if (!reRead) {
-        this.#cursor = c;
-        this.#offset = cursorToOffset(c);
-      }
+      if (!reRead) position.moveTo(c);
       try {
         // A late row inside the overlap carries the current cursor: offsets never move backwards.
-        const record = this.#o.records.build(row, c.sysId, c.epochMs, this.#offset!, stamp);
+        const record = this.#o.records.build(row, c.sysId, c.epochMs, position.offset(), stamp);
         this.#o.ledger?.built(record, version, c);
         records.push(record);
       } catch (error) {

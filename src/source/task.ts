@@ -10,6 +10,7 @@ import type { RawConfig, TypedProps } from "../config/types.ts";
 import { aggregateCount, instanceOptionsFromProps, TableClient } from "../instance/mod.ts";
 import { cursorFromOffset } from "./cursor.ts";
 import { Envelope } from "./envelope.ts";
+import { backfillFromOffset } from "./parallel_backfill.ts";
 import { InstanceTimeSource } from "./instance_time.ts";
 import { OverlapLedger, overlapSentFromOffset } from "./overlap_ledger.ts";
 import { sourcePartition } from "./partition.ts";
@@ -83,15 +84,21 @@ export class TableSourceTask implements SourceTask {
 
     for (const table of settings.tables) {
       const partition = sourcePartition(table.table, instance, table);
-      const offset = context.offset(partition);
-      const committed = cursorFromOffset(offset);
-      const sentInOverlap = overlapSentFromOffset(offset);
+      const stored = context.offset(partition);
+      const committed = cursorFromOffset(stored);
+      const backfill = backfillFromOffset(stored);
+      const sentInOverlap = overlapSentFromOffset(stored);
       const ledger = new OverlapLedger(settings.overlapSeconds, settings.dedupWindowRecords);
       ledger.seed(sentInOverlap);
       this.#ledgers.set(partitionKey(partition), ledger);
       context.logger.info(
         { table: table.table, alias: table.alias, cursor: committed ?? undefined },
-        committed === null
+        backfill !== null
+          ? `table ${table.table} resumes its parallel backfill (${
+            backfill.ranges.filter((r) => !r.done).length
+          } ` +
+            `of ${backfill.ranges.length} ranges left)`
+          : committed === null
           ? `table ${table.table} starts at ${table.startTimestamp} (no committed offset)`
           : `table ${table.table} resumes ${settings.overlapSeconds}s before its committed cursor`,
       );
@@ -127,6 +134,7 @@ export class TableSourceTask implements SourceTask {
           committed,
           sentInOverlap,
           ledger,
+          backfill,
           records: new RecordBuilder({
             topic: table.topic,
             table: table.table,

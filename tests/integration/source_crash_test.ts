@@ -3,9 +3,9 @@
  * afterwards every row's final version is on the topic (nothing missing), and every duplicate lies inside a
  * restart's re-read window (committed cursor minus svc.source.overlap.seconds). The duplicate count is printed.
  */
-import { Kafka, logLevel } from "kafkajs";
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
+import { collectTopic } from "../support/topic_collector.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { parseDateTimeUtc } from "../../src/config/validators.ts";
@@ -19,29 +19,12 @@ interface Seen {
 }
 
 /** Consumes a topic continuously into `seen` until stopped. */
-async function collect(bootstrap: string, topic: string, seen: Seen[]) {
-  const consumer = new Kafka({ brokers: bootstrap.split(","), logLevel: logLevel.NOTHING }).consumer({
-    groupId: `crash-reader-${crypto.randomUUID()}`,
-    sessionTimeout: 6000,
-    maxWaitTimeInMs: 100,
-  });
-  await consumer.connect();
-  await consumer.subscribe({ topics: [topic], fromBeginning: true });
-  await consumer.run({
-    autoCommit: false,
-    eachBatch: ({ batch }) => {
-      for (const m of batch.messages) {
-        const value = JSON.parse(new TextDecoder().decode(m.value!));
-        seen.push({
-          key: new TextDecoder().decode(m.key!),
-          modCount: value.sys_mod_count,
-          timestamp: Number(m.timestamp),
-        });
-      }
-      return Promise.resolve();
-    },
-  });
-  return consumer;
+function collect(bootstrap: string, topic: string, seen: Seen[]) {
+  return collectTopic(bootstrap, topic, seen, (m) => ({
+    key: m.key,
+    modCount: m.value.sys_mod_count as string,
+    timestamp: m.timestamp,
+  }));
 }
 
 async function committedCursorMs(path: string): Promise<number | null> {

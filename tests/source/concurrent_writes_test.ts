@@ -4,7 +4,14 @@
  * change under its feet here; they may only make it read more, never skip.
  */
 import { assert } from "../support/assert.ts";
-import { pollUntilQuiet, sourceConfig, startSim, startTask, stopTask } from "./support.ts";
+import {
+  finalVersionsMissing,
+  pollWhileWriting,
+  sourceConfig,
+  startSim,
+  startTask,
+  stopTask,
+} from "./support.ts";
 
 Deno.test("concurrent inserts and updates during backfill and streaming: every final version delivered", async () => {
   const sim = await startSim({ seed: { incident: 5000 } });
@@ -15,22 +22,14 @@ Deno.test("concurrent inserts and updates during backfill and streaming: every f
       "svc.table.inc.fields": "sys_id,sys_updated_on,number",
     }));
     try {
-      sim.writer.start({ rowsPerSecond: 400, table: "incident", insertRatio: 0.3 });
-      const until = Date.now() + 4000;
-      while (Date.now() < until) {
-        const batch = await driven.task.poll();
-        driven.context.commit(batch);
-        driven.records.push(...batch);
-      }
-      sim.writer.stop();
-      await new Promise((r) => setTimeout(r, 2500)); // past the safety lag
-      await pollUntilQuiet(driven, 15);
-      const have = new Set(driven.records.map((r) => {
-        const v = r.value as Record<string, string>;
-        return `${r.key}/${v.sys_mod_count}`;
-      }));
+      await pollWhileWriting(sim, driven, {
+        table: "incident",
+        rowsPerSecond: 400,
+        insertRatio: 0.3,
+        ms: 4000,
+      });
+      const missing = finalVersionsMissing(sim, "incident", driven.records);
       const table = sim.table("incident");
-      const missing = table.sysIds().filter((id) => !have.has(`${id}/${table.get(id)!.sys_mod_count}`));
       assert(missing.length === 0, `${missing.length} final versions missing of ${table.count}`);
     } finally {
       await stopTask(driven);

@@ -206,6 +206,45 @@ export async function pollUntilQuiet(
   return collected;
 }
 
+/**
+ * Polls (committing) for `ms` while the simulator's writer inserts and updates rows of `table`, then, once the
+ * writer stopped and the safety lag (up to 2 s) passed, until quiet.
+ */
+export async function pollWhileWriting(
+  sim: Simulator,
+  driven: Driven,
+  writer: { table: string; rowsPerSecond: number; insertRatio: number; ms: number },
+): Promise<void> {
+  sim.writer.start({
+    rowsPerSecond: writer.rowsPerSecond,
+    table: writer.table,
+    insertRatio: writer.insertRatio,
+  });
+  try {
+    const until = Date.now() + writer.ms;
+    while (Date.now() < until) {
+      const batch = await driven.task.poll();
+      driven.context.commit(batch);
+      driven.records.push(...batch);
+    }
+  } finally {
+    sim.writer.stop();
+  }
+  await new Promise((r) => setTimeout(r, 2500)); // past the safety lag
+  await pollUntilQuiet(driven, 15);
+}
+
+/** The sys ids of `table` whose current version (sys_mod_count) is not among `records`. */
+export function finalVersionsMissing(
+  sim: Simulator,
+  table: string,
+  records: readonly SourceRecord[],
+): string[] {
+  const have = new Set(records.map((r) => `${r.key}/${(r.value as Record<string, string>).sys_mod_count}`));
+  const t = sim.table(table);
+  return t.sysIds().filter((id) => !have.has(`${id}/${t.get(id)!.sys_mod_count}`));
+}
+
 export async function stopTask(driven: Driven): Promise<void> {
   driven.context.abort();
   await driven.task.stop();

@@ -45,6 +45,15 @@ export const SOURCE_DEFS: readonly PropertyDef[] = [
     },
   ),
   source(
+    "svc.source.backfill.parallelism",
+    "INT",
+    "Ranges of sys ids a table's catch-up (backfill) is split into and read concurrently, within svc.http.max.concurrent.requests; the single cursor takes over once every range reached the backfill's high-water mark. 1 reads the backfill with the cursor, as streaming does. Only a table without a committed offset starts a parallel backfill. Per-alias override: svc.table.<alias>.backfill.parallelism.",
+    {
+      default: "1",
+      validator: range(1, 64),
+    },
+  ),
+  source(
     "svc.source.typed.fields",
     "LIST",
     "typed mode: comma-separated field:type entries. Types: string, int8, int16, int32, int64, float32, float64, boolean, bytes, timestamp, date, time, decimal, decimal(scale).",

@@ -97,6 +97,10 @@ export function tableDefs(alias: string): PropertyDef[] {
       default: null,
       validator: range(1, 50000),
     }),
+    table(key("backfill.parallelism"), "INT", "Overrides svc.source.backfill.parallelism for this table.", {
+      default: null,
+      validator: range(1, 64),
+    }),
     table(key("poll.interval.ms"), "INT", "Overrides svc.source.poll.interval.ms for this table.", {
       default: null,
       validator: range(1),

@@ -51,6 +51,7 @@ export function auditTableSettings(table: TableSettings, startTimestamp: string)
     queryCategory: null,
     batchSize: table.batchSize,
     pollIntervalMs: table.pollIntervalMs,
+    backfillParallelism: 1,
     captureDeletes: false,
   };
 }
