@@ -18,10 +18,14 @@ try {
   // Not a git checkout: keep "dev".
 }
 
+import { DAEMON_V8_FLAGS } from "../src/daemon/v8_flags.ts";
+
 const output = target ? `dist/tablesync-${target}` : "dist/tablesync";
 const compileArgs = [
   "compile",
   "--allow-all",
+  // Embedded into the executable: V8 applies them to every isolate (main thread, task and producer threads).
+  `--v8-flags=${DAEMON_V8_FLAGS.join(",")}`,
   // Workers are started from a URL, so the compiler cannot see them: include them explicitly.
   "--include",
   "src/runtime/task_worker.ts",
