@@ -2,7 +2,9 @@
  * Source backfill, end to end through the daemon, measured side by side in one run against
  *   (a) a bare fetch-and-parse loop over the same simulator pages (the instance side's ceiling), and
  *   (b) a bare produce loop of the same records with our Kafka producer (the Kafka side's ceiling).
- * Prints rows per second of each, the ratio, CPU seconds per 100,000 rows and the daemon's peak memory.
+ * Prints rows per second of each, the ratio, CPU seconds per 100,000 rows and the daemon's peak and idle memory,
+ * for one table and for five; each daemon run twice, as it runs and "untuned" (without its V8 flag and malloc
+ * tuning, src/daemon/), side by side; and the RSS of a freshly started daemon whose one source has nothing to read.
  *
  *   deno run -A bench/source_e2e.ts [--rows 100000] [--batch 5000] [--latency-ms 0]
  *
