@@ -5,6 +5,8 @@
  * internet access that download fails, and this script says so instead of leaving a raw network error.
  * Usage: deno task compile [--target x86_64-unknown-linux-gnu|aarch64-unknown-linux-gnu|...]
  */
+import { DAEMON_V8_FLAGS } from "../src/daemon/v8_flags.ts";
+
 const args = [...Deno.args];
 const targetIndex = args.indexOf("--target");
 const target = targetIndex >= 0 ? args[targetIndex + 1] : undefined;
@@ -17,8 +19,6 @@ try {
 } catch {
   // Not a git checkout: keep "dev".
 }
-
-import { DAEMON_V8_FLAGS } from "../src/daemon/v8_flags.ts";
 
 const output = target ? `dist/tablesync-${target}` : "dist/tablesync";
 const compileArgs = [
