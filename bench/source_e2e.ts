@@ -2,7 +2,9 @@
  * Source backfill, end to end through the daemon, measured side by side in one run against
  *   (a) a bare fetch-and-parse loop over the same simulator pages (the instance side's ceiling), and
  *   (b) a bare produce loop of the same records with our Kafka producer (the Kafka side's ceiling).
- * Prints rows per second of each, the ratio, CPU seconds per 100,000 rows and the daemon's peak memory.
+ * Prints rows per second of each, the ratio, CPU seconds per 100,000 rows and the daemon's peak and idle memory,
+ * for one table and for five; each daemon run twice, as it runs and "untuned" (without its V8 flag and malloc
+ * tuning, src/daemon/), side by side; and the RSS of a freshly started daemon whose one source has nothing to read.
  *
  *   deno run -A bench/source_e2e.ts [--rows 100000] [--batch 5000] [--latency-ms 0]
  *
@@ -124,9 +126,12 @@ const pages: Record<string, unknown>[][] = [];
   await producer.close();
 }
 
-// (c) the daemon: a source connector backfilling the same table.
+// (c) the daemon: a source connector backfilling the same table; first as it runs (V8 flags and native memory
+// tuning, src/daemon/), then without them (`plain`): memory before and after that tuning, side by side.
 const e2e = await runDaemon([{ alias: "incident", topic: "bench.e2e" }], rows);
 report("daemon end to end", e2e.rows, e2e.seconds, e2e.cpu);
+const e2ePlain = await runDaemon([{ alias: "incident", topic: "bench.e2e" }], rows, {}, { plain: true });
+report("daemon, untuned", e2ePlain.rows, e2ePlain.seconds, e2ePlain.cpu);
 const e2eRate = e2e.rows / e2e.seconds;
 console.log(
   `\nratio end-to-end / min(fetch, produce): ${(e2eRate / Math.min(fetchRate, produceRate)).toFixed(2)}` +
@@ -143,8 +148,8 @@ console.log(
   } s per 100k rows` +
     `  (target <= 1.50)`,
 );
-console.log(`daemon peak memory (VmHWM, main + workers): ${fmt(e2e.peak / 1048576)} MB  (target <= 256)`);
-console.log(`daemon idle memory after the backfill (VmRSS): ${fmt(e2e.idle / 1048576)} MB`);
+memoryLine("one table: peak memory (VmHWM, main + workers)", e2e.peak, e2ePlain.peak);
+memoryLine("one table: idle memory after the backfill (VmRSS)", e2e.idle, e2ePlain.idle);
 
 // (d) memory with five tables: five aliases of the table (one priority each, so together they read every row),
 // each with its own topic, poller and dedup window of 50,000.
@@ -163,11 +168,24 @@ console.log(`daemon idle memory after the backfill (VmRSS): ${fmt(e2e.idle / 104
     expected += Number(res.headers.get("x-total-count"));
   }
   const multi = await runDaemon(tables, expected, { "svc.source.dedup.window.records": 50_000 });
+  const multiPlain = await runDaemon(tables, expected, { "svc.source.dedup.window.records": 50_000 }, {
+    plain: true,
+  });
   console.log(
     `\nfive tables, dedup windows of 50,000, pages of ${batch}: ${fmt(multi.rows)} records in ${
       multi.seconds.toFixed(2)
-    } s; peak memory ${fmt(multi.peak / 1048576)} MB (target <= 256); idle ${fmt(multi.idle / 1048576)} MB`,
+    } s (untuned: ${multiPlain.seconds.toFixed(2)} s)`,
   );
+  memoryLine("five tables: peak memory", multi.peak, multiPlain.peak);
+  memoryLine("five tables: idle memory after the backfill", multi.idle, multiPlain.idle);
+}
+
+// (e) a freshly started daemon with one source whose table has nothing to read: what the daemon costs at rest.
+{
+  const nothing = [{ alias: "incident", topic: "bench.e2e", query: "number=NONE" }];
+  const fresh = await idleDaemon(nothing);
+  const freshPlain = await idleDaemon(nothing, { plain: true });
+  memoryLine("\nfresh daemon, one idle source: RSS", fresh, freshPlain);
 }
 
 await admin.close();
@@ -193,26 +211,10 @@ async function runDaemon(
   tables: { alias: string; topic: string; query?: string }[],
   expected: number,
   extra: Record<string, unknown> = {},
+  { plain = false }: { plain?: boolean } = {},
 ) {
-  const config: Record<string, unknown> = {
-    "connector.class": "TableSourceConnector",
-    "svc.url": sim.url,
-    "svc.auth.username": "admin",
-    "svc.auth.password": "bench-pass",
-    "svc.tables": tables.map((t) => t.alias).join(","),
-    "svc.source.batch.size": batch,
-    ...extra,
-  };
-  for (const t of tables) {
-    config[`svc.table.${t.alias}.name`] = "incident";
-    config[`svc.table.${t.alias}.topic`] = t.topic;
-    if (t.query) config[`svc.table.${t.alias}.query`] = t.query;
-  }
-  const daemon = await startDaemonProcess({
-    worker: { "bootstrap.servers": broker.bootstrap, "listeners": "http://127.0.0.1:0", "log.level": "info" },
-    connectors: [{ name: "bench", config }],
-  });
-  console.error(`daemon ${daemon.url}, log ${daemon.dir}/daemon.log`);
+  const daemon = await startSourceDaemon(tables, extra, plain);
+  console.error(`daemon ${daemon.url}, log ${daemon.dir}/daemon.log${plain ? " (untuned)" : ""}`);
   const base = await produced(tables);
   const cpu0 = cpuSeconds(daemon.pid);
   const started = performance.now();
@@ -242,8 +244,66 @@ async function runDaemon(
   return { rows: count - first!.count, seconds, cpu, peak, idle };
 }
 
+/** Starts a daemon with one source connector over `tables` (aliases of the incident table). */
+function startSourceDaemon(
+  tables: { alias: string; topic: string; query?: string }[],
+  extra: Record<string, unknown>,
+  plain: boolean,
+) {
+  const config: Record<string, unknown> = {
+    "connector.class": "TableSourceConnector",
+    "svc.url": sim.url,
+    "svc.auth.username": "admin",
+    "svc.auth.password": "bench-pass",
+    "svc.tables": tables.map((t) => t.alias).join(","),
+    "svc.source.batch.size": batch,
+    ...extra,
+  };
+  for (const t of tables) {
+    config[`svc.table.${t.alias}.name`] = "incident";
+    config[`svc.table.${t.alias}.topic`] = t.topic;
+    if (t.query) config[`svc.table.${t.alias}.query`] = t.query;
+  }
+  return startDaemonProcess(
+    {
+      worker: {
+        "bootstrap.servers": broker.bootstrap,
+        "listeners": "http://127.0.0.1:0",
+        "log.level": "info",
+      },
+      connectors: [{ name: "bench", config }],
+    },
+    {},
+    { plain },
+  );
+}
+
+/** RSS of a daemon 10 s after it started (its source task running, nothing to read). */
+async function idleDaemon(
+  tables: { alias: string; topic: string; query?: string }[],
+  { plain = false } = {},
+) {
+  const daemon = await startSourceDaemon(tables, {}, plain);
+  await new Promise((r) => setTimeout(r, 10_000));
+  const rss = currentRss(daemon.pid);
+  await daemon.stop();
+  return rss;
+}
+
+function memoryLine(what: string, tuned: number, untuned: number) {
+  const mb = (n: number) => `${fmt(n / 1048576)} MB`;
+  console.log(`${what}: ${mb(tuned)}  (untuned ${mb(untuned)}; target <= 256)`);
+}
+
+/** Records in the topics (high watermarks); a broker still electing leaders gets a second ask. */
 async function produced(tables: { topic: string }[]): Promise<number> {
   let n = 0;
-  for (const t of tables) for (const p of await admin.fetchTopicOffsets(t.topic)) n += p.high;
+  for (const t of tables) {
+    const offsets = await admin.fetchTopicOffsets(t.topic).catch(async () => {
+      await new Promise((r) => setTimeout(r, 1000));
+      return admin.fetchTopicOffsets(t.topic);
+    });
+    for (const p of offsets) n += p.high;
+  }
   return n;
 }

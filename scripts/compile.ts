@@ -5,6 +5,8 @@
  * internet access that download fails, and this script says so instead of leaving a raw network error.
  * Usage: deno task compile [--target x86_64-unknown-linux-gnu|aarch64-unknown-linux-gnu|...]
  */
+import { DAEMON_V8_FLAGS } from "../src/daemon/v8_flags.ts";
+
 const args = [...Deno.args];
 const targetIndex = args.indexOf("--target");
 const target = targetIndex >= 0 ? args[targetIndex + 1] : undefined;
@@ -22,6 +24,8 @@ const output = target ? `dist/tablesync-${target}` : "dist/tablesync";
 const compileArgs = [
   "compile",
   "--allow-all",
+  // Embedded into the executable: V8 applies them to every isolate (main thread, task and producer threads).
+  `--v8-flags=${DAEMON_V8_FLAGS.join(",")}`,
   // Workers are started from a URL, so the compiler cannot see them: include them explicitly.
   "--include",
   "src/runtime/task_worker.ts",

@@ -3,6 +3,7 @@
  * CPU accounting), and process CPU and peak memory read from /proc.
  */
 import { Kafka, logLevel } from "kafkajs";
+import { DAEMON_V8_FLAGS } from "../../src/daemon/v8_flags.ts";
 import {
   describeBroker,
   launchKafkaBroker,
@@ -101,14 +102,23 @@ export async function startBrokerProcess(
   return { pid: broker.pid, bootstrap: broker.bootstrapServers, stop: () => stopKafkaBroker(broker) };
 }
 
-/** Extra V8 flags for the daemon, for memory experiments (BENCH_DAEMON_V8_FLAGS="--flag=1,--other=2"); none by default. */
-const DAEMON_V8_FLAGS = Deno.env.get("BENCH_DAEMON_V8_FLAGS")
-  ? [`--v8-flags=${Deno.env.get("BENCH_DAEMON_V8_FLAGS")}`]
-  : [];
+/**
+ * V8 flags for the daemon: the ones the executable embeds (src/daemon/v8_flags.ts), plus BENCH_DAEMON_V8_FLAGS
+ * ("--flag=1,--other=2") for memory experiments. `plain: true` runs with neither, and with glibc's own malloc
+ * behaviour (TABLESYNC_NATIVE_MEMORY=default): the figures before the memory tuning, side by side.
+ */
+function daemonV8Flags(plain: boolean): string[] {
+  const flags = [
+    ...(plain ? [] : DAEMON_V8_FLAGS),
+    ...(Deno.env.get("BENCH_DAEMON_V8_FLAGS")?.split(",") ?? []),
+  ];
+  return flags.length > 0 ? [`--v8-flags=${flags.join(",")}`] : [];
+}
 
 export async function startDaemonProcess(
   config: unknown,
   env: Record<string, string> = {},
+  { plain = false }: { plain?: boolean } = {},
 ): Promise<Proc & { url: string; dir: string }> {
   const dir = await Deno.makeTempDir({ prefix: "tablesync-bench-" });
   // Offsets and REST state live in the run's own directory, so every run starts from scratch.
@@ -126,13 +136,13 @@ export async function startDaemonProcess(
     args: [
       "run",
       "--allow-all",
-      ...DAEMON_V8_FLAGS,
+      ...daemonV8Flags(plain),
       `${ROOT}main.ts`,
       "run",
       "--config",
       `${dir}/config.json`,
     ],
-    env: { NO_COLOR: "1", ...env },
+    env: { NO_COLOR: "1", ...(plain ? { TABLESYNC_NATIVE_MEMORY: "default" } : {}), ...env },
     stdout: "null",
     stderr: "piped",
   }).spawn();

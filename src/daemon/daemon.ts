@@ -17,6 +17,8 @@ import { type RestServer, startRestServer } from "../rest/server.ts";
 import { renderDaemonMetrics } from "./daemon_metrics.ts";
 import { VERSION } from "../version.ts";
 import { startCpuProfileFromEnv } from "../observability/cpu_profile.ts";
+import { startMemoryTraceFromEnv } from "../observability/memory_trace.ts";
+import { tuneNativeMemory } from "./native_memory.ts";
 import { type GroupStores, startGroupStores } from "../runtime/group/group_stores.ts";
 
 const log = logger("daemon");
@@ -39,6 +41,9 @@ const KAFKA_START_TIMEOUT_MS = 30_000;
 
 export async function startDaemon(configPath: string): Promise<RunningDaemon> {
   startCpuProfileFromEnv("main");
+  startMemoryTraceFromEnv("main");
+  // TABLESYNC_NATIVE_MEMORY=default leaves glibc's own behaviour (for comparing; see docs/performance.md).
+  if (envOrUndefined("TABLESYNC_NATIVE_MEMORY") !== "default") tuneNativeMemory();
   const config = await loadConfigFile(configPath);
   const worker = analyzeWorker(config.worker);
   const problems = errorLines(worker);
@@ -149,4 +154,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number, error: () => Error): Pr
     promise,
     new Promise<never>((_, reject) => timer = setTimeout(() => reject(error()), ms)),
   ]).finally(() => clearTimeout(timer));
+}
+
+function envOrUndefined(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined; // no env permission
+  }
 }

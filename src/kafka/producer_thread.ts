@@ -7,6 +7,7 @@
  */
 import { logger, setLogLevel } from "../observability/log.ts";
 import { registerSecret } from "../observability/redact.ts";
+import { startMemoryTraceFromEnv } from "../observability/memory_trace.ts";
 import { createKafka } from "./client.ts";
 import type { FromProducerThread, ThreadError, ToProducerThread } from "./producer_thread_protocol.ts";
 import { unpackRecords } from "./record_pack.ts";
@@ -34,6 +35,7 @@ self.onmessage = async (event: MessageEvent<ToProducerThread>) => {
     case "open": {
       for (const secret of message.secrets) registerSecret(secret);
       setLogLevel(message.logLevel);
+      startMemoryTraceFromEnv("producer");
       try {
         const log = logger("kafka", message.logBindings);
         producer = await createKafka(message.connection, { log }).producer(message.settings);

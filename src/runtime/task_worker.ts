@@ -12,6 +12,7 @@ import { logger, setLogLevel } from "../observability/log.ts";
 import { redact } from "../observability/redact.ts";
 import { MetricsRegistry } from "../observability/metrics.ts";
 import { startCpuProfileFromEnv } from "../observability/cpu_profile.ts";
+import { startMemoryTraceFromEnv } from "../observability/memory_trace.ts";
 import { importPermitPools, type PermitPoolTransfer } from "../instance/permit_registry.ts";
 import type { TaskMetrics } from "../connect/task_api.ts";
 import type { SourceDriver } from "./source_driver.ts";
@@ -83,6 +84,7 @@ function taskMetrics(): TaskMetrics {
 
 async function start(msg: StartMessage): Promise<void> {
   startCpuProfileFromEnv(`task-${msg.connectorName}-${msg.taskId}`);
+  startMemoryTraceFromEnv(`task-${msg.connectorName}-${msg.taskId}`);
   pauseWanted = msg.paused;
   setLogLevel(msg.logLevel);
   importPermitPools(msg.permitPools as PermitPoolTransfer);

@@ -2,6 +2,11 @@
  * Hands records from the table pollers (one async loop per table) to `poll()`. A poller's `put` resolves when
  * `poll()` has taken the batch; each poller awaits its previous batch before putting the next, so it can fetch one
  * page ahead and no further (backpressure, bounded memory).
+ *
+ * `drain` hands over the oldest batches up to `maxRecordsPerDrain` records (always at least one batch): the pollers
+ * whose batches stay queued wait instead of fetching their next page, so with many tables the task holds about
+ * one page per table plus what the driver is sending, rather than every table's page being converted and the
+ * next page of every table being fetched at once.
  */
 import type { SourceRecord } from "../connect/record.ts";
 
@@ -10,8 +15,19 @@ interface QueuedBatch {
   readonly taken: () => void;
 }
 
+export interface RecordQueueOptions {
+  /** Most records one `drain` takes, unless its oldest batch alone is more. Default 5000 (one default page). */
+  readonly maxRecordsPerDrain?: number;
+}
+
 export class RecordQueue {
   #batches: QueuedBatch[] = [];
+  readonly #maxRecords: number;
+
+  constructor(options: RecordQueueOptions = {}) {
+    this.#maxRecords = options.maxRecordsPerDrain ?? 5000;
+  }
+
   #wake: (() => void) | null = null;
 
   put(records: SourceRecord[]): Promise<void> {
@@ -48,10 +64,17 @@ export class RecordQueue {
     });
   }
 
-  /** Takes every queued record, oldest batch first, and releases their pollers. */
+  /** Takes the oldest batches, up to `maxRecordsPerDrain` records, and releases their pollers. */
   drain(): SourceRecord[] {
-    const batches = this.#batches;
-    this.#batches = [];
+    let take = 0;
+    let records = 0;
+    while (take < this.#batches.length) {
+      const size = this.#batches[take].records.length;
+      if (take > 0 && records + size > this.#maxRecords) break;
+      records += size;
+      take++;
+    }
+    const batches = this.#batches.splice(0, take);
     const out: SourceRecord[] = batches.length === 1 ? batches[0].records : batches.flatMap((b) => b.records);
     for (const b of batches) b.taken();
     return out;
