@@ -17,6 +17,13 @@ export class DedupCache {
     return `${timestamp}|${sysId}|${modCount}`;
   }
 
+  /** The timestamp and sys id of a `versionKey`; null when `key` is not one. */
+  static parseVersionKey(key: string): { timestamp: string; sysId: string } | null {
+    const first = key.indexOf("|");
+    const last = key.lastIndexOf("|");
+    return first < last ? { timestamp: key.slice(0, first), sysId: key.slice(first + 1, last) } : null;
+  }
+
   get size(): number {
     return this.#versions.size;
   }

@@ -15,6 +15,7 @@
  */
 import type { SourceOffset, SourceRecord } from "../connect/record.ts";
 import { compareCursors, type Cursor, cursorFromOffset } from "./cursor.ts";
+import { DedupCache } from "./dedup_cache.ts";
 import { parseGlideDateTime } from "./glide_timestamp.ts";
 
 /** The offset field holding the list. */
@@ -54,14 +55,9 @@ export class OverlapLedger {
    */
   seed(versions: readonly string[]): void {
     for (const version of versions) {
-      // `timestamp|sys_id|sys_mod_count` (DedupCache.versionKey): the sys id lies between the first and last bar.
-      const first = version.indexOf("|");
-      const last = version.lastIndexOf("|");
-      const timestamp = version.slice(0, first);
-      const epochMs = parseGlideDateTime(timestamp);
-      if (first < last && !Number.isNaN(epochMs)) {
-        this.#remember(version, { timestamp, sysId: version.slice(first + 1, last), epochMs });
-      }
+      const key = DedupCache.parseVersionKey(version);
+      const epochMs = key ? parseGlideDateTime(key.timestamp) : NaN;
+      if (key && !Number.isNaN(epochMs)) this.#remember(version, { ...key, epochMs });
     }
   }
 

@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { seedIncident, startHarness } from "./support/harness.ts";
-import { mapValue, sinkRecord } from "./support/records.ts";
+import { mapValue, sinkRecord, versionedRecords } from "./support/records.ts";
 
 const BATCH_ROUTE = "POST /api/now/batch";
 const batchConfig = (records: number, inFlight = 2) => ({
@@ -18,15 +18,7 @@ Deno.test("batch: many records per request, each row's versions written one afte
   await using h = await startHarness({ config: batchConfig(10) });
   const rows = Array.from({ length: 5 }, () => seedIncident(h.sim));
   h.sim.faults.add({ route: "PATCH /api/now/table/incident/{sys_id}", fault: { kind: "latency", ms: 5 } });
-  const records = rows.flatMap((sysId, i) =>
-    [0, 1, 2, 3].map((version) =>
-      sinkRecord({
-        offset: i * 4 + version,
-        key: sysId,
-        value: mapValue({ short_description: `v${version}` }),
-      })
-    )
-  );
+  const records = versionedRecords(rows, 4);
   await h.task.put(records);
 
   const batches = h.sim.journal.find({ route: BATCH_ROUTE });

@@ -1,7 +1,7 @@
 /** Records of one row are written in offset order; different rows in parallel within svc.sink.max.in.flight. */
 import { assertEquals } from "../support/assert.ts";
 import { seedIncident, startHarness } from "./support/harness.ts";
-import { mapValue, sinkRecord } from "./support/records.ts";
+import { mapValue, sinkRecord, versionedRecords } from "./support/records.ts";
 
 Deno.test("per-row order with parallel rows, never more than svc.sink.max.in.flight writes at once", async () => {
   await using h = await startHarness({ config: { "svc.sink.max.in.flight": "3" } });
@@ -9,15 +9,7 @@ Deno.test("per-row order with parallel rows, never more than svc.sink.max.in.fli
   // Every write takes a while, so writes that may overlap do.
   h.sim.faults.add({ route: "PATCH /api/now/table/incident/{sys_id}", fault: { kind: "latency", ms: 60 } });
   // All versions of one row back to back: without per-row ordering they would be written concurrently.
-  const records = rows.flatMap((sysId, i) =>
-    [0, 1, 2, 3].map((version) =>
-      sinkRecord({
-        offset: i * 4 + version,
-        key: sysId,
-        value: mapValue({ short_description: `v${version}` }),
-      })
-    )
-  );
+  const records = versionedRecords(rows, 4);
   await h.task.put(records);
 
   for (const sysId of rows) {

@@ -36,3 +36,15 @@ export function sinkRecord(spec: RecordSpec): SinkRecord {
 export function mapValue(entries: Record<string, unknown>): Map<string, unknown> {
   return new Map(Object.entries(entries));
 }
+
+/** `versions` records per row (values `v0`, `v1`, …), each row's versions back to back, offsets in that order. */
+export function versionedRecords(rows: readonly string[], versions: number): SinkRecord[] {
+  return rows.flatMap((sysId, i) =>
+    Array.from({ length: versions }, (_, version) =>
+      sinkRecord({
+        offset: i * versions + version,
+        key: sysId,
+        value: mapValue({ short_description: `v${version}` }),
+      }))
+  );
+}
