@@ -17,6 +17,7 @@ export {
   type DisplayValue,
   type ListPage,
   type ListParams,
+  type SlicedListPage,
   type RowParams,
   TableClient,
   type UpdateMethod,

@@ -26,6 +26,7 @@ import {
 import type { InstanceAddress } from "./instance_url.ts";
 import type { InstanceClientOptions } from "./options.ts";
 import { describeUnusableDate } from "./instance_clock.ts";
+import { BrokenResultError, resultSlices } from "./result_slices.ts";
 import { errorEnvelopeText, type TableRow } from "./table_rows.ts";
 
 export type DisplayValue = "false" | "true" | "all";
@@ -57,12 +58,25 @@ export interface ListParams extends RowParams {
   count?: boolean;
 }
 
-export interface ListPage {
-  rows: TableRow[];
+/** What a page's response says besides its rows. */
+interface PageFacts {
   /** The instance clock from the response's Date header. */
   instanceTime: Date | null;
   /** `X-Total-Count` when a count was asked for and the instance sent a valid one; null otherwise. */
   total: number | null;
+}
+
+export interface ListPage extends PageFacts {
+  rows: TableRow[];
+}
+
+/**
+ * A page whose rows are parsed a slice at a time while they are read (result_slices.ts): the page's body stays
+ * as bytes, never as one string and one array of every row. Reading the slices may throw
+ * `InstanceRetriableError` when the body proves not to be valid JSON half-way (rows before were handed out).
+ */
+export interface SlicedListPage extends PageFacts {
+  slices: Iterable<TableRow[]>;
 }
 
 export type UpdateMethod = "PATCH" | "PUT";
@@ -97,16 +111,36 @@ export class TableClient {
    * `sysparm_offset`.
    */
   async list(table: string, params: ListParams): Promise<ListPage> {
+    const response = await this.#listResponse(table, params);
+    const rows = expectResult(response, "GET", tablePath(table), "array") as TableRow[];
+    return { rows, instanceTime: response.date, total: this.#totalOf(response, params) };
+  }
+
+  /** One page of rows like `list`, its rows parsed a slice of about `sliceBytes` at a time (SlicedListPage). */
+  async listSliced(table: string, params: ListParams, sliceBytes?: number): Promise<SlicedListPage> {
+    const response = await this.#listResponse(table, params);
+    const path = tablePath(table);
+    const sliced = response.status >= 200 && response.status < 300
+      ? resultSlices(response.body, sliceBytes)
+      : null;
+    const slices = sliced === null
+      ? [expectResult(response, "GET", path, "array") as TableRow[]]
+      : retriableWhenBroken(sliced, response, path);
+    return { slices, instanceTime: response.date, total: this.#totalOf(response, params) };
+  }
+
+  #listResponse(table: string, params: ListParams): Promise<InstanceResponse> {
     const query = rowQuery(params);
     if (params.query) query.set("sysparm_query", params.query);
     query.set("sysparm_limit", String(params.limit));
     if (params.queryCategory) query.set("sysparm_query_category", params.queryCategory);
     if (!params.count) query.set("sysparm_no_count", "true");
     query.set("sysparm_suppress_pagination_header", "true");
-    const response = await this.send("GET", tablePath(table), query, undefined, params.signal);
-    const rows = expectResult(response, "GET", tablePath(table), "array") as TableRow[];
-    const total = params.count ? totalCountOf(response.headers.get("x-total-count")) : null;
-    return { rows, instanceTime: response.date, total };
+    return this.send("GET", tablePath(table), query, undefined, params.signal);
+  }
+
+  #totalOf(response: InstanceResponse, params: ListParams): number | null {
+    return params.count ? totalCountOf(response.headers.get("x-total-count")) : null;
   }
 
   /** One row by sys_id, or null when it does not exist (or access control hides it: the instance says 404). */
@@ -256,6 +290,21 @@ export function deleteResult(response: InstanceResponse, write: RowWrite): "dele
   if (response.status === 404) return "not_found";
   if (response.status >= 300) throw httpError(response, write.method, write.path);
   return "deleted";
+}
+
+/** The slices, a body found broken half-way reported as `expectResult` reports a broken body. */
+function* retriableWhenBroken(
+  slices: Iterable<TableRow[]>,
+  response: InstanceResponse,
+  path: string,
+): Generator<TableRow[]> {
+  try {
+    yield* slices;
+  } catch (error) {
+    if (!(error instanceof BrokenResultError)) throw error;
+    const reason = describeBadBody(response.status, new TextDecoder().decode(response.body));
+    throw new InstanceRetriableError({ method: "GET", path }, response.status, response.attempts, reason);
+  }
 }
 
 /** `X-Total-Count` as a count; null when absent or not a non-negative integer (a proxy may strip it). */

@@ -168,19 +168,17 @@ export class TablePoller {
     while (!signal.aborted) {
       await sleepEndingOnAbort(this.#nextAt - Date.now(), signal);
       if (signal.aborted) break;
-      let records: SourceRecord[];
+      let emitted: number;
       try {
-        records = await this.#step();
-        if (this.#o.expand) records = await this.#o.expand(records);
+        emitted = await this.#step();
         this.#recovered();
       } catch (error) {
         if (signal.aborted) break;
         this.#stepFailed(error);
         continue;
       }
-      await this.#queueRecords(records);
       // Told after the records are queued; no sweep running means the last one reached its end.
-      this.#o.progress?.stepped(records.length, this.#cursor, this.#sweep === null);
+      this.#o.progress?.stepped(emitted, this.#cursor, this.#sweep === null);
     }
     context.logger.debug({ ...this.#labels }, "table poller stopped");
   }
@@ -193,10 +191,12 @@ export class TablePoller {
     this.#backOff(error as Error);
   }
 
-  async #queueRecords(records: SourceRecord[]): Promise<void> {
-    if (records.length === 0) return;
+  /** Queues records once the previous batch was taken: one batch waits while the next is built, not more. */
+  async #queueRecords(records: SourceRecord[]): Promise<number> {
+    if (records.length === 0) return 0;
     await this.#delivered;
     this.#delivered = this.#o.queue.put(records);
+    return records.length;
   }
 
   /**
@@ -257,11 +257,9 @@ export class TablePoller {
       try {
         const { page, limit, extractedAt } = await this.#fetchPage(sweep, query);
         going = await this.#serially(async () => {
-          let { records, last } = await this.#handleRows(page.rows, extractedAt, position);
-          const more = sweep.advance({ rows: page.rows.length, limit, last, total: page.total });
-          if (this.#o.expand) records = await this.#o.expand(records);
-          await this.#queueRecords(records);
-          this.#o.progress?.stepped(records.length, null, false);
+          const { rows, last, emitted } = await this.#handlePage(page.slices, extractedAt, position);
+          const more = sweep.advance({ rows, limit, last, total: page.total });
+          this.#o.progress?.stepped(emitted, null, false);
           return more;
         });
         this.#recovered();
@@ -352,8 +350,8 @@ export class TablePoller {
     );
   }
 
-  /** One page (starting a sweep when none is running); returns the records it produced. */
-  async #step(): Promise<SourceRecord[]> {
+  /** One page (starting a sweep when none is running); queues its records and returns how many. */
+  async #step(): Promise<number> {
     const t = this.#t;
     if (this.#sweep === null) {
       const sweep = new Sweep(
@@ -363,25 +361,25 @@ export class TablePoller {
       );
       if (sweep.empty) {
         this.#nextAt = Date.now() + t.pollIntervalMs;
-        return [];
+        return 0;
       }
       this.#sweep = sweep;
     }
     const sweep = this.#sweep;
     const { page, limit, extractedAt } = await this.#fetchPage(sweep, this.#query);
-    const { records, last } = await this.#handleRows(page.rows, extractedAt, this.#streaming);
+    const { rows, last, emitted } = await this.#handlePage(page.slices, extractedAt, this.#streaming);
     if (this.#cursor && page.instanceTime) {
       // How far the table's cursor trails the instance clock (includes the safety lag and quiet periods).
       const lag = (page.instanceTime.getTime() - this.#cursor.epochMs) / 1000;
       this.#o.context.metrics.set("tablesync_source_lag_seconds", this.#labels, Math.max(0, lag));
     }
-    if (!sweep.advance({ rows: page.rows.length, limit, last, total: page.total })) {
+    if (!sweep.advance({ rows, limit, last, total: page.total })) {
       this.#sweep = null;
       this.#hints = hintsFrom(sweep.coveredWindows, this.#limit);
       this.#nextAt = Date.now() + t.pollIntervalMs;
       this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
     }
-    return records;
+    return emitted;
   }
 
   /** Requests the sweep's next page at the current page size. */
@@ -389,7 +387,7 @@ export class TablePoller {
     const t = this.#t;
     const limit = this.#limit;
     const request = sweep.next(query);
-    const page = await this.#o.client.list(t.table, {
+    const page = await this.#o.client.listSliced(t.table, {
       query: request.query,
       count: request.count,
       limit,
@@ -415,6 +413,30 @@ export class TablePoller {
     }
     const mark = highWaterMark(instantMs, this.#o.source.safetyLagSeconds);
     return this.#o.sweepBound ? await this.#o.sweepBound(mark, this.#o.signal) : mark;
+  }
+
+  /**
+   * A page's rows a slice at a time (result_slices.ts): each slice's records are queued before the next slice is
+   * parsed, so a page is never alive as every row and every record at once. The cursor moves row by row as
+   * before; a page that fails half-way leaves its first slices queued, and the sweep asks for the same page
+   * again (the rows re-read are at or before the cursor: the dedup cache suppresses them).
+   */
+  async #handlePage(
+    slices: Iterable<TableRow[]>,
+    extractedAt: number,
+    position: RowPosition,
+  ): Promise<{ rows: number; last: Cursor | null; emitted: number }> {
+    let rows = 0;
+    let emitted = 0;
+    let last: Cursor | null = null;
+    for (const slice of slices) {
+      const handled = await this.#handleRows(slice, extractedAt, position);
+      rows += slice.length;
+      last = handled.last ?? last;
+      const records = this.#o.expand ? await this.#o.expand(handled.records) : handled.records;
+      emitted += await this.#queueRecords(records);
+    }
+    return { rows, last, emitted };
   }
 
   async #handleRows(

@@ -96,6 +96,37 @@ test("a page cut off by the instance quota is a retriable error, not rows", asyn
   );
 });
 
+test("listSliced: the rows of list in slices; a body broken half-way is a retriable error", async () => {
+  const { origin, client } = await tableClient();
+  const rows = Array.from({ length: 50 }, (_, i) => ({ sys_id: `r${i}`, text: i % 2 ? "},{" : "x" }));
+  let body = JSON.stringify({ result: rows });
+  server.use(http.get(`${origin}/api/now/table/incident`, () => new HttpResponse(body, { status: 200 })));
+  const page = await client.listSliced("incident", { limit: 50 }, 200);
+  const slices = [...page.slices];
+  assert(slices.length > 5, `${slices.length} slices`);
+  assertEquals(slices.flat(), rows);
+  assertEquals((await client.list("incident", { limit: 50 })).rows, rows);
+
+  body = `{"result":[{"sys_id":"a"},{"sys_id":"b"},{"sys_id":"c"}{"sys_id":"d"}]}`;
+  const broken = (await client.listSliced("incident", { limit: 50 }, 1)).slices[Symbol.iterator]();
+  assertEquals(broken.next().value, [{ sys_id: "a" }]);
+  assertEquals(broken.next().value, [{ sys_id: "b" }]);
+  let error: unknown = null;
+  try {
+    broken.next();
+  } catch (e) {
+    error = e;
+  }
+  assert(error instanceof InstanceRetriableError, String(error));
+
+  body = `{"result":[{"sys_id":"a"},{"sys_id":"b"}{"error":{"message":"Transaction cancelled: quota"}}`;
+  await assertRejects(
+    () => client.listSliced("incident", { limit: 10 }),
+    InstanceRetriableError,
+    "Transaction cancelled: quota",
+  );
+});
+
 test("get: the row, or null on 404; other statuses are HTTP errors with the envelope message", async () => {
   const { origin, client } = await tableClient();
   server.use(

@@ -166,6 +166,10 @@ Deno.test("parallel backfill past rows hidden by access control: exactly the rea
     sim.faults.add({ table: "incident", fault: { kind: "acl_hide", sysIds: [...hidden] } });
     const driven = await startTask(config(sim));
     try {
+      // Finding the first readable rows past the hidden runs takes many probes (over a second on a busy machine):
+      // wait for as many records as there are readable rows, then for quiet (nothing more may come).
+      const readable = ordered.length - hidden.size;
+      await pollUntil(driven, () => driven.records.length >= readable);
       await pollUntilQuiet(driven, 10);
       const delivered = new Set(driven.records.map((r) => r.key as string));
       assertEquals(

@@ -1,0 +1,120 @@
+/**
+ * The rows of a `{"result":[…]}` body, parsed a slice of about `sliceBytes` at a time, so that a 10 MB page
+ * never exists as one 10 MB string plus one array of 5000 parsed rows: each slice is decoded and parsed
+ * (JSON.parse, native) when the caller asks for it and is garbage once the caller has turned it into records.
+ *
+ * Where one row ends is found without tokenising in JavaScript: a candidate cut is a `}` followed by `,` and `{`
+ * (whitespace allowed between them), searched from the slice's target end, and the slice `[` + text + `]` is
+ * parsed. A cut that is not a boundary between two rows of the array (inside a string, or inside a nested
+ * object or array) leaves an unterminated string or unclosed brackets, so the parse fails and the next
+ * candidate is tried; a cut that parses is a row boundary. (A pure-JavaScript streaming tokeniser such as
+ * @streamparser/json would visit every byte in JavaScript: several times JSON.parse's CPU for the same rows.)
+ *
+ * Only a body of exactly that shape is sliced (the envelope's opening and closing checked before any row is
+ * handed out, so a body cut off by the instance's transaction quota is refused whole, as before); for any other
+ * body `resultSlices` returns null and the caller parses it whole.
+ */
+import type { TableRow } from "./table_rows.ts";
+
+/** Bytes of JSON per slice by default: 500 rows of 2 KB. */
+export const SLICE_BYTES = 1_000_000;
+
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const RESULT = new TextEncoder().encode('"result"');
+
+/** The body is not valid JSON after all (found while slicing, after earlier slices were handed out). */
+export class BrokenResultError extends Error {
+  override name = "BrokenResultError";
+}
+
+/**
+ * The result array's rows in slices of about `sliceBytes`, or null when the body is not of the shape
+ * `{"result":[…]}` (then parse it whole). The body must stay unchanged while the slices are read.
+ */
+export function resultSlices(body: Uint8Array, sliceBytes = SLICE_BYTES): Iterable<TableRow[]> | null {
+  const open = arrayOpening(body);
+  if (open < 0) return null;
+  const close = arrayClosing(body);
+  if (close < open) return null;
+  return sliceRows(body, skipSpace(body, open), close, sliceBytes);
+}
+
+function* sliceRows(body: Uint8Array, from: number, end: number, sliceBytes: number): Generator<TableRow[]> {
+  const decoder = new TextDecoder();
+  let start = from;
+  while (start < end) {
+    let cut = start + sliceBytes;
+    let rows: TableRow[] | null = null;
+    let next = end;
+    while (rows === null) {
+      const candidate = cut < end ? nextCandidate(body, cut, end) : -1;
+      const stop = candidate < 0 ? end : candidate + 1;
+      rows = parseSlice(decoder.decode(body.subarray(start, stop)));
+      if (rows === null) {
+        if (candidate < 0) throw new BrokenResultError("the result array is not valid JSON");
+        cut = stop;
+        continue;
+      }
+      next = candidate < 0 ? end : skipSpace(body, body.indexOf(COMMA, stop) + 1);
+    }
+    start = next;
+    yield rows;
+  }
+}
+
+/** Rows of `text` (rows separated by commas), or null when it does not parse as such. */
+function parseSlice(text: string): TableRow[] | null {
+  try {
+    return JSON.parse(`[${text}]`);
+  } catch {
+    return null;
+  }
+}
+
+/** The next `}` at or after `from`, before `end`, followed by `,` and `{` (whitespace between); -1 if none. */
+function nextCandidate(body: Uint8Array, from: number, end: number): number {
+  for (let i = body.indexOf(CLOSE_BRACE, from); i >= 0 && i < end; i = body.indexOf(CLOSE_BRACE, i + 1)) {
+    const comma = skipSpace(body, i + 1);
+    if (body[comma] === COMMA && body[skipSpace(body, comma + 1)] === OPEN_BRACE) return i;
+  }
+  return -1;
+}
+
+/** Just after `{ "result" : [` (whitespace allowed), or -1 when the body does not start that way. */
+function arrayOpening(body: Uint8Array): number {
+  let i = skipSpace(body, 0);
+  if (body[i] !== OPEN_BRACE) return -1;
+  i = skipSpace(body, i + 1);
+  for (let k = 0; k < RESULT.length; k++) if (body[i + k] !== RESULT[k]) return -1;
+  i = skipSpace(body, i + RESULT.length);
+  if (body[i] !== COLON) return -1;
+  i = skipSpace(body, i + 1);
+  return body[i] === OPEN_BRACKET ? i + 1 : -1;
+}
+
+/** The index of the `]` of a body ending in `] }` (whitespace allowed), or -1. */
+function arrayClosing(body: Uint8Array): number {
+  let i = skipSpaceBack(body, body.length - 1);
+  if (body[i] !== CLOSE_BRACE) return -1;
+  i = skipSpaceBack(body, i - 1);
+  return body[i] === CLOSE_BRACKET ? i : -1;
+}
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+function skipSpace(body: Uint8Array, i: number): number {
+  while (i < body.length && isSpace(body[i])) i++;
+  return i;
+}
+
+function skipSpaceBack(body: Uint8Array, i: number): number {
+  while (i >= 0 && isSpace(body[i])) i--;
+  return i;
+}

@@ -1,0 +1,65 @@
+/** Slicing a `{"result":[…]}` body: the same rows as JSON.parse, in slices, whatever the rows' strings hold. */
+import { assert, assertEquals, assertThrows } from "../support/assert.ts";
+import { BrokenResultError, resultSlices } from "../../src/instance/result_slices.ts";
+
+const encode = (text: string) => new TextEncoder().encode(text);
+
+function sliced(body: string, sliceBytes: number): Record<string, unknown>[][] {
+  const slices = resultSlices(encode(body), sliceBytes);
+  assert(slices !== null, "the body should be sliced");
+  return [...slices];
+}
+
+/** Rows whose strings hold what a cut must not fall into: `},{`, brackets, quotes, escapes, non-ASCII text. */
+function trickyRows(n: number): Record<string, unknown>[] {
+  return Array.from({ length: n }, (_, i) => ({
+    sys_id: `id${i}`,
+    description: i % 3 === 0 ? `a},{"x":1},{b ${"é😀".repeat(i % 5)}` : `row ${i} "quoted" \\ end}`,
+    assigned_to: { link: `https://x/${i}`, value: `u${i}` },
+    work_notes: i % 4 === 0 ? "[{},{}]" : "",
+    nested: i % 7 === 0 ? [{ a: 1 }, { b: [{ c: "},{" }] }] : null,
+  }));
+}
+
+Deno.test("slices hold every row in order, each slice about the size asked for", () => {
+  const rows = trickyRows(200);
+  const body = JSON.stringify({ result: rows });
+  for (const size of [1, 50, 300, 2000, body.length * 2]) {
+    const slices = sliced(body, size);
+    assertEquals(slices.flat(), rows, `slices of ${size} bytes`);
+    if (size === 300) assert(slices.length > 10, `${slices.length} slices of ~300 bytes`);
+    if (size === body.length * 2) assertEquals(slices.length, 1);
+  }
+});
+
+Deno.test("whitespace around the envelope and between rows is allowed", () => {
+  const rows = trickyRows(30);
+  const pretty = JSON.stringify({ result: rows }, null, 2);
+  assertEquals(sliced(pretty, 100).flat(), rows);
+  assertEquals(sliced(` \n{ "result" : [ ] } \n`, 10), []);
+  assertEquals(sliced(`{"result":[]}`, 10), []);
+});
+
+Deno.test("a body of another shape is not sliced (the caller parses it whole)", () => {
+  for (
+    const body of [
+      `{"error":{"message":"x"},"status":"failure"}`,
+      `{"result":{"sys_id":"a"}}`,
+      `{"result":[{"sys_id":"a"}],"more":1}`,
+      `{"result":[{"sys_id":"a"},{"sys_id":"b"}{"error":{"message":"Transaction cancelled"}}`,
+      `{"result":[{"sys_id":"a"},{"sys_id":"b"`,
+      `{"results":[]}`,
+      ``,
+    ]
+  ) {
+    assertEquals(resultSlices(encode(body), 10), null, body);
+  }
+});
+
+Deno.test("a body broken between its envelope's ends fails when the broken slice is reached", () => {
+  const body = `{"result":[{"sys_id":"a"},{"sys_id":"b"},{"sys_id":"c"}{"sys_id":"d"}]}`;
+  const slices = resultSlices(encode(body), 1)![Symbol.iterator]();
+  assertEquals(slices.next().value, [{ sys_id: "a" }]);
+  assertEquals(slices.next().value, [{ sys_id: "b" }]);
+  assertThrows(() => slices.next(), BrokenResultError);
+});
