@@ -41,9 +41,18 @@ export interface SourceDriverOptions {
    * is converted while this one is produced, and no more pages of bytes pile up behind a slow broker.
    */
   maxInFlightRecords?: number;
+  /**
+   * Bytes (keys, values, headers) of records sent but not yet acknowledged before polling waits: the bound on
+   * what waits for acks when rows are large, where a count alone would let 5000 records of 100 KB pile up.
+   * Default MAX_IN_FLIGHT_BYTES. A poll larger than this alone is still sent, once nothing else is in flight.
+   */
+  maxInFlightBytes?: number;
   /** Largest wait between retries of a retriable poll or send failure. Default 30000. */
   maxRetryBackoffMs?: number;
 }
+
+/** Default bytes of records awaiting acks: 16 MiB, a page and a half of 5000 rows of 2 KB. */
+export const MAX_IN_FLIGHT_BYTES = 16 * 1024 * 1024;
 
 export class SourceDriver {
   #o: SourceDriverOptions;
@@ -52,6 +61,9 @@ export class SourceDriver {
   #submitted = new SubmittedRecords();
   #sends = new Set<Promise<void>>();
   #lastSend: Promise<void> = Promise.resolve();
+  /** Sends not yet settled, oldest first (sends are chained: they settle in this order), with their bytes. */
+  #unsettled: { settled: Promise<void>; bytes: number }[] = [];
+  #unsettledBytes = 0;
   #knownTopics = new Set<string>();
   #fatal: Error | null = null;
   /** The latest offset committed of each source partition (by its JSON), for the final offsets. */
@@ -115,6 +127,7 @@ export class SourceDriver {
     const handles: (SubmittedRecord | null)[] = [];
     // Rows are let go once converted: only a task that wants commitRecord() keeps its records until the ack.
     const kept: SourceRecord[] | null = this.#o.task.commitRecord ? [] : null;
+    let bytes = 0;
     for (const original of records) {
       const handle = original.sourcePartition && original.sourceOffset
         ? this.#submitted.submit(original.sourcePartition, original.sourceOffset)
@@ -129,6 +142,7 @@ export class SourceDriver {
         this.#knownTopics.add(prepared.topic);
       }
       out.push(prepared);
+      bytes += sizeOf(prepared);
       handles.push(handle);
       kept?.push(original);
     }
@@ -144,6 +158,7 @@ export class SourceDriver {
       const own = handles.reduce((n, h) => h ? n + 1 : n, 0);
       const limit = Math.max(this.#o.maxInFlightRecords ?? 5000, own);
       await this.#submitted.awaitInFlightAtMost(limit, this.#stop.signal);
+      await this.#awaitInFlightBytesFor(bytes);
     } catch (e) {
       // Stopping while waiting for acks: these records are never sent, so their offsets never advance.
       if (this.#stop.signal.aborted) return;
@@ -155,7 +170,26 @@ export class SourceDriver {
     const send = this.#lastSend.then(() => this.#send(out, handles, kept));
     this.#lastSend = send;
     this.#sends.add(send);
-    send.finally(() => this.#sends.delete(send));
+    this.#unsettledBytes += bytes;
+    const unsettled = { settled: Promise.resolve(), bytes };
+    unsettled.settled = send.then(() => {}, () => {}).then(() => {
+      this.#sends.delete(send);
+      this.#unsettled.splice(this.#unsettled.indexOf(unsettled), 1);
+      this.#unsettledBytes -= bytes;
+    });
+    this.#unsettled.push(unsettled);
+  }
+
+  /**
+   * Waits until `bytes` more fit under maxInFlightBytes, or nothing is in flight. Sends settle by themselves
+   * when stopping (a send gives up instead of retrying), so this never waits for ever.
+   */
+  async #awaitInFlightBytesFor(bytes: number): Promise<void> {
+    const max = this.#o.maxInFlightBytes ?? MAX_IN_FLIGHT_BYTES;
+    while (this.#unsettled.length > 0 && this.#unsettledBytes + bytes > max) {
+      await this.#unsettled[0].settled;
+      this.#stop.signal.throwIfAborted();
+    }
   }
 
   /** Transforms and converts one record; null when it is dropped (filtered, or a tolerated failure). */
@@ -281,4 +315,12 @@ export class SourceDriver {
       if (final.length > 0) this.#o.commitOffsets(final);
     }
   }
+}
+
+/** A record's bytes as sent: key, value and header values. */
+function sizeOf(record: ProducedRecord): number {
+  let n = (record.key?.byteLength ?? 0) + (record.value?.byteLength ?? 0);
+  const headers = record.headers;
+  if (headers) { for (const name in headers) n += headers[name].length; }
+  return n;
 }

@@ -31,6 +31,28 @@ class SlowAckProducer implements Producer {
   }
 }
 
+/** String converters, no transforms, failing error handling, no topic creation. */
+function driverParts() {
+  const metrics = new MetricsRegistry();
+  const string = new StringConverter();
+  return {
+    converters: {
+      key: string,
+      value: string,
+      header: string,
+      classes: { key: "string", value: "string", header: "string" },
+    },
+    transforms: { apply: (r: SourceRecord) => r },
+    errors: new ErrorHandler(
+      { retryTimeoutMs: 0, retryDelayMaxMs: 0, toleranceAll: false, logEnable: false } as never,
+      { logger: logger("test"), dlq: null, metrics, signal: new AbortController().signal, taskLabel: "t-0" },
+    ),
+    logger: logger("test"),
+    metrics,
+    ensureTopic: () => Promise.resolve(),
+  };
+}
+
 Deno.test("source driver: a poll larger than maxInFlightRecords is still sent; offsets follow the acks", async () => {
   const partition = { table: "incident" };
   const pages = [3, 2].map((tables, page) =>
@@ -61,30 +83,63 @@ Deno.test("source driver: a poll larger than maxInFlightRecords is still sent; o
     },
     stop: () => Promise.resolve(),
   } as SourceTask;
-  const metrics = new MetricsRegistry();
-  const string = new StringConverter();
   const driver: SourceDriver = new SourceDriver({
     task,
     producer,
-    converters: {
-      key: string,
-      value: string,
-      header: string,
-      classes: { key: "string", value: "string", header: "string" },
-    },
-    transforms: { apply: (r) => r },
-    errors: new ErrorHandler(
-      { retryTimeoutMs: 0, retryDelayMaxMs: 0, toleranceAll: false, logEnable: false } as never,
-      { logger: logger("test"), dlq: null, metrics, signal: new AbortController().signal, taskLabel: "t-0" },
-    ),
-    logger: logger("test"),
-    metrics,
+    ...driverParts(),
     commitOffsets: (entries) => committed.push(entries),
-    ensureTopic: () => Promise.resolve(),
     // Fewer than one poll's records: the first poll alone (120 records) exceeds it.
     maxInFlightRecords: 50,
   });
   await driver.run();
   assertEquals(producer.sent.flat().length, expected);
   assertEquals(committed.at(-1)?.at(-1)?.offset, { at: "1-79" });
+});
+
+Deno.test("source driver: records awaiting acks are bounded in bytes too; offsets follow the acks", async () => {
+  const partition = { table: "incident" };
+  // Ten polls of 4 records of 1000 bytes each; at most 5000 bytes in flight: never two polls' sends at once.
+  const polls = Array.from({ length: 10 }, (_, p) =>
+    Array.from({ length: 4 }, (_, i) =>
+      new SourceRecord({
+        topic: "t",
+        keySchema: Schema.STRING_SCHEMA,
+        key: `k${p}-${i}`,
+        valueSchema: Schema.STRING_SCHEMA,
+        value: "x".repeat(1000 - `k${p}-${i}`.length),
+        sourcePartition: partition,
+        sourceOffset: { at: `${p}-${i}` },
+      })));
+  const expected = polls.flat().length;
+  let handedOut = 0;
+  let mostUnacked = 0;
+  const producer = new SlowAckProducer();
+  const committed: OffsetUpdate[][] = [];
+  const driver: SourceDriver = new SourceDriver({
+    task: {
+      start: () => Promise.resolve(),
+      poll: () => {
+        // Records handed out and not yet acknowledged when the driver asks for more.
+        mostUnacked = Math.max(mostUnacked, handedOut - producer.next);
+        const poll = polls.shift();
+        if (poll) {
+          handedOut += poll.length;
+          return Promise.resolve(poll);
+        }
+        if (producer.next === expected) driver.stop();
+        return new Promise((r) => setTimeout(() => r([]), 5));
+      },
+      stop: () => Promise.resolve(),
+    } as SourceTask,
+    producer,
+    ...driverParts(),
+    commitOffsets: (entries) => committed.push(entries),
+    // The count would let every poll go at once; the bytes let one poll's 4000 bytes wait for acks, not two.
+    maxInFlightRecords: 1000,
+    maxInFlightBytes: 5000,
+  });
+  await driver.run();
+  assertEquals(producer.sent.flat().length, expected);
+  assertEquals(mostUnacked, 4);
+  assertEquals(committed.at(-1)?.at(-1)?.offset, { at: "9-3" });
 });
