@@ -5,8 +5,10 @@
  * Prints rows per second of each, the ratio, CPU seconds per 100,000 rows and the daemon's peak and idle memory,
  * for one table and for five; each daemon run twice, as it runs and "untuned" (without its V8 flag and malloc
  * tuning, src/daemon/), side by side; and the RSS of a freshly started daemon whose one source has nothing to read.
+ * With `--baseline <dir>` the second daemon of each case is instead the one of another checkout (an older commit
+ * extracted with `git archive <commit> | tar -x -C <dir>`), as it runs: before and after, side by side.
  *
- *   deno run -A bench/source_e2e.ts [--rows 100000] [--batch 5000] [--latency-ms 0]
+ *   deno run -A bench/source_e2e.ts [--rows 100000] [--batch 5000] [--latency-ms 0] [--baseline <dir>]
  *
  * `--latency-ms` adds that much latency to every simulator request: a latency-bound instance, where one table's
  * rate is about batch / (latency + transfer time) whatever the daemon does (see docs/scaling.md).
@@ -29,6 +31,14 @@ import {
 const rows = arg("rows", 100_000);
 const batch = arg("batch", 5000);
 const latencyMs = arg("latency-ms", 0);
+const baselineAt = Deno.args.indexOf("--baseline");
+const baseline = baselineAt >= 0 ? Deno.args[baselineAt + 1].replace(/\/$/, "") : null;
+/** How the second daemon of each case runs: untuned, or the baseline checkout's. */
+const second = baseline === null ? { label: "untuned", plain: true } : { label: "before", plain: false };
+/** The baseline checkout's own bench plumbing: it starts that checkout's daemon. */
+const baselineProcesses: { startDaemonProcess: typeof startDaemonProcess } | null = baseline === null
+  ? null
+  : await import(`${baseline}/bench/support/processes.ts`);
 let fetchRate = 0;
 let produceRate = 0;
 let produceCpu = 0;
@@ -130,8 +140,8 @@ const pages: Record<string, unknown>[][] = [];
 // tuning, src/daemon/), then without them (`plain`): memory before and after that tuning, side by side.
 const e2e = await runDaemon([{ alias: "incident", topic: "bench.e2e" }], rows);
 report("daemon end to end", e2e.rows, e2e.seconds, e2e.cpu);
-const e2ePlain = await runDaemon([{ alias: "incident", topic: "bench.e2e" }], rows, {}, { plain: true });
-report("daemon, untuned", e2ePlain.rows, e2ePlain.seconds, e2ePlain.cpu);
+const e2ePlain = await runDaemon([{ alias: "incident", topic: "bench.e2e" }], rows, {}, { second: true });
+report(`daemon, ${second.label}`, e2ePlain.rows, e2ePlain.seconds, e2ePlain.cpu);
 const e2eRate = e2e.rows / e2e.seconds;
 console.log(
   `\nratio end-to-end / min(fetch, produce): ${(e2eRate / Math.min(fetchRate, produceRate)).toFixed(2)}` +
@@ -147,6 +157,13 @@ console.log(
     ((e2e.cpu - produceCpu) / e2e.rows * 100_000).toFixed(2)
   } s per 100k rows` +
     `  (target <= 1.50)`,
+);
+console.log(
+  `${second.label}: ratio ${
+    (e2ePlain.rows / e2ePlain.seconds / Math.min(fetchRate, produceRate)).toFixed(2)
+  }, CPU - bare produce CPU ${
+    ((e2ePlain.cpu - produceCpu) / e2ePlain.rows * 100_000).toFixed(2)
+  } s per 100k rows`,
 );
 memoryLine("one table: peak memory (VmHWM, main + workers)", e2e.peak, e2ePlain.peak);
 memoryLine("one table: idle memory after the backfill (VmRSS)", e2e.idle, e2ePlain.idle);
@@ -169,12 +186,14 @@ memoryLine("one table: idle memory after the backfill (VmRSS)", e2e.idle, e2ePla
   }
   const multi = await runDaemon(tables, expected, { "svc.source.dedup.window.records": 50_000 });
   const multiPlain = await runDaemon(tables, expected, { "svc.source.dedup.window.records": 50_000 }, {
-    plain: true,
+    second: true,
   });
   console.log(
     `\nfive tables, dedup windows of 50,000, pages of ${batch}: ${fmt(multi.rows)} records in ${
       multi.seconds.toFixed(2)
-    } s (untuned: ${multiPlain.seconds.toFixed(2)} s)`,
+    } s, ${(multi.cpu / multi.rows * 100_000).toFixed(2)} CPU s per 100k (${second.label}: ${
+      multiPlain.seconds.toFixed(2)
+    } s, ${(multiPlain.cpu / multiPlain.rows * 100_000).toFixed(2)} CPU s)`,
   );
   memoryLine("five tables: peak memory", multi.peak, multiPlain.peak);
   memoryLine("five tables: idle memory after the backfill", multi.idle, multiPlain.idle);
@@ -184,7 +203,7 @@ memoryLine("one table: idle memory after the backfill (VmRSS)", e2e.idle, e2ePla
 {
   const nothing = [{ alias: "incident", topic: "bench.e2e", query: "number=NONE" }];
   const fresh = await idleDaemon(nothing);
-  const freshPlain = await idleDaemon(nothing, { plain: true });
+  const freshPlain = await idleDaemon(nothing, { second: true });
   memoryLine("\nfresh daemon, one idle source: RSS", fresh, freshPlain);
 }
 
@@ -211,10 +230,10 @@ async function runDaemon(
   tables: { alias: string; topic: string; query?: string }[],
   expected: number,
   extra: Record<string, unknown> = {},
-  { plain = false }: { plain?: boolean } = {},
+  { second: isSecond = false }: { second?: boolean } = {},
 ) {
-  const daemon = await startSourceDaemon(tables, extra, plain);
-  console.error(`daemon ${daemon.url}, log ${daemon.dir}/daemon.log${plain ? " (untuned)" : ""}`);
+  const daemon = await startSourceDaemon(tables, extra, isSecond);
+  console.error(`daemon ${daemon.url}, log ${daemon.dir}/daemon.log${isSecond ? ` (${second.label})` : ""}`);
   const base = await produced(tables);
   const cpu0 = cpuSeconds(daemon.pid);
   const started = performance.now();
@@ -244,11 +263,14 @@ async function runDaemon(
   return { rows: count - first!.count, seconds, cpu, peak, idle };
 }
 
-/** Starts a daemon with one source connector over `tables` (aliases of the incident table). */
+/**
+ * Starts a daemon with one source connector over `tables` (aliases of the incident table); `isSecond`: the
+ * untuned or baseline daemon.
+ */
 function startSourceDaemon(
   tables: { alias: string; topic: string; query?: string }[],
   extra: Record<string, unknown>,
-  plain: boolean,
+  isSecond: boolean,
 ) {
   const config: Record<string, unknown> = {
     "connector.class": "TableSourceConnector",
@@ -264,7 +286,8 @@ function startSourceDaemon(
     config[`svc.table.${t.alias}.topic`] = t.topic;
     if (t.query) config[`svc.table.${t.alias}.query`] = t.query;
   }
-  return startDaemonProcess(
+  const start = isSecond && baselineProcesses ? baselineProcesses.startDaemonProcess : startDaemonProcess;
+  return start(
     {
       worker: {
         "bootstrap.servers": broker.bootstrap,
@@ -274,25 +297,25 @@ function startSourceDaemon(
       connectors: [{ name: "bench", config }],
     },
     {},
-    { plain },
+    { plain: isSecond && second.plain },
   );
 }
 
 /** RSS of a daemon 10 s after it started (its source task running, nothing to read). */
 async function idleDaemon(
   tables: { alias: string; topic: string; query?: string }[],
-  { plain = false } = {},
+  { second = false } = {},
 ) {
-  const daemon = await startSourceDaemon(tables, {}, plain);
+  const daemon = await startSourceDaemon(tables, {}, second);
   await new Promise((r) => setTimeout(r, 10_000));
   const rss = currentRss(daemon.pid);
   await daemon.stop();
   return rss;
 }
 
-function memoryLine(what: string, tuned: number, untuned: number) {
+function memoryLine(what: string, tuned: number, other: number) {
   const mb = (n: number) => `${fmt(n / 1048576)} MB`;
-  console.log(`${what}: ${mb(tuned)}  (untuned ${mb(untuned)}; target <= 256)`);
+  console.log(`${what}: ${mb(tuned)}  (${second.label} ${mb(other)}; target <= 256)`);
 }
 
 /** Records in the topics (high watermarks); a broker still electing leaders gets a second ask. */

@@ -24,13 +24,11 @@ const output = target ? `dist/tablesync-${target}` : "dist/tablesync";
 const compileArgs = [
   "compile",
   "--allow-all",
-  // Embedded into the executable: V8 applies them to every isolate (main thread, task and producer threads).
+  // Embedded into the executable: V8 applies them to every isolate (main thread and task threads).
   `--v8-flags=${DAEMON_V8_FLAGS.join(",")}`,
   // Workers are started from a URL, so the compiler cannot see them: include them explicitly.
   "--include",
   "src/runtime/task_worker.ts",
-  "--include",
-  "src/kafka/producer_thread.ts",
   "--output",
   output,
   ...(target ? ["--target", target] : []),

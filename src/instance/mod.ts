@@ -17,8 +17,8 @@ export {
   type DisplayValue,
   type ListPage,
   type ListParams,
-  type SlicedListPage,
   type RowParams,
+  type SlicedListPage,
   TableClient,
   type UpdateMethod,
 } from "./table_client.ts";

@@ -13,7 +13,6 @@ import { type ConsumerHooksTarget, DEFAULT_CONSUMER_OPTIONS, KafkajsConsumerAdap
 import { kafkajsLogCreator, kafkajsLogLevelFor } from "./kafkajs_logger.ts";
 import { DEFAULT_PRODUCER_OPTIONS, KafkajsProducerAdapter, pinningPartitioner } from "./producer.ts";
 import { hookedAssigner } from "./rebalance_hook.ts";
-import { ThreadedProducer } from "./threaded_producer.ts";
 import { KafkajsGroupMembership } from "./group_membership.ts";
 import type {
   Admin,
@@ -49,9 +48,8 @@ export function createKafka(
   return {
     connection,
 
-    async producer(overrides: Partial<ProducerOptions> = {}, placement = {}): Promise<Producer> {
+    async producer(overrides: Partial<ProducerOptions> = {}): Promise<Producer> {
       const settings = { ...DEFAULT_PRODUCER_OPTIONS, ...overrides };
-      if (placement.ownThread) return await ThreadedProducer.open(connection, settings, log);
       const producer = kafka.producer({
         createPartitioner: pinningPartitioner,
         retry: { retries: settings.retries, maxRetryTime: settings.retryBackoffMaxMs },

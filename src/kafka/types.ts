@@ -308,12 +308,8 @@ export interface GroupMembership {
 /** Everything a caller needs for one cluster; produced by `createKafka(options)` in client.ts. */
 export interface KafkaClient {
   readonly connection: KafkaConnectionOptions;
-  /**
-   * A producer. With `ownThread`, its Kafka client runs in a thread of its own (threaded_producer.ts): for a
-   * high-volume producer whose caller has CPU-heavy work of its own (a source task's page fetching and record
-   * building), so that both proceed at once.
-   */
-  producer(options?: Partial<ProducerOptions>, placement?: { ownThread?: boolean }): Promise<Producer>;
+  /** A producer (producer.ts). */
+  producer(options?: Partial<ProducerOptions>): Promise<Producer>;
   consumer(
     subscription: Subscription,
     options: Partial<ConsumerOptions> & { groupId: string },
