@@ -7,9 +7,8 @@
 import { DataException } from "../../errors.ts";
 import type { Schema } from "../../schema.ts";
 import { Struct } from "../../struct.ts";
-import { ByteReader } from "../bytes.ts";
+import { ByteReader, readMessageIndexes } from "../wire_format.ts";
 import { codecCall, type FormatSchema, type PayloadReader, type RegistryFormat } from "../registry_format.ts";
-import { readMessageIndexes } from "../wire_format.ts";
 import { type NullableStyle, protoText } from "./proto_from_connect.ts";
 import { messageAt, parseProto, type ProtoFile, protoFullName } from "./proto_schema.ts";
 import { protoToConnectSchema } from "./proto_to_connect.ts";
