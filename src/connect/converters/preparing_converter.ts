@@ -1,5 +1,5 @@
 /**
- * The async step of converters that must reach a service first (the schema registry converters, src/connect/registry/).
+ * The async step of converters that must reach a service first (the schema-registry converters).
  *
  * `Converter.fromConnectData` / `toConnectData` are synchronous, but a registry converter must first register or
  * look up a schema (serializing) or fetch a schema by id (deserializing). A `PreparingConverter` splits that off:
