@@ -7,27 +7,25 @@
  * | `lookup`             | `POST /subjects/{subject}` (is it registered?)      | subject + schema text → id, version |
  * | `schemaById`         | `GET /schemas/ids/{id}`                             | id → schema                   |
  * | `latest`             | `GET /subjects/{subject}/versions/latest`           | subject (as Confluent with `latest.cache.ttl.sec=-1`) |
- * | `version`            | `GET /subjects/{subject}/versions/{version}`        | subject + version             |
- * | `isCompatible`       | `POST /compatibility/subjects/{subject}/versions/latest` | not cached               |
  *
- * Concurrent calls for the same key share one request; a failed request is not cached.
+ * Concurrent calls for the same key share one request; a failed request is not cached. Response bodies are
+ * checked against the shapes below (an unexpected body is a failed attempt, see registry_http.ts).
  */
+import { z } from "zod";
 import type { RegistryHttp } from "./registry_http.ts";
 
-export type SchemaType = "AVRO" | "JSON" | "PROTOBUF";
-
-/** A schema as the registry stores it. */
-export interface SchemaText {
-  readonly schemaType: SchemaType;
-  readonly schema: string;
-}
-
+/** A schema as the registry stores it (Confluent leaves `schemaType` out for Avro, the default). */
+const SCHEMA_TEXT = z.object({
+  schemaType: z.enum(["AVRO", "JSON", "PROTOBUF"]).catch("AVRO"),
+  schema: z.string(),
+});
 /** A schema under a subject. */
-export interface SubjectSchema extends SchemaText {
-  readonly subject: string;
-  readonly id: number;
-  readonly version: number;
-}
+const SUBJECT_SCHEMA = SCHEMA_TEXT.extend({ subject: z.string(), id: z.number(), version: z.number() });
+const REGISTERED = z.object({ id: z.number() });
+
+export type SchemaText = z.infer<typeof SCHEMA_TEXT>;
+export type SchemaType = SchemaText["schemaType"];
+export type SubjectSchema = z.infer<typeof SUBJECT_SCHEMA>;
 
 /** A bounded least-recently-used cache of requests: concurrent callers share one, failures are forgotten. */
 class RequestCache<T> {
@@ -52,10 +50,6 @@ class RequestCache<T> {
   }
 }
 
-function schemaType(value: unknown): SchemaType {
-  return value === "JSON" || value === "PROTOBUF" ? value : "AVRO";
-}
-
 function body(schema: SchemaText): Record<string, unknown> {
   // Confluent leaves schemaType out for Avro, the default.
   return schema.schemaType === "AVRO"
@@ -77,7 +71,6 @@ export class SchemaRegistryClient {
   readonly #lookups: RequestCache<SubjectSchema>;
   readonly #byId: RequestCache<SchemaText>;
   readonly #latest: RequestCache<SubjectSchema>;
-  readonly #versions: RequestCache<SubjectSchema>;
 
   constructor(http: RegistryHttp, cacheSize = 1000) {
     this.#http = http;
@@ -85,67 +78,35 @@ export class SchemaRegistryClient {
     this.#lookups = new RequestCache(cacheSize);
     this.#byId = new RequestCache(cacheSize);
     this.#latest = new RequestCache(cacheSize);
-    this.#versions = new RequestCache(cacheSize);
   }
 
   /** Registers the schema under the subject (the registry returns the existing id when it is already there). */
   register(subject: string, schema: SchemaText, normalize = false): Promise<number> {
     return this.#ids.get(key(subject, schema.schemaType, schema.schema, normalize), async () => {
       const path = `${subjectPath(subject)}/versions${normalize ? "?normalize=true" : ""}`;
-      return ((await this.#http.request("POST", path, body(schema))) as { id: number }).id;
+      return (await this.#http.request("POST", path, REGISTERED, body(schema))).id;
     });
   }
 
   /** The id and version of the schema under the subject; `RegistryResponseError` 40401/40403 when absent. */
   lookup(subject: string, schema: SchemaText, normalize = false): Promise<SubjectSchema> {
-    return this.#lookups.get(key(subject, schema.schemaType, schema.schema, normalize), async () => {
-      const path = `${subjectPath(subject)}${normalize ? "?normalize=true" : ""}`;
-      return toSubjectSchema(await this.#http.request("POST", path, body(schema)));
-    });
+    const path = `${subjectPath(subject)}${normalize ? "?normalize=true" : ""}`;
+    return this.#lookups.get(
+      key(subject, schema.schemaType, schema.schema, normalize),
+      () => this.#http.request("POST", path, SUBJECT_SCHEMA, body(schema)),
+    );
   }
 
   schemaById(id: number): Promise<SchemaText> {
-    return this.#byId.get(String(id), async () => {
-      const response = await this.#http.request("GET", `/schemas/ids/${id}`) as Record<string, unknown>;
-      return { schemaType: schemaType(response.schemaType), schema: String(response.schema) };
-    });
+    return this.#byId.get(String(id), () => this.#http.request("GET", `/schemas/ids/${id}`, SCHEMA_TEXT));
   }
 
   latest(subject: string): Promise<SubjectSchema> {
-    return this.#latest.get(subject, () => this.#subjectSchema(`${subjectPath(subject)}/versions/latest`));
-  }
-
-  version(subject: string, version: number): Promise<SubjectSchema> {
-    const path = `${subjectPath(subject)}/versions/${version}`;
-    return this.#versions.get(key(subject, version), () => this.#subjectSchema(path));
-  }
-
-  async #subjectSchema(path: string): Promise<SubjectSchema> {
-    return toSubjectSchema(await this.#http.request("GET", path));
-  }
-
-  /** Whether the schema could be registered next under the subject, per the subject's compatibility level. */
-  async isCompatible(subject: string, schema: SchemaText): Promise<boolean> {
-    const response = await this.#http.request(
-      "POST",
-      `/compatibility${subjectPath(subject)}/versions/latest`,
-      body(schema),
-    ) as { is_compatible?: boolean };
-    return response.is_compatible === true;
+    const path = `${subjectPath(subject)}/versions/latest`;
+    return this.#latest.get(subject, () => this.#http.request("GET", path, SUBJECT_SCHEMA));
   }
 
   close(): void {
     this.#http.close();
   }
-}
-
-function toSubjectSchema(value: unknown): SubjectSchema {
-  const r = value as Record<string, unknown>;
-  return {
-    subject: String(r.subject),
-    id: Number(r.id),
-    version: Number(r.version),
-    schemaType: schemaType(r.schemaType),
-    schema: String(r.schema),
-  };
 }
