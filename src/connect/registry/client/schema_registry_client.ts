@@ -12,6 +12,7 @@
  * checked against the shapes below (an unexpected body is a failed attempt, see registry_http.ts).
  */
 import { z } from "zod";
+import { LruCache } from "../../converters/json/lru_cache.ts";
 import type { RegistryHttp } from "./registry_http.ts";
 
 /** A schema as the registry stores it (Confluent leaves `schemaType` out for Avro, the default). */
@@ -26,29 +27,6 @@ const REGISTERED = z.object({ id: z.number() });
 export type SchemaText = z.infer<typeof SCHEMA_TEXT>;
 export type SchemaType = SchemaText["schemaType"];
 export type SubjectSchema = z.infer<typeof SUBJECT_SCHEMA>;
-
-/** A bounded least-recently-used cache of requests: concurrent callers share one, failures are forgotten. */
-class RequestCache<T> {
-  readonly #entries = new Map<string, Promise<T>>();
-
-  constructor(readonly capacity: number) {}
-
-  get(key: string, load: () => Promise<T>): Promise<T> {
-    const cached = this.#entries.get(key);
-    if (cached !== undefined) {
-      this.#entries.delete(key);
-      this.#entries.set(key, cached);
-      return cached;
-    }
-    const promise = load();
-    this.#entries.set(key, promise);
-    promise.catch(() => {
-      if (this.#entries.get(key) === promise) this.#entries.delete(key);
-    });
-    while (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value!);
-    return promise;
-  }
-}
 
 function body(schema: SchemaText): Record<string, unknown> {
   // Confluent leaves schemaType out for Avro, the default.
@@ -65,24 +43,36 @@ function key(...parts: Array<string | number | boolean>): string {
   return parts.join("\u0000");
 }
 
+/** The cached request for `key`, else `load()`'s: concurrent callers share one, a failed one is forgotten. */
+function cached<T>(cache: LruCache<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const promise = load();
+  cache.set(key, promise);
+  promise.catch(() => {
+    if (cache.get(key) === promise) cache.delete(key);
+  });
+  return promise;
+}
+
 export class SchemaRegistryClient {
   readonly #http: RegistryHttp;
-  readonly #ids: RequestCache<number>;
-  readonly #lookups: RequestCache<SubjectSchema>;
-  readonly #byId: RequestCache<SchemaText>;
-  readonly #latest: RequestCache<SubjectSchema>;
+  readonly #ids: LruCache<string, Promise<number>>;
+  readonly #lookups: LruCache<string, Promise<SubjectSchema>>;
+  readonly #byId: LruCache<string, Promise<SchemaText>>;
+  readonly #latest: LruCache<string, Promise<SubjectSchema>>;
 
   constructor(http: RegistryHttp, cacheSize = 1000) {
     this.#http = http;
-    this.#ids = new RequestCache(cacheSize);
-    this.#lookups = new RequestCache(cacheSize);
-    this.#byId = new RequestCache(cacheSize);
-    this.#latest = new RequestCache(cacheSize);
+    this.#ids = new LruCache(cacheSize);
+    this.#lookups = new LruCache(cacheSize);
+    this.#byId = new LruCache(cacheSize);
+    this.#latest = new LruCache(cacheSize);
   }
 
   /** Registers the schema under the subject (the registry returns the existing id when it is already there). */
   register(subject: string, schema: SchemaText, normalize = false): Promise<number> {
-    return this.#ids.get(key(subject, schema.schemaType, schema.schema, normalize), async () => {
+    return cached(this.#ids, key(subject, schema.schemaType, schema.schema, normalize), async () => {
       const path = `${subjectPath(subject)}/versions${normalize ? "?normalize=true" : ""}`;
       return (await this.#http.request("POST", path, REGISTERED, body(schema))).id;
     });
@@ -91,19 +81,20 @@ export class SchemaRegistryClient {
   /** The id and version of the schema under the subject; `RegistryResponseError` 40401/40403 when absent. */
   lookup(subject: string, schema: SchemaText, normalize = false): Promise<SubjectSchema> {
     const path = `${subjectPath(subject)}${normalize ? "?normalize=true" : ""}`;
-    return this.#lookups.get(
+    return cached(
+      this.#lookups,
       key(subject, schema.schemaType, schema.schema, normalize),
       () => this.#http.request("POST", path, SUBJECT_SCHEMA, body(schema)),
     );
   }
 
   schemaById(id: number): Promise<SchemaText> {
-    return this.#byId.get(String(id), () => this.#http.request("GET", `/schemas/ids/${id}`, SCHEMA_TEXT));
+    return cached(this.#byId, String(id), () => this.#http.request("GET", `/schemas/ids/${id}`, SCHEMA_TEXT));
   }
 
   latest(subject: string): Promise<SubjectSchema> {
     const path = `${subjectPath(subject)}/versions/latest`;
-    return this.#latest.get(subject, () => this.#http.request("GET", path, SUBJECT_SCHEMA));
+    return cached(this.#latest, subject, () => this.#http.request("GET", path, SUBJECT_SCHEMA));
   }
 
   close(): void {
