@@ -113,7 +113,10 @@ export async function addStores(
   return options;
 }
 
-/** Deno.createHttpClient; options it rejects (a malformed certificate or key) become `error("TLS settings rejected: ...")`. */
+/**
+ * Deno.createHttpClient; options it rejects (a malformed certificate or key) become
+ * `error("TLS settings rejected: ...")`.
+ */
 export function createTlsHttpClient(
   options: TlsClientOptions,
   error: (message: string) => Error,
