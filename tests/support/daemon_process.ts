@@ -32,7 +32,7 @@ export interface StartDaemonOptions {
   env?: Record<string, string>;
   /** Reuse a directory (restarts keep offsets and REST state there). */
   dir?: string;
-  /** Milliseconds to wait for the REST API. Default 30000. */
+  /** Milliseconds to wait for the REST API and every connector of the file. Default 90000. */
   timeoutMs?: number;
 }
 
@@ -92,7 +92,7 @@ export async function startDaemonProcess(
     new Promise<never>((_, reject) =>
       timer = setTimeout(
         () => reject(new Error(`daemon did not start listening:\n${lines.join("\n")}`)),
-        options.timeoutMs ?? 30_000,
+        options.timeoutMs ?? 90_000,
       )
     ),
   ]).finally(() => clearTimeout(timer));
@@ -133,7 +133,7 @@ export async function startDaemonProcess(
 /** Polls `check` until it returns a truthy value or `timeoutMs` passes (then throws with the last value). */
 export async function waitFor<T>(
   check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
   what = "condition",
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
