@@ -1,12 +1,11 @@
 /**
  * Hands records from the table pollers (one async loop per table) to `poll()`. A poller's `put` resolves when
- * `poll()` has taken the batch; each poller awaits its previous batch before putting the next, so it can fetch one
- * page ahead and no further (backpressure, bounded memory).
+ * `poll()` has taken the batch; each poller awaits its previous batch before putting the next (a batch is a slice
+ * of a page, about 1 MB of rows), so it builds one batch ahead and no further (backpressure, bounded memory).
  *
  * `drain` hands over the oldest batches up to `maxRecordsPerDrain` records (always at least one batch): the pollers
- * whose batches stay queued wait instead of fetching their next page, so with many tables the task holds about
- * one page per table plus what the driver is sending, rather than every table's page being converted and the
- * next page of every table being fetched at once.
+ * whose batches stay queued wait instead of building their next one, so with many tables the task holds about
+ * one page body and one batch per table plus what the driver is sending.
  */
 import type { SourceRecord } from "../connect/record.ts";
 
