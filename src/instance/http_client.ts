@@ -13,7 +13,7 @@ import { logger } from "../observability/log.ts";
 import type { Authenticator } from "./auth/authenticator.ts";
 import { BasicAuthenticator } from "./auth/basic.ts";
 import { OAuthAuthenticator } from "./auth/oauth.ts";
-import { abandon, readCappedBody } from "./capped_body.ts";
+import { abandon, BodyStalledError, readCappedBody } from "./capped_body.ts";
 import {
   AmbiguousRequestError,
   InstanceConfigError,
@@ -204,8 +204,11 @@ export class InstanceHttpClient {
       if (!request.anonymous) authorization = await this.auth.authorization(signal);
       permit = await this.pool.acquire(deadline, signal);
       await this.transport.ensureConnectable(signal);
-      const headersTimeout = new HeadersTimeoutError(requestTimeoutMs);
-      timer = setTimeout(() => controller.abort(headersTimeout), Math.max(0, deadline - Date.now()));
+      // The error is made only when the timer fires: an Error captures a stack trace, costly on every request.
+      timer = setTimeout(
+        () => controller.abort(new HeadersTimeoutError(requestTimeoutMs)),
+        Math.max(0, deadline - Date.now()),
+      );
       const response = await fetch(url, {
         method: request.method,
         headers: this.headersFor(request, authorization),
@@ -250,6 +253,8 @@ export class InstanceHttpClient {
       };
     } catch (error) {
       clearTimeout(timer);
+      // A stalled body read in one go is still pending: drop the connection under it.
+      if (error instanceof BodyStalledError) controller.abort(error);
       if (signal?.aborted) throw signal.reason;
       // Already explained: too large, configuration, or a token request that failed for good.
       if (error instanceof InstanceError) throw error;
