@@ -31,13 +31,6 @@ export async function readCappedBody(
     abandon(response.body);
     throw new ResponseTooLargeError(request, limits.maxBytes, false);
   }
-  // A small body of a declared length (a row write's answer, most answers) is read in one go: reading it chunk
-  // by chunk through a stream reader, with a timer per chunk, was a fifth of the sink's CPU per request. The
-  // declared length bounds it (not when compressed: decompressed it may be far larger), and the idle time
-  // bounds the whole read.
-  if (!compressed && declared <= Math.min(limits.maxBytes, SMALL_BODY_BYTES)) {
-    return await readWhole(response, limits.idleMs);
-  }
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -59,26 +52,6 @@ export async function readCappedBody(
     offset += chunk.byteLength;
   }
   return body;
-}
-
-/** Bodies up to this size, declared by Content-Length, are read in one go. */
-const SMALL_BODY_BYTES = 65_536;
-
-async function readWhole(response: Response, idleMs: number): Promise<Uint8Array> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const whole = response.bytes();
-  const stalled = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new BodyStalledError(idleMs)), idleMs);
-  });
-  try {
-    return await Promise.race([whole, stalled]);
-  } catch (error) {
-    // The read goes on (or fails) after a stall; its outcome no longer matters to anyone.
-    whole.catch(() => {});
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function readWithin(

@@ -13,7 +13,7 @@ import { logger } from "../observability/log.ts";
 import type { Authenticator } from "./auth/authenticator.ts";
 import { BasicAuthenticator } from "./auth/basic.ts";
 import { OAuthAuthenticator } from "./auth/oauth.ts";
-import { abandon, BodyStalledError, readCappedBody } from "./capped_body.ts";
+import { abandon, readCappedBody } from "./capped_body.ts";
 import {
   AmbiguousRequestError,
   InstanceConfigError,
@@ -253,8 +253,6 @@ export class InstanceHttpClient {
       };
     } catch (error) {
       clearTimeout(timer);
-      // A stalled body read in one go is still pending: drop the connection under it.
-      if (error instanceof BodyStalledError) controller.abort(error);
       if (signal?.aborted) throw signal.reason;
       // Already explained: too large, configuration, or a token request that failed for good.
       if (error instanceof InstanceError) throw error;
