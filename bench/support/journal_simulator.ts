@@ -6,7 +6,8 @@
  *
  * Prints `listening on <api url> control <control url>` once ready. The control server answers
  * `GET /sys-ids?table=T` (the table's sys ids, JSON) and `GET /writes?method=M&after=SEQ` (a summary of the
- * journal entries of that method after sequence number SEQ: see `WriteSummary`). Runs until killed. With
+ * journal entries of that method after sequence number SEQ: see `WriteSummary`) and `POST /extra-latency?ms=N`
+ * (N ms more on every row update, on top of `latencyMs`; 0 removes it). Runs until killed. With
  * TABLESYNC_CPU_PROFILE_DIR set it writes a CPU profile, like the daemon's threads (docs/performance.md).
  */
 import { type JournalEntry, startSimulator } from "../../src/sim/mod.ts";
@@ -63,6 +64,14 @@ if (import.meta.main) {
     const url = new URL(request.url);
     if (url.pathname === "/sys-ids") {
       return Response.json(sim.table(url.searchParams.get("table") ?? "incident").sysIds());
+    }
+    if (url.pathname === "/extra-latency" && request.method === "POST") {
+      sim.faults.clear();
+      const ms = Number(url.searchParams.get("ms") ?? 0);
+      if (ms > 0) {
+        sim.faults.add({ route: "PATCH /api/now/table/incident/{sys_id}", fault: { kind: "latency", ms } });
+      }
+      return new Response(null, { status: 204 });
     }
     if (url.pathname === "/writes") {
       const method = url.searchParams.get("method") ?? "PATCH";
