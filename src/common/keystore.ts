@@ -93,6 +93,41 @@ export async function readStore(
   return material;
 }
 
+/** The TLS part of Deno.createHttpClient's options. */
+export type TlsClientOptions = Deno.CreateHttpClientOptions & Partial<Deno.TlsCertifiedKeyPem>;
+
+/** Adds the certificates of a trust store and the chain and key of a key store (either absent) to `options`. */
+export async function addStores(
+  options: TlsClientOptions,
+  stores: { readonly truststore: StoreFile | null; readonly keystore: StoreFile | null },
+  naming: (role: StoreRole) => StoreNaming,
+): Promise<TlsClientOptions> {
+  if (stores.truststore !== null) {
+    options.caCerts = (await readStore(stores.truststore, "truststore", naming("truststore"))).certificates;
+  }
+  if (stores.keystore !== null) {
+    const material = await readStore(stores.keystore, "keystore", naming("keystore"));
+    options.cert = material.certificates.join("");
+    options.key = material.privateKey!;
+  }
+  return options;
+}
+
+/**
+ * Deno.createHttpClient; options it rejects (a malformed certificate or key) become
+ * `error("TLS settings rejected: ...")`.
+ */
+export function createTlsHttpClient(
+  options: TlsClientOptions,
+  error: (message: string) => Error,
+): Deno.HttpClient {
+  try {
+    return Deno.createHttpClient(options as Deno.CreateHttpClientOptions & Deno.TlsCertifiedKeyPem);
+  } catch (cause) {
+    throw error(`TLS settings rejected: ${(cause as Error).message}`);
+  }
+}
+
 function sniff(bytes: Uint8Array): Format {
   const magic = bytes.length >= 4
     ? ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0

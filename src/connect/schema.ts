@@ -195,12 +195,16 @@ function isSchema(value: unknown): value is Schema {
     typeof (value as Schema).fields === "function";
 }
 
-/** Kafka's `ConnectSchema.equals`, usable on any `Schema` implementation (and `null`). */
-export function schemaEquals(a: Schema | null, b: unknown): boolean {
+/**
+ * Kafka's `ConnectSchema.equals`, usable on any `Schema` implementation (and `null`); `ignoreOptional` compares
+ * the two schemas' own optionality out (Confluent's `nonOptional` keys), not their children's.
+ */
+export function schemaEquals(a: Schema | null, b: unknown, ignoreOptional = false): boolean {
   if (a === b) return true;
   if (a === null || !isSchema(b)) return false;
   if (
-    a.type !== b.type || a.isOptional !== b.isOptional || a.name !== b.name || a.version !== b.version ||
+    a.type !== b.type || (!ignoreOptional && a.isOptional !== b.isOptional) || a.name !== b.name ||
+    a.version !== b.version ||
     a.doc !== b.doc || !parametersEqual(a.parameters, b.parameters) ||
     !valuesEqual(a.defaultValue, b.defaultValue)
   ) {

@@ -17,7 +17,8 @@ import { registerSecret } from "../observability/redact.ts";
 import { InstanceConfigError } from "./errors.ts";
 import type { InstanceAddress } from "./instance_url.ts";
 import type { InstanceClientOptions } from "./options.ts";
-import { loadStore } from "./tls/keystore.ts";
+import { instanceStoreNaming } from "./tls/keystore.ts";
+import { addStores, createTlsHttpClient, type TlsClientOptions } from "../common/keystore.ts";
 
 const log = logger("instance");
 
@@ -72,23 +73,14 @@ export class InstanceTransport {
     options: InstanceClientOptions,
     connector: TcpConnector = tcpConnect,
   ): Promise<InstanceTransport> {
-    const settings: Deno.CreateHttpClientOptions & Partial<Deno.TlsCertifiedKeyPem> = {
-      poolIdleTimeout: POOL_IDLE_MS,
-    };
+    const settings: TlsClientOptions = { poolIdleTimeout: POOL_IDLE_MS };
     if (address.secure) {
-      const { truststore, keystore } = options.tls;
-      if (truststore) {
-        // Added to the runtime's public roots, never instead of them (Deno cannot drop its roots): validation
-        // refuses a trust store unless svc.tls.truststore.public.roots=true accepts that.
-        settings.caCerts = (await loadStore(truststore, "truststore")).certificates;
-      } else {
+      // A trust store is added to the runtime's public roots, never instead of them (Deno cannot drop its
+      // roots): validation refuses a trust store unless svc.tls.truststore.public.roots=true accepts that.
+      await addStores(settings, options.tls, instanceStoreNaming);
+      if (options.tls.truststore === null) {
         const system = await systemTrustStore();
         if (system) settings.caCerts = [system];
-      }
-      if (keystore) {
-        const material = await loadStore(keystore, "keystore");
-        settings.cert = material.certificates.join("");
-        settings.key = material.privateKey!;
       }
     }
     let connectTarget = { hostname: address.hostname, port: address.port };
@@ -114,13 +106,8 @@ export class InstanceTransport {
         port: proxyUrl.port ? Number(proxyUrl.port) : proxyUrl.protocol === "https:" ? 443 : 80,
       };
     }
-    let client: Deno.HttpClient;
-    try {
-      client = Deno.createHttpClient(settings as Deno.CreateHttpClientOptions & Deno.TlsCertifiedKeyPem);
-    } catch (error) {
-      // Deno rejects a malformed certificate or key here.
-      throw new InstanceConfigError(`TLS settings rejected: ${(error as Error).message}`);
-    }
+    // Deno rejects a malformed certificate or key here.
+    const client = createTlsHttpClient(settings, (message) => new InstanceConfigError(message));
     return new InstanceTransport(client, connectTarget, options.http.connectTimeoutMs, connector);
   }
 

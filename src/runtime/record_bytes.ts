@@ -6,7 +6,7 @@ import type { Converter, HeaderConverter, RawHeader } from "../connect/converter
 import { ConnectHeaders, type Header } from "../connect/headers.ts";
 import type { ConnectRecord } from "../connect/record.ts";
 import type { Stage } from "./errors/stage.ts";
-import { isPreparingConverter } from "../connect/registry/preparing_converter.ts";
+import { isPreparingConverter } from "../connect/converters/preparing_converter.ts";
 
 export interface RecordConverters {
   key: Converter;

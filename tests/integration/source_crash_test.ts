@@ -16,6 +16,8 @@ interface Seen {
   key: string;
   modCount: string;
   timestamp: number;
+  /** partition/offset in Kafka: the same record read twice is not a duplicate the daemon sent. */
+  at: string;
 }
 
 /** Consumes a topic continuously into `seen` until stopped. */
@@ -24,6 +26,7 @@ function collect(bootstrap: string, topic: string, seen: Seen[]) {
     key: m.key,
     modCount: m.value.sys_mod_count as string,
     timestamp: m.timestamp,
+    at: `${m.partition}/${m.offset}`,
   }));
 }
 
@@ -110,7 +113,9 @@ Deno.test("20 kill -9 during backfill and streaming lose nothing; duplicates onl
       const duplicates = [...counts.values()].filter((list) => list.length > 1);
       const extra = duplicates.reduce((n, list) => n + list.length - 1, 0);
       console.log(
-        `kill -9 x20: ${expected.size} rows, ${seen.length} records, ${duplicates.length} versions delivered more than once (${extra} extra records)`,
+        `kill -9 x20: ${expected.size} rows, ${seen.length} records (${
+          new Set(seen.map((s) => s.at)).size
+        } distinct offsets), ${duplicates.length} versions delivered more than once (${extra} extra records)`,
       );
       // A restart re-reads from (committed cursor − overlap). Every kill came after a commit, so every window is
       // bounded, and the bound must exclude records (else the check below could not fail).

@@ -19,7 +19,7 @@ import {
 } from "../support/source_expectations.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { defaultConverterRegistry } from "../../src/connect/converters/registry.ts";
-import { toConnectDataAsync } from "../../src/connect/registry/preparing_converter.ts";
+import { toConnectDataAsync } from "../../src/connect/converters/preparing_converter.ts";
 import { JsonConverter } from "../../src/connect/converters/json/json_converter.ts";
 
 const CLASSES = {

@@ -53,7 +53,7 @@ Deno.test("live writer with bursts: every final row version arrives; change-to-t
   });
   const table = sim.table("incident");
   try {
-    await waitFor(() => seen.size >= 500, 30_000, "backfill");
+    await waitFor(() => seen.size >= 500, 90_000, "backfill");
     streaming = true;
     // Spread writes, then bursts: every write of a second lands at once.
     sim.writer.start({ rowsPerSecond: 40, table: "incident", insertRatio: 0.4, mode: "spread" });

@@ -32,7 +32,7 @@ export interface StartDaemonOptions {
   env?: Record<string, string>;
   /** Reuse a directory (restarts keep offsets and REST state there). */
   dir?: string;
-  /** Milliseconds to wait for the REST API. Default 30000. */
+  /** Milliseconds to wait for the REST API and every connector of the file. Default 90000. */
   timeoutMs?: number;
 }
 
@@ -92,7 +92,7 @@ export async function startDaemonProcess(
     new Promise<never>((_, reject) =>
       timer = setTimeout(
         () => reject(new Error(`daemon did not start listening:\n${lines.join("\n")}`)),
-        options.timeoutMs ?? 30_000,
+        options.timeoutMs ?? 90_000,
       )
     ),
   ]).finally(() => clearTimeout(timer));

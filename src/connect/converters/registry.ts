@@ -94,7 +94,7 @@ export function builtinConverterRegistry(): ConverterRegistry {
 
 /**
  * The process-wide registry the factory uses by default: the built-ins plus the schema registry converters
- * (src/connect/registry/), which need their async prepare step awaited (src/connect/registry/preparing_converter.ts).
+ * (src/connect/registry/), which need their async prepare step awaited (preparing_converter.ts).
  */
 export const defaultConverterRegistry: ConverterRegistry = builtinConverterRegistry()
   .register({ className: AVRO_CONVERTER_CLASS, newConverter: () => new AvroConverter() })

@@ -8,7 +8,7 @@
  * (`toConnectData`): the id selects the registry schema, fetched once; the Connect schema's version is the
  * schema's own (`connect.version`) or else its version under the subject.
  *
- * Registry calls happen in the `prepare…` step of the `PreparingConverter` contract (preparing_converter.ts);
+ * Registry calls happen in the `prepare…` step of the `PreparingConverter` contract (converters/preparing_converter.ts);
  * the synchronous conversions only use what it cached. Values without a schema are rejected: every registry
  * format needs one (the spec's converter matrix: schemaless source values are rejected).
  */
@@ -19,7 +19,7 @@ import { RetriableException } from "../task_api.ts";
 import { RegistryHttp } from "./client/registry_http.ts";
 import { RegistryResponseError, RegistryUnavailableError } from "./client/registry_errors.ts";
 import { SchemaRegistryClient } from "./client/schema_registry_client.ts";
-import type { PreparingConverter } from "./preparing_converter.ts";
+import type { PreparingConverter } from "../converters/preparing_converter.ts";
 import type { FormatSchema, PayloadReader, RegistryFormat } from "./registry_format.ts";
 import {
   parseRegistryConverterSettings,
@@ -45,7 +45,7 @@ interface WriteTarget<S> {
 }
 
 const NOT_PREPARED = "was called before its prepare step resolved the schema; await " +
-  "prepareFromConnectData/prepareToConnectData first (src/connect/registry/preparing_converter.ts)";
+  "prepareFromConnectData/prepareToConnectData first (src/connect/converters/preparing_converter.ts)";
 
 /** What `configure` sets up. */
 interface Configured<S extends FormatSchema> {

@@ -2,10 +2,13 @@
  * Confluent's wire format (docs: schema-registry/fundamentals/serdes-develop, "Wire format"): byte 0 is the
  * magic byte `0x00`, bytes 1–4 the big-endian schema id, then the payload. Protobuf payloads start with the
  * message indexes: the path to the message type inside the .proto file, written as a zig-zag varint count and
- * zig-zag varint indexes, with the single byte `0x00` standing for `[0]` (the first top-level message).
+ * zig-zag varint indexes, with the single byte `0x00` (a zero count) standing for `[0]` (the first top-level
+ * message). The varints are protobufjs's `sint64`.
  */
+import protobuf from "protobufjs";
 import { DataException } from "../errors.ts";
-import { ByteReader, ByteWriter } from "./bytes.ts";
+import { normalizeInt64 } from "../values.ts";
+import { codecCall } from "./registry_format.ts";
 
 export const MAGIC_BYTE = 0x00;
 
@@ -31,10 +34,49 @@ export function unframe(bytes: Uint8Array): FramedPayload {
   return { schemaId, payload: bytes.subarray(5) };
 }
 
+/** Zig-zag varints of signed 64-bit values (a bigint beyond 2^53). */
+export class ByteWriter {
+  readonly #values: Array<number | string> = [];
+
+  zigzag(value: number | bigint): this {
+    this.#values.push(typeof value === "bigint" ? value.toString() : value);
+    return this;
+  }
+
+  /** The bytes written so far. */
+  toBytes(): Uint8Array {
+    const writer = protobuf.Writer.create();
+    for (const value of this.#values) writer.sint64(value);
+    return writer.finish();
+  }
+}
+
+/** Reads zig-zag varints: a `number` when safe, else a `bigint` (see schema.ts on INT64). */
+export class ByteReader {
+  readonly #reader: protobuf.Reader;
+
+  constructor(bytes: Uint8Array) {
+    this.#reader = protobuf.Reader.create(bytes);
+  }
+
+  get offset(): number {
+    return this.#reader.pos;
+  }
+
+  get remaining(): number {
+    return this.#reader.len - this.#reader.pos;
+  }
+
+  zigzag(): number | bigint {
+    const long = codecCall("Protobuf", "message index reading", () => this.#reader.sint64());
+    return normalizeInt64(BigInt(long.toString()));
+  }
+}
+
 /** Writes Protobuf message indexes (`[0]` as the single byte 0). */
 export function writeMessageIndexes(writer: ByteWriter, indexes: readonly number[]): void {
   if (indexes.length === 1 && indexes[0] === 0) {
-    writer.byte(0);
+    writer.zigzag(0);
     return;
   }
   writer.zigzag(indexes.length);

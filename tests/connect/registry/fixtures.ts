@@ -8,7 +8,7 @@ import { Struct } from "../../../src/connect/struct.ts";
 import {
   fromConnectDataAsync,
   toConnectDataAsync,
-} from "../../../src/connect/registry/preparing_converter.ts";
+} from "../../../src/connect/converters/preparing_converter.ts";
 
 export const TOPIC = "servicenow.incident";
 

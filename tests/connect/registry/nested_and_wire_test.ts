@@ -15,8 +15,9 @@ import { DataException } from "../../../src/connect/errors.ts";
 import { AvroConverter } from "../../../src/connect/registry/avro/avro_converter.ts";
 import { JsonSchemaConverter } from "../../../src/connect/registry/json_schema/json_schema_converter.ts";
 import { ProtobufConverter } from "../../../src/connect/registry/protobuf/protobuf_converter.ts";
-import { ByteReader, ByteWriter } from "../../../src/connect/registry/bytes.ts";
 import {
+  ByteReader,
+  ByteWriter,
   frame,
   readMessageIndexes,
   unframe,

@@ -10,7 +10,7 @@ import { AvroConverter } from "../../../src/connect/registry/avro/avro_converter
 import { ConfigException } from "../../../src/connect/errors.ts";
 import { RetriableException } from "../../../src/connect/task_api.ts";
 import { createTaskConverters } from "../../../src/connect/converters/factory.ts";
-import { isPreparingConverter } from "../../../src/connect/registry/preparing_converter.ts";
+import { isPreparingConverter } from "../../../src/connect/converters/preparing_converter.ts";
 import { setLogSink } from "../../../src/observability/log.ts";
 import { stringsSchema, stringsValue, TOPIC, write } from "./fixtures.ts";
 

@@ -1,4 +1,7 @@
-/** A small least-recently-used cache (Kafka's `LRUCache`), used for JsonConverter's schema caches. */
+/**
+ * A small least-recently-used cache (Kafka's `LRUCache`), used for JsonConverter's schema caches and the schema
+ * registry client's requests.
+ */
 export class LruCache<K, V> {
   readonly #entries = new Map<K, V>();
 
@@ -24,5 +27,9 @@ export class LruCache<K, V> {
     while (this.#entries.size > this.capacity) {
       this.#entries.delete(this.#entries.keys().next().value as K);
     }
+  }
+
+  delete(key: K): void {
+    this.#entries.delete(key);
   }
 }

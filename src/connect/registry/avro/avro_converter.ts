@@ -1,17 +1,59 @@
 /**
  * `io.confluent.connect.avro.AvroConverter`: Connect data as Avro in Confluent's wire format, schemas in the
- * schema registry. Settings: registry_converter_settings.ts and client/registry_client_settings.ts.
+ * schema registry (settings: registry_converter_settings.ts and client/registry_client_settings.ts). The Avro
+ * format: schemas are Avro schema JSON (avro_schema_from_connect.ts), payloads Avro binary written and read by
+ * avsc (avro_values.ts maps Connect values to its values and back).
  */
-import type { ConverterConfig } from "../../converters/converter.ts";
+import { Buffer } from "node:buffer";
+import type { Schema } from "../../schema.ts";
+import { codecCall, type FormatSchema, type PayloadReader, type RegistryFormat } from "../registry_format.ts";
+import { avroSchemaText } from "./avro_schema_from_connect.ts";
+import { avroKind, type AvroType, parseAvroSchema } from "./avro_schema.ts";
+import { avroToConnectSchema } from "./avro_schema_to_connect.ts";
+import { fromAvroValue, toAvroValue } from "./avro_values.ts";
 import { RegistryConverter } from "../registry_converter.ts";
-import { AvroFormat, type AvroSchema } from "./avro_format.ts";
+
+export interface AvroSchema extends FormatSchema {
+  readonly type: AvroType;
+}
+
+export class AvroFormat implements RegistryFormat<AvroSchema> {
+  readonly schemaType = "AVRO" as const;
+  readonly displayName = "Avro";
+  readonly tombstoneForRequiredSchema = false;
+
+  fromConnectSchema(schema: Schema): AvroSchema {
+    return this.parse(avroSchemaText(schema));
+  }
+
+  parse(text: string): AvroSchema {
+    const type = parseAvroSchema(text);
+    const named = ["record", "enum", "fixed"].includes(avroKind(type));
+    return { text, type, recordName: named ? type.name! : null };
+  }
+
+  serialize(writer: AvroSchema, schema: Schema, value: unknown): Uint8Array {
+    const avroValue = toAvroValue(writer.type, schema, value);
+    const bytes = codecCall("Avro", "encoding", () => writer.type.toBuffer(avroValue));
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  reader(writer: AvroSchema, version: number | null): PayloadReader {
+    const schema = avroToConnectSchema(writer.type, version);
+    return (payload) => {
+      const buffer = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+      const avroValue = codecCall("Avro", "decoding", () => writer.type.fromBuffer(buffer));
+      return { schema, value: fromAvroValue(writer.type, schema, avroValue) };
+    };
+  }
+}
 
 export const AVRO_CONVERTER_CLASS = "io.confluent.connect.avro.AvroConverter";
 
 export class AvroConverter extends RegistryConverter<AvroSchema> {
   readonly className = AVRO_CONVERTER_CLASS;
 
-  protected createFormat(_configs: ConverterConfig): AvroFormat {
+  protected createFormat(): AvroFormat {
     return new AvroFormat();
   }
 }

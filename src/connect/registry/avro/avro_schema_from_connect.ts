@@ -26,8 +26,7 @@ import {
   TIME_LOGICAL_NAME,
   TIMESTAMP_LOGICAL_NAME,
 } from "../../logical.ts";
-import type { Schema } from "../../schema.ts";
-import { valuesEqual } from "../../equality.ts";
+import { type Schema, schemaEquals } from "../../schema.ts";
 import { checkName, splitName } from "../schema_names.ts";
 
 export const AVRO_NAMESPACE = "io.confluent.connect.avro";
@@ -59,19 +58,6 @@ const LOGICAL_AVRO: Record<string, string> = {
 };
 
 type Json = unknown;
-
-/** Equal STRUCT schemas apart from optionality (Confluent's `nonOptional` key), so equal shapes share one record. */
-function isSameShape(a: Schema, b: Schema): boolean {
-  if (a.type !== b.type || a.name !== b.name || a.version !== b.version || a.doc !== b.doc) return false;
-  if (!valuesEqual(a.defaultValue, b.defaultValue)) return false;
-  const pa = [...(a.parameters ?? [])];
-  if (pa.length !== (b.parameters?.size ?? 0) || pa.some(([k, v]) => b.parameters?.get(k) !== v)) {
-    return false;
-  }
-  const fa = a.fields();
-  const fb = b.fields();
-  return fa.length === fb.length && fa.every((f, i) => f.equals(fb[i]));
-}
 
 class Generator {
   /** Records already printed: full name → the Connect shape it stands for. */
@@ -144,7 +130,7 @@ class Generator {
 
   #recordName(schema: Schema): string {
     if (schema.name !== null) return schema.name;
-    const known = this.#unnamedNames.find(([s]) => isSameShape(s, schema));
+    const known = this.#unnamedNames.find(([s]) => schemaEquals(s, schema, true));
     if (known) return known[1];
     this.#unnamedCount++;
     const name = `${DEFAULT_SCHEMA_FULL_NAME}${this.#unnamedCount === 1 ? "" : this.#unnamedCount}`;
@@ -161,7 +147,7 @@ class Generator {
     const fullName = this.#recordName(schema);
     const printed = this.#records.get(fullName);
     if (printed !== undefined) {
-      if (!isSameShape(printed, schema)) throw new DataException(`Can't redefine: ${fullName}`);
+      if (!schemaEquals(printed, schema, true)) throw new DataException(`Can't redefine: ${fullName}`);
       return this.#reference(fullName, space);
     }
     this.#records.set(fullName, schema);

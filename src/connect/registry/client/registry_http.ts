@@ -1,12 +1,14 @@
 /**
  * One JSON request to the schema registry, with the instance client's retry rules (src/common/retry_policy.ts:
  * 429, 408, 425 and 5xx are retried with full-jitter exponential backoff, `Retry-After` wins) and fail-over:
- * each attempt walks the configured URLs from the last one that answered, moving on at an I/O error or a
- * retryable status, so one registry node down costs no backoff.
+ * each attempt walks the configured URLs from the last one that answered, moving on at an I/O error, a
+ * retryable status or a body that is not the expected JSON (checked by a zod shape), so one registry node down
+ * costs no backoff.
  *
  * Credentials only ever travel in headers; messages and logs name the method, the path and the URL without
  * user info.
  */
+import type { z } from "zod";
 import { isRetryableStatus, RetryPolicy } from "../../../common/retry_policy.ts";
 import { parseRetryAfter } from "../../../common/retry_after.ts";
 import { type Sleep, sleepEndingOnAbort } from "../../../common/delay.ts";
@@ -47,12 +49,12 @@ export class RegistryHttp {
     }, options.random);
   }
 
-  /** Sends a request and returns the parsed JSON body; throws `RegistryResponseError` or `RegistryUnavailableError`. */
-  async request(method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
-    const client = await (this.#client ??= createRegistryHttpClient(
-      this.#settings.truststore,
-      this.#settings.keystore,
-    ));
+  /**
+   * Sends a request and returns the JSON body, checked against `shape`; throws `RegistryResponseError` or
+   * `RegistryUnavailableError`.
+   */
+  async request<T>(method: "GET" | "POST", path: string, shape: z.ZodType<T>, body?: unknown): Promise<T> {
+    const client = await (this.#client ??= createRegistryHttpClient(this.#settings));
     const started = Date.now();
     const label = `${method} ${path.replace(/\?.*$/, "")}`;
     for (let attempt = 1;; attempt++) {
@@ -60,7 +62,7 @@ export class RegistryHttp {
       const { urls } = this.#settings;
       for (let tried = 0; tried < urls.length; tried++) {
         const base = urls[this.#current];
-        const outcome = await this.#send(client, base, method, path, body, label);
+        const outcome = await this.#send(client, base, method, path, body, label, shape);
         if (!("failure" in outcome)) return outcome.body;
         failure = outcome.failure;
         if (urls.length > 1) {
@@ -86,14 +88,15 @@ export class RegistryHttp {
     }
   }
 
-  async #send(
+  async #send<T>(
     client: Deno.HttpClient | null,
     base: string,
     method: string,
     path: string,
     body: unknown,
     label: string,
-  ): Promise<{ body: unknown } | { failure: Failure }> {
+    shape: z.ZodType<T>,
+  ): Promise<{ body: T } | { failure: Failure }> {
     const headers: Record<string, string> = { ...this.#settings.headers, Accept: ACCEPT };
     if (body !== undefined) headers["Content-Type"] = CONTENT_TYPE;
     if (this.#settings.authorization !== null) headers.Authorization = this.#settings.authorization;
@@ -112,11 +115,16 @@ export class RegistryHttp {
       return failed(`I/O error: ${redact((error as Error).message)}`);
     }
     if (response.ok) {
+      let json: unknown;
       try {
-        return { body: text === "" ? null : JSON.parse(text) };
+        json = text === "" ? null : JSON.parse(text);
       } catch {
         return failed(`HTTP ${response.status} with a body that is not JSON`);
       }
+      const parsed = shape.safeParse(json);
+      if (parsed.success) return { body: parsed.data };
+      const fields = parsed.error.issues.map((issue) => issue.path.join(".")).join(", ");
+      return failed(`HTTP ${response.status} with an unexpected body (${fields})`);
     }
     if (isRetryableStatus(response.status)) {
       const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), response.headers.get("date"));

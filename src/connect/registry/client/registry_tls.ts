@@ -6,10 +6,11 @@
  * Loading is asynchronous, so it happens on the first registry call, not in `configure`.
  */
 import { ConfigException } from "../../errors.ts";
-import { type KeyMaterial, readStore, type StoreRole } from "../../../common/keystore.ts";
-import type { StoreSettings } from "./registry_client_settings.ts";
+import { addStores, createTlsHttpClient, type StoreFile, type StoreRole } from "../../../common/keystore.ts";
+import type { RegistryClientSettings, StoreSettings } from "./registry_client_settings.ts";
 
-function readRegistryStore(store: StoreSettings, role: StoreRole): Promise<KeyMaterial> {
+function storeFile(store: StoreSettings | null, role: StoreRole): StoreFile | null {
+  if (store === null) return null;
   if (store.type !== "JKS" && store.type !== "PKCS12" && store.type !== "PEM") {
     throw ConfigException.invalidValue(
       `schema.registry.ssl.${role}.type`,
@@ -17,34 +18,22 @@ function readRegistryStore(store: StoreSettings, role: StoreRole): Promise<KeyMa
       "use JKS, PKCS12 or PEM",
     );
   }
-  return readStore({ path: store.location, password: store.password, type: store.type }, role, {
-    prefix: `schema.registry.ssl.${role}`,
-    pathKey: "location",
-    error: (message) => new ConfigException(message),
-  });
+  return { path: store.location, password: store.password, type: store.type };
 }
 
 /** A client honouring the stores, or null when neither is configured (the default client then applies). */
 export async function createRegistryHttpClient(
-  truststore: StoreSettings | null,
-  keystore: StoreSettings | null,
+  settings: RegistryClientSettings,
 ): Promise<Deno.HttpClient | null> {
-  if (truststore === null && keystore === null) return null;
-  const options: Deno.CreateHttpClientOptions & Partial<Deno.TlsCertifiedKeyPem> = {};
-  if (truststore !== null) options.caCerts = (await readRegistryStore(truststore, "truststore")).certificates;
-  if (keystore !== null) {
-    const material = await readRegistryStore(keystore, "keystore");
-    if (material.privateKey === null) {
-      throw new ConfigException(
-        `schema.registry.ssl.keystore.location (${keystore.location}) holds no private key`,
-      );
-    }
-    options.cert = material.certificates.join("");
-    options.key = material.privateKey;
-  }
-  try {
-    return Deno.createHttpClient(options as Deno.CreateHttpClientOptions & Deno.TlsCertifiedKeyPem);
-  } catch (error) {
-    throw new ConfigException(`schema registry TLS settings rejected: ${(error as Error).message}`);
-  }
+  const stores = {
+    truststore: storeFile(settings.truststore, "truststore"),
+    keystore: storeFile(settings.keystore, "keystore"),
+  };
+  if (stores.truststore === null && stores.keystore === null) return null;
+  const options = await addStores({}, stores, (role) => ({
+    prefix: `schema.registry.ssl.${role}`,
+    pathKey: "location",
+    error: (message) => new ConfigException(message),
+  }));
+  return createTlsHttpClient(options, (message) => new ConfigException(`schema registry ${message}`));
 }

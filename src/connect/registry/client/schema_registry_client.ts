@@ -7,54 +7,26 @@
  * | `lookup`             | `POST /subjects/{subject}` (is it registered?)      | subject + schema text → id, version |
  * | `schemaById`         | `GET /schemas/ids/{id}`                             | id → schema                   |
  * | `latest`             | `GET /subjects/{subject}/versions/latest`           | subject (as Confluent with `latest.cache.ttl.sec=-1`) |
- * | `version`            | `GET /subjects/{subject}/versions/{version}`        | subject + version             |
- * | `isCompatible`       | `POST /compatibility/subjects/{subject}/versions/latest` | not cached               |
  *
- * Concurrent calls for the same key share one request; a failed request is not cached.
+ * Concurrent calls for the same key share one request; a failed request is not cached. Response bodies are
+ * checked against the shapes below (an unexpected body is a failed attempt, see registry_http.ts).
  */
+import { z } from "zod";
+import { LruCache } from "../../converters/json/lru_cache.ts";
 import type { RegistryHttp } from "./registry_http.ts";
 
-export type SchemaType = "AVRO" | "JSON" | "PROTOBUF";
-
-/** A schema as the registry stores it. */
-export interface SchemaText {
-  readonly schemaType: SchemaType;
-  readonly schema: string;
-}
-
+/** A schema as the registry stores it (Confluent leaves `schemaType` out for Avro, the default). */
+const SCHEMA_TEXT = z.object({
+  schemaType: z.enum(["AVRO", "JSON", "PROTOBUF"]).catch("AVRO"),
+  schema: z.string(),
+});
 /** A schema under a subject. */
-export interface SubjectSchema extends SchemaText {
-  readonly subject: string;
-  readonly id: number;
-  readonly version: number;
-}
+const SUBJECT_SCHEMA = SCHEMA_TEXT.extend({ subject: z.string(), id: z.number(), version: z.number() });
+const REGISTERED = z.object({ id: z.number() });
 
-/** A bounded least-recently-used cache of requests: concurrent callers share one, failures are forgotten. */
-class RequestCache<T> {
-  readonly #entries = new Map<string, Promise<T>>();
-
-  constructor(readonly capacity: number) {}
-
-  get(key: string, load: () => Promise<T>): Promise<T> {
-    const cached = this.#entries.get(key);
-    if (cached !== undefined) {
-      this.#entries.delete(key);
-      this.#entries.set(key, cached);
-      return cached;
-    }
-    const promise = load();
-    this.#entries.set(key, promise);
-    promise.catch(() => {
-      if (this.#entries.get(key) === promise) this.#entries.delete(key);
-    });
-    while (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value!);
-    return promise;
-  }
-}
-
-function schemaType(value: unknown): SchemaType {
-  return value === "JSON" || value === "PROTOBUF" ? value : "AVRO";
-}
+export type SchemaText = z.infer<typeof SCHEMA_TEXT>;
+export type SchemaType = SchemaText["schemaType"];
+export type SubjectSchema = z.infer<typeof SUBJECT_SCHEMA>;
 
 function body(schema: SchemaText): Record<string, unknown> {
   // Confluent leaves schemaType out for Avro, the default.
@@ -71,81 +43,61 @@ function key(...parts: Array<string | number | boolean>): string {
   return parts.join("\u0000");
 }
 
+/** The cached request for `key`, else `load()`'s: concurrent callers share one, a failed one is forgotten. */
+function cached<T>(cache: LruCache<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const promise = load();
+  cache.set(key, promise);
+  promise.catch(() => {
+    if (cache.get(key) === promise) cache.delete(key);
+  });
+  return promise;
+}
+
 export class SchemaRegistryClient {
   readonly #http: RegistryHttp;
-  readonly #ids: RequestCache<number>;
-  readonly #lookups: RequestCache<SubjectSchema>;
-  readonly #byId: RequestCache<SchemaText>;
-  readonly #latest: RequestCache<SubjectSchema>;
-  readonly #versions: RequestCache<SubjectSchema>;
+  readonly #ids: LruCache<string, Promise<number>>;
+  readonly #lookups: LruCache<string, Promise<SubjectSchema>>;
+  readonly #byId: LruCache<string, Promise<SchemaText>>;
+  readonly #latest: LruCache<string, Promise<SubjectSchema>>;
 
   constructor(http: RegistryHttp, cacheSize = 1000) {
     this.#http = http;
-    this.#ids = new RequestCache(cacheSize);
-    this.#lookups = new RequestCache(cacheSize);
-    this.#byId = new RequestCache(cacheSize);
-    this.#latest = new RequestCache(cacheSize);
-    this.#versions = new RequestCache(cacheSize);
+    this.#ids = new LruCache(cacheSize);
+    this.#lookups = new LruCache(cacheSize);
+    this.#byId = new LruCache(cacheSize);
+    this.#latest = new LruCache(cacheSize);
   }
 
   /** Registers the schema under the subject (the registry returns the existing id when it is already there). */
   register(subject: string, schema: SchemaText, normalize = false): Promise<number> {
-    return this.#ids.get(key(subject, schema.schemaType, schema.schema, normalize), async () => {
+    return cached(this.#ids, key(subject, schema.schemaType, schema.schema, normalize), async () => {
       const path = `${subjectPath(subject)}/versions${normalize ? "?normalize=true" : ""}`;
-      return ((await this.#http.request("POST", path, body(schema))) as { id: number }).id;
+      return (await this.#http.request("POST", path, REGISTERED, body(schema))).id;
     });
   }
 
   /** The id and version of the schema under the subject; `RegistryResponseError` 40401/40403 when absent. */
   lookup(subject: string, schema: SchemaText, normalize = false): Promise<SubjectSchema> {
-    return this.#lookups.get(key(subject, schema.schemaType, schema.schema, normalize), async () => {
-      const path = `${subjectPath(subject)}${normalize ? "?normalize=true" : ""}`;
-      return toSubjectSchema(await this.#http.request("POST", path, body(schema)));
-    });
+    const path = `${subjectPath(subject)}${normalize ? "?normalize=true" : ""}`;
+    return cached(
+      this.#lookups,
+      key(subject, schema.schemaType, schema.schema, normalize),
+      () => this.#http.request("POST", path, SUBJECT_SCHEMA, body(schema)),
+    );
   }
 
   schemaById(id: number): Promise<SchemaText> {
-    return this.#byId.get(String(id), async () => {
-      const response = await this.#http.request("GET", `/schemas/ids/${id}`) as Record<string, unknown>;
-      return { schemaType: schemaType(response.schemaType), schema: String(response.schema) };
-    });
+    return cached(this.#byId, String(id), () => this.#http.request("GET", `/schemas/ids/${id}`, SCHEMA_TEXT));
   }
 
   latest(subject: string): Promise<SubjectSchema> {
-    return this.#latest.get(subject, () => this.#subjectSchema(`${subjectPath(subject)}/versions/latest`));
-  }
-
-  version(subject: string, version: number): Promise<SubjectSchema> {
-    const path = `${subjectPath(subject)}/versions/${version}`;
-    return this.#versions.get(key(subject, version), () => this.#subjectSchema(path));
-  }
-
-  async #subjectSchema(path: string): Promise<SubjectSchema> {
-    return toSubjectSchema(await this.#http.request("GET", path));
-  }
-
-  /** Whether the schema could be registered next under the subject, per the subject's compatibility level. */
-  async isCompatible(subject: string, schema: SchemaText): Promise<boolean> {
-    const response = await this.#http.request(
-      "POST",
-      `/compatibility${subjectPath(subject)}/versions/latest`,
-      body(schema),
-    ) as { is_compatible?: boolean };
-    return response.is_compatible === true;
+    const path = `${subjectPath(subject)}/versions/latest`;
+    return cached(this.#latest, subject, () => this.#http.request("GET", path, SUBJECT_SCHEMA));
   }
 
   close(): void {
     this.#http.close();
   }
-}
-
-function toSubjectSchema(value: unknown): SubjectSchema {
-  const r = value as Record<string, unknown>;
-  return {
-    subject: String(r.subject),
-    id: Number(r.id),
-    version: Number(r.version),
-    schemaType: schemaType(r.schemaType),
-    schema: String(r.schema),
-  };
 }

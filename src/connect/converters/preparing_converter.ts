@@ -1,5 +1,5 @@
 /**
- * The async step of converters that talk to a schema registry.
+ * The async step of converters that must reach a service first (the schema-registry converters).
  *
  * `Converter.fromConnectData` / `toConnectData` are synchronous, but a registry converter must first register or
  * look up a schema (serializing) or fetch a schema by id (deserializing). A `PreparingConverter` splits that off:
@@ -15,7 +15,7 @@
  * `fromConnectDataAsync` / `toConnectDataAsync` do both steps for any converter, so a runtime can always call
  * them: for converters that need no preparation they add nothing but the `await`.
  */
-import type { Converter, RawHeader } from "../converters/converter.ts";
+import type { Converter, RawHeader } from "./converter.ts";
 import type { Schema, SchemaAndValue } from "../schema.ts";
 
 export interface PreparingConverter extends Converter {
