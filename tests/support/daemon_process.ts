@@ -133,7 +133,7 @@ export async function startDaemonProcess(
 /** Polls `check` until it returns a truthy value or `timeoutMs` passes (then throws with the last value). */
 export async function waitFor<T>(
   check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
   what = "condition",
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -60,7 +60,7 @@ export async function produceRecords(
 export async function consumeAll(
   bootstrapServers: string,
   topic: string,
-  { expected, timeoutMs = 20_000 }: { expected: number; timeoutMs?: number },
+  { expected, timeoutMs = 60_000 }: { expected: number; timeoutMs?: number },
 ): Promise<DecodedRecord[]> {
   const consumer = client(bootstrapServers).consumer({
     groupId: `test-reader-${crypto.randomUUID()}`,
