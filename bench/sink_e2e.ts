@@ -4,12 +4,19 @@
  * (8 permits at 20 ms = 400 writes/s); then the same records through the Batch API (svc.sink.batch.enabled).
  *
  *   deno run -A bench/sink_e2e.ts [--records 4000] [--latency-ms 20] [--permits 8] [--batch-records 50]
+ *                                 [--check-latency-ms 100] [--check-records 800] [--baseline <dir>]
  *
- * Records are PATCHes of existing rows keyed by sys_id, spread over many keys. The simulator runs in this
- * process so its journal gives the exact time of the first and last write (the consumer group's first join
- * is not part of the figure). Figures are printed, never asserted.
+ * Records are PATCHes of existing rows keyed by sys_id, spread over many keys. The simulator runs in a process
+ * of its own (bench/support/journal_simulator.ts): its journal gives the exact time of the first and last write
+ * (the consumer group's first join is not part of the figure), how long the simulator took per request and how
+ * many requests it had in flight on average; when that mean is below the permits while its time per request is
+ * above the latency, the simulator (or the machine) is the bottleneck, not the daemon. The simulator's own CPU
+ * is printed beside the daemon's. The same is then measured at `--check-latency-ms` (0: skipped), where the CPU
+ * per write matters much less: near its ceiling there, the daemon keeps its permits busy, and what it lacks at
+ * the shorter latency is CPU. `--baseline <dir>` also runs the daemon of another checkout (e.g. an older
+ * commit extracted with `git archive`) on the same records, alternating with this one, so figures before and
+ * after a change come from one run. Figures are printed, never asserted.
  */
-import { startSimulator } from "../src/sim/mod.ts";
 import { createKafka, kafkaOptionsFromProperties } from "../src/kafka/mod.ts";
 import {
   arg,
@@ -19,48 +26,100 @@ import {
   startBrokerProcess,
   startDaemonProcess,
 } from "./support/processes.ts";
+import type { WriteSummary } from "./support/journal_simulator.ts";
 
 const records = arg("records", 4000);
 const latencyMs = arg("latency-ms", 20);
 const permits = arg("permits", 8);
 const batchRecords = arg("batch-records", 50);
+const checkLatencyMs = arg("check-latency-ms", 100);
+const checkRecords = arg("check-records", 800);
+const baselineAt = Deno.args.indexOf("--baseline");
+const baseline = baselineAt >= 0 ? Deno.args[baselineAt + 1] : null;
 
-const sim = await startSimulator({
-  port: 0,
+const loadAverage = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+console.log(`load average at start ${loadAverage()} (${navigator.hardwareConcurrency} cores)`);
+
+const sim = await startJournalSimulator({
   seed: { incident: Math.min(records, 5000) },
   users: ["admin:bench-pass"],
   latencyMs,
 });
-const broker = await startBrokerProcess("bench.sink:8,bench.sink.batch:8");
-const ids = sim.table("incident").sysIds();
+const daemons: Array<{ label: string; root?: string }> = baseline === null
+  ? [{ label: "" }]
+  : [{ label: " (before)", root: baseline }, { label: " (after)" }];
+const topics = daemons.flatMap((
+  _,
+  i,
+) => [`bench.sink.${i}`, `bench.sink.batch.${i}`, `bench.sink.slow.${i}`]);
+const broker = await startBrokerProcess(topics.map((t) => `${t}:8`).join(","));
+const ids: string[] = await (await fetch(`${sim.control}/sys-ids?table=incident`)).json();
 const encoder = new TextEncoder();
 const ceiling = permits / (latencyMs / 1000);
 console.log(
-  `${fmt(records)} records per run; simulator latency ${latencyMs} ms per request, ${permits} permits`,
+  `${fmt(records)} records per run; simulator latency ${latencyMs} ms per request, ${permits} permits; ` +
+    `ceiling permits/latency ${fmt(ceiling)} writes/s`,
 );
 
-const single = await runSink("bench.sink", {});
-console.log(`ceiling permits/latency ${fmt(ceiling).padStart(5)} writes/s`);
-console.log(`ratio ${(single / ceiling).toFixed(2)}  (target >= 0.90)`);
-const batched = await runSink("bench.sink.batch", {
-  "svc.sink.batch.enabled": "true",
-  "svc.sink.batch.max.records": batchRecords,
-});
-console.log(
-  `Batch API (${batchRecords} per request) / one request per record: ${
-    (batched / single).toFixed(2)
-  }x  (target >= 3)`,
-);
+const single: number[] = [];
+for (const [i, daemon] of daemons.entries()) {
+  single.push(await runSink(`bench.sink.${i}`, {}, daemon.label, daemon.root));
+  console.log(`ratio to the ceiling${daemon.label} ${(single[i] / ceiling).toFixed(2)}  (target >= 0.90)`);
+}
+if (checkLatencyMs > latencyMs) {
+  await sim.extraLatency(checkLatencyMs - latencyMs);
+  const slowCeiling = permits / (checkLatencyMs / 1000);
+  for (const [i, daemon] of daemons.entries()) {
+    const rate = await runSink(
+      `bench.sink.slow.${i}`,
+      {},
+      daemon.label,
+      daemon.root,
+      checkRecords,
+      checkLatencyMs,
+    );
+    console.log(
+      `ratio to the ceiling at ${checkLatencyMs} ms (${fmt(slowCeiling)} writes/s)${daemon.label} ${
+        (rate / slowCeiling).toFixed(2)
+      }`,
+    );
+  }
+  await sim.extraLatency(0);
+}
+for (const [i, daemon] of daemons.entries()) {
+  const batched = await runSink(
+    `bench.sink.batch.${i}`,
+    {
+      "svc.sink.batch.enabled": "true",
+      "svc.sink.batch.max.records": batchRecords,
+    },
+    daemon.label,
+    daemon.root,
+  );
+  console.log(
+    `Batch API (${batchRecords} per request) / one request per record${daemon.label}: ${
+      (batched / single[i]).toFixed(2)
+    }x  (target >= 3)`,
+  );
+}
+console.log(`load average at the end ${loadAverage()}`);
 await broker.stop();
 await sim.stop();
 
-/** Writes `records` PATCHes through a sink daemon reading `topic`; prints and returns writes per second. */
-async function runSink(topic: string, extra: Record<string, unknown>): Promise<number> {
+/** Writes `count` PATCHes through a sink daemon reading `topic`; prints and returns writes per second. */
+async function runSink(
+  topic: string,
+  extra: Record<string, unknown>,
+  label: string,
+  root?: string,
+  count = records,
+  latency = latencyMs,
+): Promise<number> {
   const options = await kafkaOptionsFromProperties({ "bootstrap.servers": broker.bootstrap });
   const producer = await createKafka(options.connection).producer({ acks: -1 });
-  for (let start = 0; start < records; start += 1000) {
+  for (let start = 0; start < count; start += 1000) {
     const batch = [];
-    for (let i = start; i < Math.min(records, start + 1000); i++) {
+    for (let i = start; i < Math.min(count, start + 1000); i++) {
       batch.push({
         topic,
         key: encoder.encode(ids[i % ids.length]),
@@ -72,48 +131,117 @@ async function runSink(topic: string, extra: Record<string, unknown>): Promise<n
     await producer.send(batch);
   }
   await producer.close();
-  const before = sim.journal.find({ method: "PATCH" }).length;
-  const daemon = await startDaemonProcess({
-    worker: { "bootstrap.servers": broker.bootstrap, "listeners": "http://127.0.0.1:0", "log.level": "info" },
-    connectors: [{
-      name: `sink-${topic}`,
-      config: {
-        "connector.class": "TableSinkConnector",
-        "topics": topic,
-        "svc.url": sim.url,
-        "svc.auth.username": "admin",
-        "svc.auth.password": "bench-pass",
-        "svc.sink.table": "incident",
-        "svc.http.max.concurrent.requests": permits,
-        "svc.sink.max.in.flight": permits,
-        "key.converter": "org.apache.kafka.connect.storage.StringConverter",
-        ...extra,
+  const { seq } = await sim.writes("PATCH", 0);
+  const daemon = await startDaemonProcess(
+    {
+      worker: {
+        "bootstrap.servers": broker.bootstrap,
+        "listeners": "http://127.0.0.1:0",
+        "log.level": "info",
       },
-    }],
-  });
-  const cpu0 = cpuSeconds(daemon.pid);
+      connectors: [{
+        name: `sink-${topic}`,
+        config: {
+          "connector.class": "TableSinkConnector",
+          "topics": topic,
+          "svc.url": sim.url,
+          "svc.auth.username": "admin",
+          "svc.auth.password": "bench-pass",
+          "svc.sink.table": "incident",
+          "svc.http.max.concurrent.requests": permits,
+          "svc.sink.max.in.flight": permits,
+          "key.converter": "org.apache.kafka.connect.storage.StringConverter",
+          ...extra,
+        },
+      }],
+    },
+    {},
+    { root },
+  );
   const deadline = Date.now() + 600_000;
-  let patches = sim.journal.find({ method: "PATCH" }).slice(before);
-  while (patches.filter((e) => e.status === 200).length < records) {
-    await new Promise((r) => setTimeout(r, 200));
-    patches = sim.journal.find({ method: "PATCH" }).slice(before);
-    if (Date.now() > deadline) throw new Error(`only ${patches.length} writes after 10 minutes`);
+  let writes = await sim.writes("PATCH", seq);
+  // CPU is counted from the first write seen on, so the daemon's start and the group join are not part of it.
+  let cpuFrom: { daemon: number; sim: number; ok: number } | null = null;
+  // The bench's producer may have sent a few records twice (a retried produce request): wait for at least one
+  // write per record, then count what was written.
+  while (writes.ok < count) {
+    await new Promise((r) => setTimeout(r, 100));
+    writes = await sim.writes("PATCH", seq);
+    cpuFrom ??= writes.ok > 0
+      ? { daemon: cpuSeconds(daemon.pid), sim: cpuSeconds(sim.pid), ok: writes.ok }
+      : null;
+    if (Date.now() > deadline) throw new Error(`only ${writes.ok} writes after 10 minutes`);
   }
-  const writes = patches.filter((e) => e.status === 200).length;
-  const first = Math.min(...patches.map((e) => e.startedAt));
-  const last = Math.max(...patches.map((e) => e.endedAt ?? e.startedAt));
-  const seconds = (last - first) / 1000;
-  const rate = writes / seconds;
-  const mode = extra["svc.sink.batch.enabled"] ? `Batch API` : `one request per record`;
+  const seconds = (writes.last - writes.first) / 1000;
+  const rate = writes.ok / seconds;
+  const counted = writes.ok - (cpuFrom?.ok ?? 0);
+  const daemonCpu = cpuSeconds(daemon.pid) - (cpuFrom?.daemon ?? 0);
+  const simCpu = cpuSeconds(sim.pid) - (cpuFrom?.sim ?? 0);
+  const batched = extra["svc.sink.batch.enabled"] !== undefined;
   console.log(
-    `\nsink writes, ${mode}: ${fmt(rate)} writes/s (${fmt(writes)} writes in ${seconds.toFixed(2)} s); ` +
-      `peak in flight at the simulator ${sim.counters.maxInFlight}`,
+    `\nsink writes, ${batched ? `Batch API` : `one request per record`}${label}: ${fmt(rate)} writes/s ` +
+      `(${fmt(writes.ok)} writes in ${seconds.toFixed(2)} s, latency ${latency} ms)`,
+  );
+  // A batch's items are journaled with no latency of their own: the round trips are the batch requests.
+  const trips = batched ? await sim.writes("POST", seq, "/batch") : writes;
+  console.log(
+    `  simulator: ${fmt(trips.entries)} round trips of ${trips.meanMs.toFixed(1)} ms on average ` +
+      `(latency ${latency}), ${
+        trips.meanInFlight.toFixed(2)
+      } in flight on average, ${trips.peakInFlight} at most` +
+      (batched ? `, ${(writes.entries / Math.max(1, trips.entries)).toFixed(1)} items per batch` : ""),
   );
   console.log(
-    `daemon CPU ${(cpuSeconds(daemon.pid) - cpu0).toFixed(2)} s; peak memory ${
-      fmt(peakRss(daemon.pid) / 1048576)
-    } MB`,
+    `  CPU per 1000 writes (over the last ${fmt(counted)}): daemon ${
+      (daemonCpu / counted * 1000).toFixed(2)
+    } s, ` +
+      `simulator ${(simCpu / counted * 1000).toFixed(2)} s; daemon peak memory ${
+        fmt(peakRss(daemon.pid) / 1048576)
+      } MB`,
   );
   await daemon.stop();
   return rate;
+}
+
+/** bench/support/journal_simulator.ts as a child process, and its control calls. */
+async function startJournalSimulator(options: Record<string, unknown>) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-all",
+      new URL("./support/journal_simulator.ts", import.meta.url).pathname,
+      JSON.stringify(options),
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  let ready: RegExpExecArray | null = null;
+  while (!(ready = /listening on (\S+) control (\S+)/.exec(text))) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the simulator ended before it was ready:\n${text}`);
+    text += value;
+  }
+  // Keep draining so the child never blocks on a full pipe.
+  void (async () => {
+    while (!(await reader.read()).done);
+  })();
+  const [, url, control] = ready;
+  return {
+    url,
+    control,
+    pid: child.pid,
+    async extraLatency(ms: number): Promise<void> {
+      await (await fetch(`${control}/extra-latency?ms=${ms}`, { method: "POST" })).body?.cancel();
+    },
+    async writes(method: string, after: number, path?: string): Promise<WriteSummary> {
+      const query = new URLSearchParams({ method, after: String(after), ...(path ? { path } : {}) });
+      return await (await fetch(`${control}/writes?${query}`)).json();
+    },
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
 }

@@ -115,10 +115,14 @@ function daemonV8Flags(plain: boolean): string[] {
   return flags.length > 0 ? [`--v8-flags=${flags.join(",")}`] : [];
 }
 
+/**
+ * Starts the daemon on `config`. `root` runs the daemon of another checkout (e.g. an older commit extracted with
+ * `git archive`), so a benchmark can print the figures before and after a change side by side in one run.
+ */
 export async function startDaemonProcess(
   config: unknown,
   env: Record<string, string> = {},
-  { plain = false }: { plain?: boolean } = {},
+  { plain = false, root = ROOT }: { plain?: boolean; root?: string } = {},
 ): Promise<Proc & { url: string; dir: string }> {
   const dir = await Deno.makeTempDir({ prefix: "tablesync-bench-" });
   // Offsets and REST state live in the run's own directory, so every run starts from scratch.
@@ -137,7 +141,7 @@ export async function startDaemonProcess(
       "run",
       "--allow-all",
       ...daemonV8Flags(plain),
-      `${ROOT}main.ts`,
+      `${root.replace(/\/?$/, "/")}main.ts`,
       "run",
       "--config",
       `${dir}/config.json`,

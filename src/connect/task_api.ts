@@ -123,6 +123,9 @@ export interface SinkTask {
    * Takes records (converted and transformed) for writing. It may write them before returning or keep writing
    * in the background; `preCommit` tells the driver how far it got. Throwing `RetriableException` makes the
    * driver redeliver the same records after a backoff; any other error fails the task.
+   *
+   * The records of one call come from one partition. Calls for different partitions may run concurrently (the
+   * driver hands over each partition's batch of a fetch as it comes); calls for one partition never do.
    */
   put(records: SinkRecord[]): Promise<void>;
   /**

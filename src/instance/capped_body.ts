@@ -31,11 +31,13 @@ export async function readCappedBody(
     abandon(response.body);
     throw new ResponseTooLargeError(request, limits.maxBytes, false);
   }
+  const byob = byobReader(response.body);
+  if (byob) return await readIntoBuffer(byob, limits, request, compressed);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { value, done } = await readWithin(reader, limits.idleMs);
+    const { value, done } = await readWithin(() => reader.read(), reader, limits.idleMs);
     if (done) break;
     total += value.byteLength;
     if (total > limits.maxBytes) {
@@ -54,10 +56,60 @@ export async function readCappedBody(
   return body;
 }
 
-async function readWithin(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+/** The first buffer a body is read into; it doubles as needed, up to one byte over the limit. */
+const FIRST_BUFFER_BYTES = 16_384;
+
+/** A BYOB reader when the body is a byte stream (fetch's bodies are), else null. */
+function byobReader(body: ReadableStream<Uint8Array>): ReadableStreamBYOBReader | null {
+  try {
+    return body.getReader({ mode: "byob" });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads a byte stream into one buffer of ours. A default reader makes the stream allocate a fresh 64 KiB chunk
+ * for every read, two per answer even when it is a few bytes long: that garbage was most of the sink's
+ * collection work per request.
+ */
+async function readIntoBuffer(
+  reader: ReadableStreamBYOBReader,
+  limits: BodyLimits,
+  request: RequestLabel,
+  compressed: boolean,
+): Promise<Uint8Array> {
+  let buffer = new Uint8Array(Math.min(FIRST_BUFFER_BYTES, limits.maxBytes + 1));
+  let total = 0;
+  for (;;) {
+    if (total === buffer.length) {
+      if (total > limits.maxBytes) {
+        abandon(reader);
+        throw new ResponseTooLargeError(request, limits.maxBytes, compressed);
+      }
+      const grown = new Uint8Array(Math.min(buffer.length * 2, limits.maxBytes + 1));
+      grown.set(buffer);
+      buffer = grown;
+    }
+    const free = buffer.subarray(total);
+    const { value, done } = await readWithin(() => reader.read(free), reader, limits.idleMs);
+    // The read takes the buffer over and hands it back (transferred) with what it filled.
+    if (value) buffer = new Uint8Array(value.buffer, 0, value.buffer.byteLength);
+    if (done) break;
+    total += value!.byteLength;
+  }
+  if (total > limits.maxBytes) {
+    abandon(reader);
+    throw new ResponseTooLargeError(request, limits.maxBytes, compressed);
+  }
+  return buffer.subarray(0, total);
+}
+
+async function readWithin<T>(
+  read: () => Promise<ReadableStreamReadResult<T>>,
+  reader: ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader,
   idleMs: number,
-): Promise<ReadableStreamReadResult<Uint8Array>> {
+): Promise<ReadableStreamReadResult<T>> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const stalled = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -67,7 +119,7 @@ async function readWithin(
     }, idleMs);
   });
   try {
-    return await Promise.race([reader.read(), stalled]);
+    return await Promise.race([read(), stalled]);
   } finally {
     clearTimeout(timer);
   }
@@ -77,6 +129,8 @@ async function readWithin(
  * Cancels without awaiting: with msw active a cancel promise never settles, and the connection is dropped
  * either way. The rejection is swallowed so it cannot surface as an unhandled one.
  */
-export function abandon(stream: ReadableStream<Uint8Array> | ReadableStreamDefaultReader<Uint8Array>): void {
+export function abandon(
+  stream: ReadableStream<Uint8Array> | ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader,
+): void {
   stream.cancel().catch(() => {});
 }

@@ -67,11 +67,11 @@ export class KafkajsConsumerAdapter implements Consumer {
     });
   }
 
-  async run(handler: BatchHandler): Promise<void> {
+  async run(handler: BatchHandler, { concurrentPartitions = 1 } = {}): Promise<void> {
     await this.#consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 1,
+      partitionsConsumedConcurrently: concurrentPartitions,
       eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
         if (this.#crashed || this.#closing || !isRunning() || isStale() || batch.messages.length === 0) {
           return;

@@ -207,8 +207,12 @@ export interface Consumer {
    * Joins the group and delivers batches to `handler` until `close()`. Resolves once the consumer has joined and
    * started fetching. A handler error is retried by re-delivering the same batch (kafkajs retry); if retries
    * run out the consumer stops and `onCrash` (see createConsumer) is called.
+   *
+   * `concurrentPartitions` (default 1): how many partitions' batches of one fetch the handler gets at once.
+   * Batches of one partition are never handled concurrently, so each partition's order holds; the next fetch
+   * starts once every batch of the current one is handled.
    */
-  run(handler: BatchHandler): Promise<void>;
+  run(handler: BatchHandler, options?: { concurrentPartitions?: number }): Promise<void>;
   /** Commits the given next-offsets to the group (no auto commit ever happens). */
   commit(offsets: TopicPartitionOffset[]): Promise<void>;
   /** Stops fetching the given partitions until resumed (membership is kept). */

@@ -40,6 +40,15 @@ const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`
 /** How often a busy batch handler heartbeats (kafkajs throttles to heartbeat.interval.ms itself). */
 const HEARTBEAT_WHILE_BUSY_MS = 1000;
 
+/**
+ * How many partitions' batches of one fetch are handed to the task at once. Connect's WorkerSinkTask hands every
+ * partition's records of a poll to one `put`; handing each partition's batch to its own `put`, concurrently,
+ * has the same effect (records of different partitions are written together, so the task's writes in flight
+ * do not drain at the end of each partition's batch), while each partition's batches still come one after
+ * another, in order.
+ */
+const CONCURRENT_PARTITIONS = 32;
+
 export class SinkDriver {
   #o: SinkDriverOptions;
   #consumer: Consumer | null = null;
@@ -53,8 +62,8 @@ export class SinkDriver {
   #done!: Promise<void>;
   #finish!: (error?: Error) => void;
   #committing: Promise<void> = Promise.resolve();
-  /** The batch being handled (settled when none is). */
-  #handling: Promise<void> = Promise.resolve();
+  /** The batches being handled (one per partition at most). */
+  #handling = new Set<Promise<void>>();
   /** Consumed records not yet committed past, per partition: the dead letter queue gets their original bytes. */
   #raw = new Map<string, ConsumedRecord[]>();
 
@@ -117,8 +126,8 @@ export class SinkDriver {
     const onStop = async () => {
       clearInterval(commitTimer);
       try {
-        // Let the batch being written finish, so the final commit (on close) covers it.
-        await this.#handling;
+        // Let the batches being written finish, so the final commit (on close) covers them.
+        await Promise.all(this.#handling);
         await this.#consumer?.close();
         this.#finish();
       } catch (e) {
@@ -131,7 +140,9 @@ export class SinkDriver {
       // Keep group membership alive while a batch waits (pause, instance outage with redelivery backoff).
       const heartbeat = setInterval(() => ctx.heartbeat().catch(() => {}), HEARTBEAT_WHILE_BUSY_MS);
       const work = this.#handle(batch, ctx.isRunning);
-      this.#handling = work.then(() => {}, () => {});
+      const settled = work.then(() => {}, () => {});
+      this.#handling.add(settled);
+      void settled.then(() => this.#handling.delete(settled));
       try {
         await work;
       } catch (e) {
@@ -147,7 +158,7 @@ export class SinkDriver {
       } finally {
         clearInterval(heartbeat);
       }
-    });
+    }, { concurrentPartitions: CONCURRENT_PARTITIONS });
     if (this.#gate.paused) this.#consumer.pause(this.#consumer.assignment());
     return this.#done;
   }

@@ -18,7 +18,7 @@ import { AmbiguousRequestError, condition } from "../instance/mod.ts";
 import { backoffCeiling, fullJitter, type Sleep, sleepRejectingOnAbort } from "../common/delay.ts";
 import { MappingError, SinkRecordError } from "./record_error.ts";
 import type { AmbiguousCreateBehavior, ResendSettings } from "./settings.ts";
-import { asRecordError, type SinkTableApi } from "./table_api.ts";
+import { asRecordError, type SinkTableApi, WRITE_ANSWER_FIELDS } from "./table_api.ts";
 
 export interface CreateResult {
   /** `update` when correlation_lookup found the row before creating. */
@@ -116,6 +116,7 @@ export class RowCreator {
     if (existing !== null) {
       try {
         await this.api.update(request.table, existing, request.body, this.settings.updateMethod, {
+          fields: WRITE_ANSWER_FIELDS,
           signal: request.signal,
         });
       } catch (error) {
@@ -132,7 +133,10 @@ export class RowCreator {
   async #post(request: CreateRequest, retries: number): Promise<CreateResult> {
     const body = request.sysId === null ? request.body : { ...request.body, sys_id: request.sysId };
     try {
-      const row = await this.api.create(request.table, body, { signal: request.signal });
+      const row = await this.api.create(request.table, body, {
+        fields: WRITE_ANSWER_FIELDS,
+        signal: request.signal,
+      });
       const sysId = typeof row.sys_id === "string" ? row.sys_id : request.sysId;
       return { operation: "create", sysId, status: 201, outcome: "created", retries };
     } catch (error) {

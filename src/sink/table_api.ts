@@ -6,6 +6,13 @@ import { recordStatusClassification, SinkRecordError } from "./record_error.ts";
 export type SinkTableApi = Pick<TableClient, "create" | "update" | "delete" | "list" | "get" | "dictionary">;
 
 /**
+ * What the sink asks a create or update to answer with (`sysparm_fields`): only the row's sys id, the one field
+ * it reads back. Without it the instance renders, sends (base64-encoded in a batch answer) and the sink parses
+ * the whole row, for every record.
+ */
+export const WRITE_ANSWER_FIELDS: readonly string[] = ["sys_id"];
+
+/**
  * An instance answer that condemns this record (400, 403, 404, 409, 413, 422) as a record error; any other
  * error is returned unchanged (a 401 or a retries-exhausted failure concerns the task, not the record).
  */

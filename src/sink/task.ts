@@ -140,8 +140,13 @@ class TableSinkTask implements SinkTask {
       context,
       client,
       reporter,
-      // Batched, a record in flight is an item waiting in or on a batch: enough to fill every batch in flight.
-      scheduler: new KeyScheduler(settings.maxInFlight * (settings.batchMaxRecords ?? 1)),
+      // Batched, a record in flight is an item waiting in or on a batch: enough to fill every batch in flight
+      // and the same again waiting, so that a batch that comes back is followed at once by a full one.
+      scheduler: new KeyScheduler(
+        settings.batchMaxRecords === null
+          ? settings.maxInFlight
+          : 2 * settings.maxInFlight * settings.batchMaxRecords,
+      ),
       unknownFields: new UnknownFieldRule(
         settings.fields.unknownFieldBehavior,
         new DictionaryCache((table, signal) => client.dictionary(table, signal)),

@@ -11,7 +11,7 @@ import type { RowCreator } from "./ambiguous_create.ts";
 import { MappingError, SinkRecordError } from "./record_error.ts";
 import type { Outcome } from "./reporter_record.ts";
 import type { NotFoundBehavior } from "./settings.ts";
-import { asRecordError, isHttpStatus, type SinkTableApi } from "./table_api.ts";
+import { asRecordError, isHttpStatus, type SinkTableApi, WRITE_ANSWER_FIELDS } from "./table_api.ts";
 import type { WritePlan } from "./write_plan.ts";
 
 export interface WriteResult {
@@ -50,7 +50,10 @@ export class RecordWriter {
   async #update(plan: WritePlan, body: Record<string, string>, signal?: AbortSignal): Promise<WriteResult> {
     const sysId = requireSysId(plan);
     try {
-      await this.api.update(plan.table, sysId, body, this.settings.updateMethod, { signal });
+      await this.api.update(plan.table, sysId, body, this.settings.updateMethod, {
+        fields: WRITE_ANSWER_FIELDS,
+        signal,
+      });
       return { operation: "update", sysId, status: 200, outcome: "updated", retries: 0 };
     } catch (error) {
       if (!isHttpStatus(error, 404)) throw asRecordError(error);

@@ -132,6 +132,40 @@ Deno.test("capped body: a stalled body fails after the idle time", async () => {
   );
 });
 
+Deno.test("capped body, byte stream (fetch's kind): read into one buffer grown as needed, capped, stall detected", async () => {
+  const label = { method: "GET", path: "/x" };
+  const chunks = [new Uint8Array(10_000).fill(1), new Uint8Array(30_000).fill(2), new Uint8Array(5).fill(3)];
+  const byteBody = (parts: Uint8Array[], close: boolean) =>
+    new Response(
+      new ReadableStream({
+        type: "bytes",
+        start(controller) {
+          for (const part of parts) controller.enqueue(part.slice());
+          if (close) controller.close();
+        },
+      }),
+    );
+  const body = await readCappedBody(byteBody(chunks, true), { maxBytes: 40_005, idleMs: 1000 }, label);
+  assertEquals(body.length, 40_005);
+  assertEquals([body[0], body[9_999], body[10_000], body[39_999], body[40_000], body[40_004]], [
+    1,
+    1,
+    2,
+    2,
+    3,
+    3,
+  ]);
+  await assertRejects(
+    () => readCappedBody(byteBody(chunks, true), { maxBytes: 40_004, idleMs: 1000 }, label),
+    ResponseTooLargeError,
+  );
+  assertEquals((await readCappedBody(byteBody([], true), { maxBytes: 10, idleMs: 1000 }, label)).length, 0);
+  await assertRejects(
+    () => readCappedBody(byteBody([new Uint8Array(10)], false), { maxBytes: 1000, idleMs: 30 }, label),
+    BodyStalledError,
+  );
+});
+
 Deno.test("instance clock: Date header offset, conservative and latest-wins", () => {
   const clock = new InstanceClock();
   assertEquals(clock.now(), null);

@@ -88,3 +88,49 @@ Deno.test("consumer: manual commits (in the handler and on revocation at close) 
 function sortTp(ps: TopicPartition[]): TopicPartition[] {
   return [...ps].sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
 }
+
+Deno.test("consumer: with concurrentPartitions, batches of different partitions are handled together, one partition's never", async () => {
+  await using mock = startKafkaMock({ brokers: 1 });
+  mock.createTopic("wide", 3, 1);
+  const produced = [0, 1, 2].flatMap((partition) =>
+    [0, 1, 2].map((i) => ({ value: `p${partition}-${i}`, partition }))
+  );
+  await produceRecords(mock.bootstrapServers, "wide", produced);
+  const kafka = createKafka({
+    brokers: [mock.bootstrapServers],
+    clientId: "test",
+    requestTimeoutMs: 10_000,
+    connectionTimeoutMs: 3_000,
+  });
+  const active = new Map<number, number>();
+  let activeTotal = 0;
+  let mostActive = 0;
+  let samePartitionOverlap = false;
+  const seen: string[] = [];
+  const consumer = await kafka.consumer({ topics: ["wide"] }, { ...GROUP_SETTINGS, groupId: "connect-wide" });
+  try {
+    await consumer.run(async (batch) => {
+      const mine = (active.get(batch.partition) ?? 0) + 1;
+      if (mine > 1) samePartitionOverlap = true;
+      active.set(batch.partition, mine);
+      mostActive = Math.max(mostActive, ++activeTotal);
+      // Hold the batch until another partition's batch is being handled too (or give up after a while).
+      const until = Date.now() + 5_000;
+      while (activeTotal < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      seen.push(...batch.records.map((r) => new TextDecoder().decode(r.value!)));
+      active.set(batch.partition, mine - 1);
+      activeTotal--;
+    }, { concurrentPartitions: 3 });
+    await waitFor(() => seen.length === produced.length, "every record");
+  } finally {
+    await consumer.close();
+  }
+  assertEquals(samePartitionOverlap, false);
+  assertEquals(mostActive >= 2, true, `at most ${mostActive} batch(es) were handled at once`);
+  for (const partition of [0, 1, 2]) {
+    assertEquals(
+      seen.filter((v) => v.startsWith(`p${partition}-`)),
+      [0, 1, 2].map((i) => `p${partition}-${i}`),
+    );
+  }
+});

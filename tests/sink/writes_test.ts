@@ -365,3 +365,32 @@ Deno.test("nested values through the task: reject is a record error, flatten wri
     }]]);
   }
 });
+
+Deno.test("creates and updates ask the instance to answer with the sys id only, singly and in batches", async () => {
+  const batched: Record<string, string> = {
+    "svc.sink.batch.enabled": "true",
+    "svc.sink.batch.max.records": "10",
+  };
+  for (const config of [{}, batched]) {
+    await using h = await startHarness({ config });
+    const existing = seedIncident(h.sim);
+    const doomed = seedIncident(h.sim);
+    await h.put(
+      sinkRecord({ offset: 0, key: existing, value: mapValue({ short_description: "new" }) }),
+      sinkRecord({ offset: 1, value: mapValue({ short_description: "created" }) }),
+      sinkRecord({ offset: 2, key: doomed, value: null }),
+    );
+    const writes = h.sim.journal.find((e) => e.route.includes("/table/incident") && e.method !== "GET");
+    assertEquals(
+      writes.map((e) => [e.method, e.params.sysparm_fields ?? null]).sort(),
+      [["DELETE", null], ["PATCH", "sys_id"], ["POST", "sys_id"]],
+      JSON.stringify(config),
+    );
+    const created = h.sim.table("incident").sysIds().filter((id) =>
+      h.sim.table("incident").get(id)?.short_description === "created"
+    );
+    assertEquals(created.length, 1);
+    assertEquals(h.sim.table("incident").get(existing)?.short_description, "new");
+    assertEquals(h.context.recordErrors, []);
+  }
+});
