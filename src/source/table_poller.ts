@@ -3,22 +3,13 @@
  * (instance_time.ts), rows checked for their cursor (row_cursor.ts) and against the dedup cache (dedup_cache.ts),
  * turned into records (record_builder.ts) and handed to the task (record_queue.ts).
  *
- * Failures are kept to the table: an access error (403 and the like) or a retriable failure makes this table back
- * off and retry the same page while the task's other tables go on. A bad row under `fail`, and anything that is not
- * an instance failure, ends the loop with the error, which fails the task.
+ * Failures are kept to the table (table_backoff.ts): it backs off and retries the same page while the task's other
+ * tables go on. A bad row under `fail`, and anything that is not an instance failure, ends the loop with the
+ * error, which fails the task.
  */
 import type { SourceOffset, SourcePartition, SourceRecord } from "../connect/record.ts";
 import type { SourceTaskContext } from "../connect/task_api.ts";
-import {
-  InstanceClockError,
-  InstanceConfigError,
-  InstanceHttpError,
-  InstanceRetriableError,
-  ResponseTooLargeError,
-  type TableClient,
-  type TableRow,
-} from "../instance/mod.ts";
-import { backoffCeiling, sleepEndingOnAbort } from "../common/delay.ts";
+import type { TableClient, TableRow } from "../instance/mod.ts";
 import { BadRowError } from "./bad_row.ts";
 import { compareCursors, type Cursor, cursorToOffset } from "./cursor.ts";
 import { DedupCache } from "./dedup_cache.ts";
@@ -34,14 +25,8 @@ import { FieldValueError } from "./schema_modes/mod.ts";
 import type { SourceSettings, TableSettings } from "./settings.ts";
 import { hintsFrom, Sweep, sweepStart } from "./sweep.ts";
 import { type BackfillState, ParallelBackfill } from "./parallel_backfill.ts";
-import { type PageEnd, UnsplittableWindowError } from "./page_window.ts";
-import { TableStalledError } from "./table_stalled.ts";
-
-/** Pages that must succeed at a halved page size before it is doubled back towards the configured one. */
-const PAGES_BEFORE_RESTORE = 8;
-/** Backoff of a failing table: 1 s doubling to at most 60 s. */
-const FIRST_BACKOFF_MS = 1000;
-const MAX_BACKOFF_MS = 60_000;
+import type { PageEnd } from "./page_window.ts";
+import { TableBackoff } from "./table_backoff.ts";
 
 export interface TablePollerOptions {
   readonly table: TableSettings;
@@ -86,20 +71,6 @@ interface RowPosition {
   offset(): SourceOffset;
 }
 
-/** Instance failures that concern this table only and may go away: back off and retry. */
-function isTableLevelFailure(error: unknown): boolean {
-  if (error instanceof InstanceConfigError) return false;
-  return error instanceof InstanceHttpError || error instanceof InstanceRetriableError ||
-    error instanceof ResponseTooLargeError;
-}
-
-/** The cause of a failure no retry can fix (the table would never progress), or null. */
-function persistentCause(error: unknown): string | null {
-  if (error instanceof InstanceClockError) return "instance_clock";
-  if (error instanceof UnsplittableWindowError) return "hidden_rows";
-  return null;
-}
-
 export class TablePoller {
   readonly #o: TablePollerOptions;
   readonly #t: TableSettings;
@@ -115,11 +86,8 @@ export class TablePoller {
   #sweep: Sweep | null = null;
   /** Where the last sweep found windows of hidden rows covered: tried first by the next sweep. */
   #hints: readonly PageEnd[] = [];
-  #limit: number;
-  /** Pages read in a row at the current, halved page size. */
-  #pagesAtLimit = 0;
-  #nextAt = 0;
-  #failures = 0;
+  /** When the next request may go; the page size; what a failure does (table_backoff.ts). */
+  readonly #backoff: TableBackoff;
   /** The running parallel backfill, null once handed over to the cursor (or when there is none). */
   #backfill: ParallelBackfill | null;
   /** Handling of pages, one at a time in queue order (the ranges of a parallel backfill fetch concurrently). */
@@ -140,7 +108,7 @@ export class TablePoller {
     this.#labels = { table: o.table.table, alias: o.table.alias };
     this.#cursor = o.committed;
     this.#offset = o.committed === null ? null : cursorToOffset(o.committed);
-    this.#limit = o.table.batchSize;
+    this.#backoff = new TableBackoff(o.table, o.context, o.progress);
     this.#backfill = o.backfill ? new ParallelBackfill(o.backfill) : null;
     this.#streaming = {
       cursor: () => this.#cursor,
@@ -166,29 +134,21 @@ export class TablePoller {
     const { signal, context } = this.#o;
     await this.#runBackfill();
     while (!signal.aborted) {
-      await sleepEndingOnAbort(this.#nextAt - Date.now(), signal);
+      await this.#backoff.wait(signal);
       if (signal.aborted) break;
       let emitted: number;
       try {
         emitted = await this.#step();
-        this.#recovered();
+        this.#backoff.recovered();
       } catch (error) {
         if (signal.aborted) break;
-        this.#stepFailed(error);
+        this.#backoff.failed(error);
         continue;
       }
       // Told after the records are queued; no sweep running means the last one reached its end.
       this.#o.progress?.stepped(emitted, this.#cursor, this.#sweep === null);
     }
     context.logger.debug({ ...this.#labels }, "table poller stopped");
-  }
-
-  /** A failed step: the table backs off, or the error is thrown when it must fail the task. */
-  #stepFailed(error: unknown): void {
-    const cause = persistentCause(error);
-    if (cause !== null) throw this.#stalled(cause, error as Error);
-    if (!isTableLevelFailure(error)) throw error;
-    this.#backOff(error as Error);
   }
 
   /** Queues records once the previous batch was taken: one batch waits while the next is built, not more. */
@@ -207,13 +167,13 @@ export class TablePoller {
     const { signal } = this.#o;
     const t = this.#t;
     while (this.#backfill === null && this.#cursor === null && t.backfillParallelism > 1 && !signal.aborted) {
-      await sleepEndingOnAbort(this.#nextAt - Date.now(), signal);
+      await this.#backoff.wait(signal);
       if (signal.aborted) return;
       try {
         this.#backfill = ParallelBackfill.start(await this.#highWater(), t.backfillParallelism);
       } catch (error) {
         if (signal.aborted) return;
-        this.#stepFailed(error);
+        this.#backoff.failed(error);
       }
     }
     const backfill = this.#backfill;
@@ -252,7 +212,7 @@ export class TablePoller {
     );
     let going = !sweep.empty;
     while (going && !signal.aborted) {
-      await sleepEndingOnAbort(this.#nextAt - Date.now(), signal);
+      await this.#backoff.wait(signal);
       if (signal.aborted) return;
       try {
         const { page, limit, extractedAt } = await this.#fetchPage(sweep, query);
@@ -262,10 +222,10 @@ export class TablePoller {
           this.#o.progress?.stepped(emitted, null, false);
           return more;
         });
-        this.#recovered();
+        this.#backoff.recovered();
       } catch (error) {
         if (signal.aborted) return;
-        this.#stepFailed(error);
+        this.#backoff.failed(error);
       }
     }
     if (!signal.aborted) backfill.finish(i);
@@ -278,78 +238,6 @@ export class TablePoller {
     return run;
   }
 
-  /** The cause the stalled gauge currently shows for a backing-off table, if any. */
-  #backoffCause: string | null = null;
-
-  #setBackoffCause(cause: string): void {
-    if (this.#backoffCause !== null && this.#backoffCause !== cause) this.#clearBackoffCause();
-    this.#backoffCause = cause;
-    this.#o.context.metrics.set("tablesync_source_table_stalled", { ...this.#labels, cause }, 1);
-  }
-
-  #clearBackoffCause(): void {
-    if (this.#backoffCause === null) return;
-    this.#o.context.metrics.set("tablesync_source_table_stalled", {
-      ...this.#labels,
-      cause: this.#backoffCause,
-    }, 0);
-    this.#backoffCause = null;
-  }
-
-  /** A step succeeded: the backoff and its gauge end. */
-  #recovered(): void {
-    this.#failures = 0;
-    this.#clearBackoffCause();
-  }
-
-  /** Reports a table that cannot progress: the gauge with its cause, and the error that fails the task. */
-  #stalled(cause: string, error: Error): TableStalledError {
-    const t = this.#t;
-    this.#o.context.metrics.set("tablesync_source_table_stalled", { ...this.#labels, cause }, 1);
-    const stalled = new TableStalledError(t.table, t.alias, cause, error.message);
-    this.#o.context.logger.error({ ...this.#labels, cause }, stalled.message);
-    return stalled;
-  }
-
-  /**
-   * After an oversized response halved the page size, a run of pages that fit doubles it back (up to the
-   * configured batch size): large rows are often a local cluster, and a page size left halved for good would
-   * cost requests for the rest of the run. If the rows are still too large, the next page halves it again.
-   */
-  #restoreLimit(): void {
-    if (this.#limit >= this.#t.batchSize || ++this.#pagesAtLimit < PAGES_BEFORE_RESTORE) return;
-    this.#limit = Math.min(this.#t.batchSize, this.#limit * 2);
-    this.#pagesAtLimit = 0;
-    this.#o.context.logger.info(
-      { ...this.#labels, limit: this.#limit },
-      "page size raised back after pages that fit",
-    );
-  }
-
-  #backOff(error: Error): void {
-    this.#failures++;
-    this.#o.progress?.failed(error);
-    if (error instanceof ResponseTooLargeError && this.#limit > 1) {
-      // The page was too big to read: the same rows in smaller pages will do.
-      this.#limit = Math.max(1, Math.floor(this.#limit / 2));
-      this.#pagesAtLimit = 0;
-      this.#o.context.logger.warn(
-        { ...this.#labels, limit: this.#limit },
-        `${error.message}; halving the page size`,
-      );
-      return;
-    }
-    const delay = backoffCeiling(this.#failures, FIRST_BACKOFF_MS, MAX_BACKOFF_MS);
-    this.#nextAt = Date.now() + delay;
-    this.#o.context.metrics.increment("tablesync_source_table_errors_total", this.#labels);
-    // While it backs off the table does not progress: the gauge says so, with the cause, until a page succeeds.
-    this.#setBackoffCause(error instanceof InstanceHttpError ? `http_${error.status}` : "retriable");
-    this.#o.context.logger.warn(
-      { ...this.#labels, retryInMs: delay, failures: this.#failures },
-      `table ${this.#t.table} (alias ${this.#t.alias}) failed; backing off, other tables continue: ${error.message}`,
-    );
-  }
-
   /** One page (starting a sweep when none is running); queues its records and returns how many. */
   async #step(): Promise<number> {
     const t = this.#t;
@@ -360,7 +248,7 @@ export class TablePoller {
         this.#hints,
       );
       if (sweep.empty) {
-        this.#nextAt = Date.now() + t.pollIntervalMs;
+        this.#backoff.pollIntervalStarts();
         return 0;
       }
       this.#sweep = sweep;
@@ -375,8 +263,8 @@ export class TablePoller {
     }
     if (!sweep.advance({ rows, limit, last, total: page.total })) {
       this.#sweep = null;
-      this.#hints = hintsFrom(sweep.coveredWindows, this.#limit);
-      this.#nextAt = Date.now() + t.pollIntervalMs;
+      this.#hints = hintsFrom(sweep.coveredWindows, this.#backoff.limit);
+      this.#backoff.pollIntervalStarts();
       this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
     }
     return emitted;
@@ -385,7 +273,7 @@ export class TablePoller {
   /** Requests the sweep's next page at the current page size. */
   async #fetchPage(sweep: Sweep, query: KeysetQuery) {
     const t = this.#t;
-    const limit = this.#limit;
+    const limit = this.#backoff.limit;
     const request = sweep.next(query);
     const page = await this.#o.client.listSliced(t.table, {
       query: request.query,
@@ -399,7 +287,7 @@ export class TablePoller {
       signal: this.#o.signal,
     });
     const extractedAt = Date.now();
-    this.#restoreLimit();
+    this.#backoff.pageRead();
     this.#o.clock.observe(page.instanceTime);
     return { page, limit, extractedAt };
   }

@@ -1,0 +1,155 @@
+/**
+ * When a table's next request may go, and what a failed one does to the table: the poll interval after a sweep,
+ * a backoff after a failure, a smaller page after an oversized response, or the error that fails the task.
+ *
+ * Failures are kept to the table: an access error (403 and the like) or a retriable failure makes this table back
+ * off (1 s doubling to 60 s) and retry the same page while the task's other tables go on; the gauge
+ * `tablesync_source_table_stalled{table,alias,cause}` shows it until a page succeeds. A failure no retry can fix
+ * (the instance clock, a window of hidden rows that cannot be split) and anything that is not an instance failure
+ * are thrown: they fail the task.
+ */
+import type { SourceTaskContext } from "../connect/task_api.ts";
+import {
+  InstanceClockError,
+  InstanceConfigError,
+  InstanceHttpError,
+  InstanceRetriableError,
+  ResponseTooLargeError,
+} from "../instance/mod.ts";
+import { backoffCeiling, sleepEndingOnAbort } from "../common/delay.ts";
+import { UnsplittableWindowError } from "./page_window.ts";
+import type { StepObserver } from "./progress_tracker.ts";
+import type { TableSettings } from "./settings.ts";
+import { TableStalledError } from "./table_stalled.ts";
+
+/** Pages that must succeed at a halved page size before it is doubled back towards the configured one. */
+const PAGES_BEFORE_RESTORE = 8;
+/** Backoff of a failing table: 1 s doubling to at most 60 s. */
+const FIRST_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 60_000;
+
+/** Instance failures that concern this table only and may go away: back off and retry. */
+function isTableLevelFailure(error: unknown): boolean {
+  if (error instanceof InstanceConfigError) return false;
+  return error instanceof InstanceHttpError || error instanceof InstanceRetriableError ||
+    error instanceof ResponseTooLargeError;
+}
+
+/** The cause of a failure no retry can fix (the table would never progress), or null. */
+function persistentCause(error: unknown): string | null {
+  if (error instanceof InstanceClockError) return "instance_clock";
+  if (error instanceof UnsplittableWindowError) return "hidden_rows";
+  return null;
+}
+
+export class TableBackoff {
+  readonly #t: TableSettings;
+  readonly #context: SourceTaskContext;
+  readonly #progress: StepObserver | undefined;
+  readonly #labels: Record<string, string>;
+  #nextAt = 0;
+  #failures = 0;
+  /** The cause the stalled gauge currently shows for a backing-off table, if any. */
+  #cause: string | null = null;
+  #limit: number;
+  /** Pages read in a row at the current, halved page size. */
+  #pagesAtLimit = 0;
+
+  constructor(table: TableSettings, context: SourceTaskContext, progress?: StepObserver) {
+    this.#t = table;
+    this.#context = context;
+    this.#progress = progress;
+    this.#labels = { table: table.table, alias: table.alias };
+    this.#limit = table.batchSize;
+  }
+
+  /** The page size to ask for: the configured one, or less after oversized responses. */
+  get limit(): number {
+    return this.#limit;
+  }
+
+  /** Waits until the table's next request may go (or the signal aborts). */
+  wait(signal: AbortSignal): Promise<void> {
+    return sleepEndingOnAbort(this.#nextAt - Date.now(), signal);
+  }
+
+  /** A sweep ended (or found nothing to do): the next one waits the poll interval. */
+  pollIntervalStarts(): void {
+    this.#nextAt = Date.now() + this.#t.pollIntervalMs;
+  }
+
+  /**
+   * A page was read. After an oversized response halved the page size, a run of pages that fit doubles it back
+   * (up to the configured batch size): large rows are often a local cluster, and a page size left halved for
+   * good would cost requests for the rest of the run. If the rows are still too large, the next page halves it
+   * again.
+   */
+  pageRead(): void {
+    if (this.#limit >= this.#t.batchSize || ++this.#pagesAtLimit < PAGES_BEFORE_RESTORE) return;
+    this.#limit = Math.min(this.#t.batchSize, this.#limit * 2);
+    this.#pagesAtLimit = 0;
+    this.#context.logger.info(
+      { ...this.#labels, limit: this.#limit },
+      "page size raised back after pages that fit",
+    );
+  }
+
+  /** A step succeeded: the backoff and its gauge end. */
+  recovered(): void {
+    this.#failures = 0;
+    this.#clearCause();
+  }
+
+  /** A failed step: the table backs off, or the error is thrown when it must fail the task. */
+  failed(error: unknown): void {
+    const cause = persistentCause(error);
+    if (cause !== null) throw this.#stalled(cause, error as Error);
+    if (!isTableLevelFailure(error)) throw error;
+    this.#backOff(error as Error);
+  }
+
+  #backOff(error: Error): void {
+    this.#failures++;
+    this.#progress?.failed(error);
+    if (error instanceof ResponseTooLargeError && this.#limit > 1) {
+      // The page was too big to read: the same rows in smaller pages will do.
+      this.#limit = Math.max(1, Math.floor(this.#limit / 2));
+      this.#pagesAtLimit = 0;
+      this.#context.logger.warn(
+        { ...this.#labels, limit: this.#limit },
+        `${error.message}; halving the page size`,
+      );
+      return;
+    }
+    const delay = backoffCeiling(this.#failures, FIRST_BACKOFF_MS, MAX_BACKOFF_MS);
+    this.#nextAt = Date.now() + delay;
+    this.#context.metrics.increment("tablesync_source_table_errors_total", this.#labels);
+    // While it backs off the table does not progress: the gauge says so, with the cause, until a page succeeds.
+    this.#setCause(error instanceof InstanceHttpError ? `http_${error.status}` : "retriable");
+    this.#context.logger.warn(
+      { ...this.#labels, retryInMs: delay, failures: this.#failures },
+      `table ${this.#t.table} (alias ${this.#t.alias}) failed; backing off, other tables continue: ${error.message}`,
+    );
+  }
+
+  #setCause(cause: string): void {
+    if (this.#cause !== null && this.#cause !== cause) this.#clearCause();
+    this.#cause = cause;
+    this.#context.metrics.set("tablesync_source_table_stalled", { ...this.#labels, cause }, 1);
+  }
+
+  #clearCause(): void {
+    if (this.#cause === null) return;
+    this.#context.metrics.set("tablesync_source_table_stalled", { ...this.#labels, cause: this.#cause }, 0);
+    this.#cause = null;
+  }
+
+  /** Reports a table that cannot progress: the gauge with its cause, and the error that fails the task. */
+  #stalled(cause: string, error: Error): TableStalledError {
+    const t = this.#t;
+    this.#context.metrics.set("tablesync_source_table_stalled", { ...this.#labels, cause }, 1);
+    const stalled = new TableStalledError(t.table, t.alias, cause, error.message);
+    this.#context.logger.error({ ...this.#labels, cause }, stalled.message);
+    return stalled;
+  }
+}
