@@ -59,10 +59,10 @@ export class SourceDriver {
   #gate = new PauseGate();
   #stop = new AbortController();
   #submitted = new SubmittedRecords();
-  #sends = new Set<Promise<void>>();
   #lastSend: Promise<void> = Promise.resolve();
-  /** Sends not yet settled, oldest first (sends are chained: they settle in this order), with their bytes. */
-  #unsettled: { settled: Promise<void>; bytes: number }[] = [];
+  /** Sends not yet settled, oldest first (sends are chained: they settle in this order); drained on stop. */
+  #unsettled: Promise<void>[] = [];
+  /** Bytes of the records of those sends. */
   #unsettledBytes = 0;
   #knownTopics = new Set<string>();
   #fatal: Error | null = null;
@@ -169,15 +169,12 @@ export class SourceDriver {
     // page still overlaps with the send.
     const send = this.#lastSend.then(() => this.#send(out, handles, kept));
     this.#lastSend = send;
-    this.#sends.add(send);
     this.#unsettledBytes += bytes;
-    const unsettled = { settled: Promise.resolve(), bytes };
-    unsettled.settled = send.then(() => {}, () => {}).then(() => {
-      this.#sends.delete(send);
-      this.#unsettled.splice(this.#unsettled.indexOf(unsettled), 1);
+    const settled: Promise<void> = send.then(() => {}, () => {}).then(() => {
+      this.#unsettled.splice(this.#unsettled.indexOf(settled), 1);
       this.#unsettledBytes -= bytes;
     });
-    this.#unsettled.push(unsettled);
+    this.#unsettled.push(settled);
   }
 
   /**
@@ -187,7 +184,7 @@ export class SourceDriver {
   async #awaitInFlightBytesFor(bytes: number): Promise<void> {
     const max = this.#o.maxInFlightBytes ?? MAX_IN_FLIGHT_BYTES;
     while (this.#unsettled.length > 0 && this.#unsettledBytes + bytes > max) {
-      await this.#unsettled[0].settled;
+      await this.#unsettled[0];
       this.#stop.signal.throwIfAborted();
     }
   }
@@ -306,7 +303,7 @@ export class SourceDriver {
   }
 
   async #drain(): Promise<void> {
-    while (this.#sends.size > 0) await Promise.allSettled([...this.#sends]);
+    while (this.#unsettled.length > 0) await Promise.all(this.#unsettled);
     this.#publishOffsets();
     // A graceful stop: the task may add to its final offsets what its next run should know (the source's
     // versions sent inside the overlap window), at the positions already committed.
