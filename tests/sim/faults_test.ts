@@ -141,6 +141,17 @@ Deno.test("latency and per-row latency hold requests in flight; maxima are track
   });
 });
 
+Deno.test("the configured latency counts from a request's arrival: no answer comes more than 1 ms before it", async () => {
+  // The timer is asked for 1 ms less than what is left (Deno's timers fire late), so an answer may come up to
+  // 1 ms early, never more; journal times are whole milliseconds, hence one more for rounding.
+  await withSim({ seed: { problem: 5 }, latencyMs: 25 }, async (sim) => {
+    for (let i = 0; i < 5; i++) await get(sim, "/api/now/table/problem");
+    const spans = sim.journal.entries().map((e) => e.endedAt! - e.startedAt);
+    assertEquals(spans.length, 5);
+    for (const span of spans) assert(span >= 25 - 2, `answered after ${span} ms with a latency of 25 ms`);
+  });
+});
+
 Deno.test("the journal records method, path, raw query string, params, status and principal", async () => {
   await withSim({}, async (sim) => {
     await fetch(
