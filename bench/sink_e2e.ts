@@ -15,7 +15,9 @@
  * per write matters much less: near its ceiling there, the daemon keeps its permits busy, and what it lacks at
  * the shorter latency is CPU. `--baseline <dir>` also runs the daemon of another checkout (e.g. an older
  * commit extracted with `git archive`) on the same records, alternating with this one, so figures before and
- * after a change come from one run. Figures are printed, never asserted.
+ * after a change come from one run. Before and after those runs at `--latency-ms`, bare fetch loops
+ * (bench/support/bare_writer.ts: one per permit, no Kafka, no daemon) write the same number of rows: what the
+ * machine allows at that moment, to read the daemon's figures against. Figures are printed, never asserted.
  */
 import { createKafka, kafkaOptionsFromProperties } from "../src/kafka/mod.ts";
 import {
@@ -67,11 +69,15 @@ console.log(
     `ceiling permits/latency ${fmt(ceiling)} writes/s`,
 );
 
+await runBareWriter();
+
 const single: number[] = [];
 for (const [i, daemon] of daemons.entries()) {
   single.push(await runSink(`bench.sink.${i}`, {}, daemon.label, daemon.root));
   console.log(`ratio to the ceiling${daemon.label} ${(single[i] / ceiling).toFixed(2)}  (target >= 0.90)`);
 }
+// Again after the daemons, since what the machine allows drifts with the other jobs on it.
+await runBareWriter();
 if (checkLatencyMs > latencyMs) {
   await sim.extraLatency(checkLatencyMs - latencyMs);
   const slowCeiling = permits / (checkLatencyMs / 1000);
@@ -221,6 +227,39 @@ async function runSink(
   );
   await daemon.stop();
   return rate;
+}
+
+/**
+ * The same writes from bench/support/bare_writer.ts (fetch loops, one per permit, no daemon) against the same
+ * simulator: what this machine allows now, to read the daemon's figures against.
+ */
+async function runBareWriter(): Promise<void> {
+  const { seq } = await sim.writes("PATCH", 0);
+  const cpuBefore = cpuSeconds(sim.pid);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net",
+      new URL("./support/bare_writer.ts", import.meta.url).pathname,
+      sim.url,
+      "admin:bench-pass",
+      sim.control,
+      "incident",
+      String(records),
+      String(permits),
+    ],
+  }).spawn();
+  if (!(await child.status).success) throw new Error("the bare writer failed");
+  const writes = await sim.writes("PATCH", seq);
+  const simCpu = cpuSeconds(sim.pid) - cpuBefore;
+  const rate = writes.ok / ((writes.last - writes.first) / 1000);
+  console.log(
+    `\nbare fetch loops (${permits} at once, no daemon): ${fmt(rate)} writes/s = ${
+      (rate / ceiling).toFixed(2)
+    } of the ceiling; simulator: ${writes.meanMs.toFixed(1)} ms per round trip, ${
+      writes.meanInFlight.toFixed(2)
+    } in flight on average, CPU ${(simCpu / writes.ok * 1000).toFixed(2)} s per 1000 writes`,
+  );
 }
 
 /** The daemon's requests in flight to the instance now (the sum of `tablesync_instance_in_flight`). */
