@@ -22,9 +22,7 @@ export class AvroFormat implements RegistryFormat<AvroSchema> {
   readonly displayName = "Avro";
   readonly tombstoneForRequiredSchema = false;
 
-  fromConnectSchema(schema: Schema): AvroSchema {
-    return this.parse(avroSchemaText(schema));
-  }
+  readonly schemaText = avroSchemaText;
 
   parse(text: string): AvroSchema {
     const type = parseAvroSchema(text);
@@ -51,9 +49,7 @@ export class AvroFormat implements RegistryFormat<AvroSchema> {
 export const AVRO_CONVERTER_CLASS = "io.confluent.connect.avro.AvroConverter";
 
 export class AvroConverter extends RegistryConverter<AvroSchema> {
-  readonly className = AVRO_CONVERTER_CLASS;
-
-  protected createFormat(): AvroFormat {
-    return new AvroFormat();
+  constructor() {
+    super(AVRO_CONVERTER_CLASS, () => new AvroFormat());
   }
 }

@@ -18,7 +18,6 @@ import { messageAt, parseProto, type ProtoFile, protoFullName } from "./proto_sc
 import { protoToConnectSchema } from "./proto_to_connect.ts";
 import { fromProtoMessage, toProtoMessage } from "./proto_values.ts";
 import { booleanSetting } from "../../converters/config_values.ts";
-import type { ConverterConfig } from "../../converters/converter.ts";
 import { RegistryConverter } from "../registry_converter.ts";
 
 export interface ProtoSchema extends FormatSchema {
@@ -32,9 +31,7 @@ export class ProtobufFormat implements RegistryFormat<ProtoSchema> {
 
   constructor(private readonly style: NullableStyle) {}
 
-  fromConnectSchema(schema: Schema): ProtoSchema {
-    return this.parse(protoText(schema, this.style));
-  }
+  schemaText = (schema: Schema) => protoText(schema, this.style);
 
   parse(text: string): ProtoSchema {
     const file = parseProto(text);
@@ -72,12 +69,11 @@ export class ProtobufFormat implements RegistryFormat<ProtoSchema> {
 export const PROTOBUF_CONVERTER_CLASS = "io.confluent.connect.protobuf.ProtobufConverter";
 
 export class ProtobufConverter extends RegistryConverter<ProtoSchema> {
-  readonly className = PROTOBUF_CONVERTER_CLASS;
-
-  protected createFormat(configs: ConverterConfig): ProtobufFormat {
-    return new ProtobufFormat({
-      wrappers: booleanSetting(configs, "wrapper.for.nullables", false),
-      optionalLabel: booleanSetting(configs, "optional.for.nullables", false),
-    });
+  constructor() {
+    super(PROTOBUF_CONVERTER_CLASS, (configs) =>
+      new ProtobufFormat({
+        wrappers: booleanSetting(configs, "wrapper.for.nullables", false),
+        optionalLabel: booleanSetting(configs, "optional.for.nullables", false),
+      }));
   }
 }
