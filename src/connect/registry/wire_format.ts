@@ -10,13 +10,7 @@ import { DataException } from "../errors.ts";
 import { normalizeInt64 } from "../values.ts";
 import { codecCall } from "./registry_format.ts";
 
-export const MAGIC_BYTE = 0x00;
-
-export interface FramedPayload {
-  readonly schemaId: number;
-  /** The bytes after the 5-byte header (a view, not a copy). */
-  readonly payload: Uint8Array;
-}
+const MAGIC_BYTE = 0x00;
 
 /** Prefixes `payload` with the magic byte and `schemaId`. */
 export function frame(schemaId: number, payload: Uint8Array): Uint8Array {
@@ -27,8 +21,8 @@ export function frame(schemaId: number, payload: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Splits framed bytes; throws `DataException` with the serializers' message for anything else. */
-export function unframe(bytes: Uint8Array): FramedPayload {
+/** Splits framed bytes (the payload is a view); throws `DataException` with the serializers' message otherwise. */
+export function unframe(bytes: Uint8Array): { schemaId: number; payload: Uint8Array } {
   if (bytes.length < 5 || bytes[0] !== MAGIC_BYTE) throw new DataException("Unknown magic byte!");
   const schemaId = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(1, false);
   return { schemaId, payload: bytes.subarray(5) };
@@ -75,12 +69,8 @@ export class ByteReader {
 
 /** Writes Protobuf message indexes (`[0]` as the single byte 0). */
 export function writeMessageIndexes(writer: ByteWriter, indexes: readonly number[]): void {
-  if (indexes.length === 1 && indexes[0] === 0) {
-    writer.zigzag(0);
-    return;
-  }
-  writer.zigzag(indexes.length);
-  for (const index of indexes) writer.zigzag(index);
+  const counted = indexes.length === 1 && indexes[0] === 0 ? [0] : [indexes.length, ...indexes];
+  for (const n of counted) writer.zigzag(n);
 }
 
 /** Reads Protobuf message indexes; an empty count means `[0]`. */
