@@ -1,22 +1,10 @@
 /**
  * Connect schema → Avro schema JSON, as Confluent's `AvroData.fromConnectSchema` builds it (with
- * `connect.meta.data=true`) and as Avro's Java `Schema.toString()` prints it, so a registered schema text
- * matches what Kafka Connect registers:
- *
- * - STRUCT → `record` named after the schema (namespace = the part before the last dot); unnamed structs are
- *   `io.confluent.connect.avro.ConnectDefault` (a second, different unnamed shape in one schema becomes
- *   `ConnectDefault2`, ...: Confluent fails there with "Can't redefine").
- * - INT8/INT16 → `int` with `connect.type`; INT32 `int`; INT64 `long`; FLOAT32 `float`; FLOAT64 `double`;
- *   BOOLEAN, STRING, BYTES as named; ARRAY `array`; MAP with required string keys `map`, otherwise an array of
- *   `io.confluent.connect.avro.MapEntry` records.
- * - Decimal → `bytes` with `scale`, `precision` (`connect.decimal.precision`, default 64) and
- *   `logicalType: decimal`; Date → `int`/`date`; Time → `int`/`time-millis`; Timestamp → `long`/`timestamp-millis`.
- * - Metadata as properties, in Confluent's order: `connect.doc`, `connect.version`, `connect.parameters`,
- *   `connect.default`, `connect.name`, `connect.type`, then `logicalType`.
- * - Optional → union `["null", T]` (field default `null`), or `[T, "null"]` when the schema has a default.
- *
- * Java prints a named type in full the first time and by name afterwards; the namespace is printed only when it
- * differs from the enclosing one.
+ * `connect.meta.data=true`; the mapping: docs/schema-registry.md, "Schema mapping") and as Avro's Java
+ * `Schema.toString()` prints it, so a registered schema text matches what Kafka Connect registers: properties in
+ * Confluent's order (`connect.doc`, `connect.version`, `connect.parameters`, `connect.default`, `connect.name`,
+ * `connect.type`, `logicalType`); an optional schema with a default is `[T, "null"]`; a named type is printed in
+ * full the first time and by name afterwards, its namespace only when it differs from the enclosing one.
  */
 import { DataException } from "../../errors.ts";
 import { encodeLatin1Default } from "./avro_defaults.ts";

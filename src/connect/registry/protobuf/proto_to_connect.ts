@@ -1,15 +1,9 @@
 /**
- * Protobuf message → Connect schema, as Confluent's `ProtobufData.toConnectSchema`:
- *
- * - A message is a STRUCT named by the message's simple name; the top level gets the registry version.
- * - `int32`/`sint32`/`sfixed32` → INT32 (INT8/INT16 with `connect.type`), other integers → INT64, `float` →
- *   FLOAT32, `double` → FLOAT64, `bool`, `string`, `bytes` as named; enums → STRING.
- * - `confluent.type.Decimal` → Decimal (scale and precision from the field's params), `google.type.Date` →
- *   Date, `google.type.TimeOfDay` → Time, `google.protobuf.Timestamp` → Timestamp; with `wrapper.for.nullables`
- *   the `google.protobuf.*Value` wrappers → their optional primitive.
- * - `repeated` → ARRAY of optional elements; `map<K, V>` → MAP.
- * - Every field is optional (unless `wrapper.for.nullables`, where only message fields and proto3 `optional`
- *   fields are) and carries its number in `io.confluent.connect.protobuf.Tag`.
+ * Protobuf message → Connect schema, as Confluent's `ProtobufData.toConnectSchema` (the mapping:
+ * docs/schema-registry.md, "Schema mapping"): a message is a STRUCT named by its simple name, the top level gets
+ * the registry version; enums are STRINGs; with `wrapper.for.nullables` the `google.protobuf.*Value` wrappers
+ * are their optional primitive. Every field is optional (with wrappers only message and proto3 `optional` fields
+ * are) and carries its number in `io.confluent.connect.protobuf.Tag`.
  */
 import protobuf from "protobufjs";
 import { DataException } from "../../errors.ts";
