@@ -24,7 +24,7 @@ export const FIELD_DEFAULT_FLAG = `${AVRO_NAMESPACE}.field.default`;
 const RECORD_DOC_PARAM = `${AVRO_NAMESPACE}.record.doc`;
 const FIELD_DOC_PREFIX = `${AVRO_NAMESPACE}.field.doc.`;
 const DECIMAL_PRECISION_PARAM = "connect.decimal.precision";
-const DEFAULT_DECIMAL_PRECISION = 64;
+export const DEFAULT_DECIMAL_PRECISION = 64;
 
 const AVRO_PRIMITIVE: Partial<Record<Schema["type"], string>> = {
   INT8: "int",

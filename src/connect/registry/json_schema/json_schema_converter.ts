@@ -43,9 +43,7 @@ export class JsonSchemaFormat implements RegistryFormat<JsonSchemaDocument> {
     } catch (error) {
       throw new DataException(`Invalid JSON Schema: ${(error as Error).message}`);
     }
-    const title = typeof document === "object" && document !== null
-      ? (document as { title?: unknown }).title
-      : null;
+    const title = (document as { title?: unknown } | null)?.title;
     return { text, document, recordName: typeof title === "string" ? title : null };
   }
 

@@ -8,6 +8,7 @@
  * objects and back). Values are written with the file's first message (`[0]`, the one generated from the
  * Connect schema); reading follows the indexes in the payload.
  */
+import protobuf from "protobufjs";
 import { DataException } from "../../errors.ts";
 import type { Schema } from "../../schema.ts";
 import { Struct } from "../../struct.ts";
@@ -41,12 +42,10 @@ export class ProtobufFormat implements RegistryFormat<ProtoSchema> {
 
   serialize(writer: ProtoSchema, _schema: Schema, value: unknown): Uint8Array {
     if (!(value instanceof Struct)) throw new DataException("Protobuf values must be Structs");
-    const type = messageAt(writer.file, [0]);
+    const type = writer.file.messages[0];
     const message = toProtoMessage(type, value);
-    const body = codecCall("Protobuf", "encoding", () => type.encode(message).finish());
-    const out = new Uint8Array(body.length + 1); // message indexes [0]: the single byte 0
-    out.set(body, 1);
-    return out;
+    const indexes = protobuf.Writer.create().uint32(0); // message indexes [0]: the single byte 0
+    return codecCall("Protobuf", "encoding", () => type.encode(message, indexes).finish());
   }
 
   reader(writer: ProtoSchema, version: number | null): PayloadReader {
