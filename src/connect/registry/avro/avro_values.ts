@@ -5,9 +5,8 @@
  * default. A union branch is the first that accepts the value, as in Avro's GenericData.
  */
 import { Buffer } from "node:buffer";
-import { BigDecimal, bigintToTwosComplement } from "../../big_decimal.ts";
 import { DataException } from "../../errors.ts";
-import { logicalToUnderlying, MILLIS_PER_DAY, underlyingToLogical } from "../../logical.ts";
+import { logicalToUnderlying, underlyingToLogical } from "../../logical.ts";
 import type { Schema } from "../../schema.ts";
 import { Struct } from "../../struct.ts";
 import { isConnectMap, mapEntries } from "../../values.ts";
@@ -25,28 +24,17 @@ export function unionMemberFieldName(type: AvroType): string {
 
 const isNullType = (type: AvroType) => type.typeName === "null";
 
-/** Logical value without a Connect schema (a default written for a missing field): use the Avro logical type. */
-function underlyingByAvro(type: AvroType, value: unknown): unknown {
-  if (value instanceof Date) {
-    return avroAttributes(type).logicalType === "date"
-      ? Math.floor(value.getTime() / MILLIS_PER_DAY)
-      : value.getTime();
-  }
-  if (value instanceof BigDecimal) return bigintToTwosComplement(value.unscaled);
-  return value;
-}
-
 const buffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** A Connect value → the avsc value of `type`. */
-export function toAvroValue(type: AvroType, schema: Schema | null, value: unknown): unknown {
+export function toAvroValue(type: AvroType, schema: Schema, value: unknown): unknown {
   const kind = avroKind(type);
   if (value === null || value === undefined) {
     if (isNullType(type) || (kind === "union" && type.types.some(isNullType))) return null;
     throw new DataException("Found null value for non-optional schema");
   }
   if (kind === "union") return unionValue(type, schema, value);
-  const v: any = schema !== null ? logicalToUnderlying(schema, value) : underlyingByAvro(type, value);
+  const v: any = logicalToUnderlying(schema, value);
   switch (kind) {
     case "bytes":
     case "fixed":
@@ -55,20 +43,18 @@ export function toAvroValue(type: AvroType, schema: Schema | null, value: unknow
       return recordValue(type, v);
     case "array": {
       if (!Array.isArray(v)) return mapEntryValues(type, schema, v);
-      const items = schema?.type === "ARRAY" ? schema.valueSchema() : null;
-      return v.map((item) => toAvroValue(type.itemsType, items, item));
+      return v.map((item) => toAvroValue(type.itemsType, schema.valueSchema(), item));
     }
     case "map": {
-      const values = schema?.type === "MAP" ? schema.valueSchema() : null;
       return Object.fromEntries(
-        mapEntries(v).map(([k, x]) => [String(k), toAvroValue(type.valuesType, values, x)]),
+        mapEntries(v).map(([k, x]) => [String(k), toAvroValue(type.valuesType, schema.valueSchema(), x)]),
       );
     }
   }
   return v; // a primitive or enum symbol: avsc checks it when writing
 }
 
-function unionValue(type: AvroType, schema: Schema | null, value: unknown): unknown {
+function unionValue(type: AvroType, schema: Schema, value: unknown): unknown {
   const branches: AvroType[] = type.types;
   if (value instanceof Struct && value.schema.name === AVRO_UNION_NAME) {
     for (const field of value.schema.fields()) {
@@ -89,7 +75,7 @@ function unionValue(type: AvroType, schema: Schema | null, value: unknown): unkn
   return { [branch.branchName!]: toAvroValue(branch, schema, value) }; // wrapped: {branchName: value}
 }
 
-function takes(branch: AvroType, schema: Schema | null, value: unknown): boolean {
+function takes(branch: AvroType, schema: Schema, value: unknown): boolean {
   try {
     return branch.isValid(toAvroValue(branch, schema, value));
   } catch {
@@ -116,16 +102,14 @@ function recordValue(type: AvroType, value: unknown): Record<string, unknown> {
   return out;
 }
 
-function mapEntryValues(type: AvroType, schema: Schema | null, value: unknown): unknown[] {
+function mapEntryValues(type: AvroType, schema: Schema, value: unknown): unknown[] {
   if (!isConnectMap(value) || avroKind(type.itemsType) !== "record") {
     throw new DataException("Expected an array");
   }
   const [keyField, valueField] = type.itemsType.fields;
-  const keySchema = schema?.type === "MAP" ? schema.keySchema() : null;
-  const valueSchema = schema?.type === "MAP" ? schema.valueSchema() : null;
   return mapEntries(value).map(([k, v]) => ({
-    [keyField.name]: toAvroValue(keyField.type, keySchema, k),
-    [valueField.name]: toAvroValue(valueField.type, valueSchema, v),
+    [keyField.name]: toAvroValue(keyField.type, schema.keySchema(), k),
+    [valueField.name]: toAvroValue(valueField.type, schema.valueSchema(), v),
   }));
 }
 
