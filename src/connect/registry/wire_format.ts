@@ -28,23 +28,6 @@ export function unframe(bytes: Uint8Array): { schemaId: number; payload: Uint8Ar
   return { schemaId, payload: bytes.subarray(5) };
 }
 
-/** Zig-zag varints of signed 64-bit values (a bigint beyond 2^53). */
-export class ByteWriter {
-  readonly #values: Array<number | string> = [];
-
-  zigzag(value: number | bigint): this {
-    this.#values.push(typeof value === "bigint" ? value.toString() : value);
-    return this;
-  }
-
-  /** The bytes written so far. */
-  toBytes(): Uint8Array {
-    const writer = protobuf.Writer.create();
-    for (const value of this.#values) writer.sint64(value);
-    return writer.finish();
-  }
-}
-
 /** Reads zig-zag varints: a `number` when safe, else a `bigint` (see schema.ts on INT64). */
 export class ByteReader {
   readonly #reader: protobuf.Reader;
@@ -65,12 +48,6 @@ export class ByteReader {
     const long = codecCall("Protobuf", "message index reading", () => this.#reader.sint64());
     return normalizeInt64(BigInt(long.toString()));
   }
-}
-
-/** Writes Protobuf message indexes (`[0]` as the single byte 0). */
-export function writeMessageIndexes(writer: ByteWriter, indexes: readonly number[]): void {
-  const counted = indexes.length === 1 && indexes[0] === 0 ? [0] : [indexes.length, ...indexes];
-  for (const n of counted) writer.zigzag(n);
 }
 
 /** Reads Protobuf message indexes; an empty count means `[0]`. */
