@@ -50,7 +50,6 @@ type Json = unknown;
 class Generator {
   /** Records already printed: full name → the Connect shape it stands for. */
   readonly #records = new Map<string, Schema>();
-  #unnamedCount = 0;
   readonly #unnamedNames: Array<[Schema, string]> = [];
 
   /** The Avro JSON of `schema` inside namespace `space`; `ignoreOptional` for union members. */
@@ -120,8 +119,8 @@ class Generator {
     if (schema.name !== null) return schema.name;
     const known = this.#unnamedNames.find(([s]) => schemaEquals(s, schema, true));
     if (known) return known[1];
-    this.#unnamedCount++;
-    const name = `${DEFAULT_SCHEMA_FULL_NAME}${this.#unnamedCount === 1 ? "" : this.#unnamedCount}`;
+    const count = this.#unnamedNames.length + 1;
+    const name = `${DEFAULT_SCHEMA_FULL_NAME}${count === 1 ? "" : count}`;
     this.#unnamedNames.push([schema, name]);
     return name;
   }

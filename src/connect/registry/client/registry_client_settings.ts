@@ -93,17 +93,13 @@ function authorization(configs: ConverterConfig, userInfoFromUrl: string | null)
       registerSecret(info.slice(info.indexOf(":") + 1));
       return basicHeader(info);
     }
-    case "SASL_INHERIT":
-      throw ConfigException.invalidValue(
-        "basic.auth.credentials.source",
-        source,
-        "SASL_INHERIT needs the Kafka client's SASL settings, which converters do not see here; use USER_INFO",
-      );
     default:
       throw ConfigException.invalidValue(
         "basic.auth.credentials.source",
         source,
-        "String must be one of: URL, USER_INFO, SASL_INHERIT",
+        source === "SASL_INHERIT"
+          ? "SASL_INHERIT needs the Kafka client's SASL settings, which converters do not see here; use USER_INFO"
+          : "String must be one of: URL, USER_INFO, SASL_INHERIT",
       );
   }
 }

@@ -43,6 +43,13 @@ const SCALAR_TYPES: Readonly<Record<string, SchemaType>> = {
   bytes: "BYTES",
 };
 
+/** The well-known messages of Connect's temporal logical types. */
+const TEMPORAL_TYPES: Readonly<Record<string, { builder(): SchemaBuilder }>> = {
+  [DATE_TYPE]: ConnectDate,
+  [TIME_OF_DAY_TYPE]: ConnectTime,
+  [TIMESTAMP_TYPE]: ConnectTimestamp,
+};
+
 /** proto3 `optional` (explicit presence), which protobufjs models as a one-field oneof. */
 const isProto3Optional = (field: protobuf.Field) => field.options?.proto3_optional === true;
 
@@ -108,30 +115,15 @@ class Converter {
       }
       return builder.optional();
     }
-    let builder: SchemaBuilder;
     const fullName = protoFullName(resolved);
-    switch (fullName) {
-      case DECIMAL_TYPE: {
-        builder = ConnectDecimal.builder(Number(params.get("scale") ?? 0));
-        const precision = params.get("precision");
-        if (precision !== undefined) builder.parameter("connect.decimal.precision", precision);
-        break;
-      }
-      case DATE_TYPE:
-        builder = ConnectDate.builder();
-        break;
-      case TIME_OF_DAY_TYPE:
-        builder = ConnectTime.builder();
-        break;
-      case TIMESTAMP_TYPE:
-        builder = ConnectTimestamp.builder();
-        break;
-      default:
-        builder = this.wrappers && fullName in WRAPPERS
-          ? this.#type(WRAPPERS[fullName], null, params)
-          : this.struct(resolved as protobuf.Type, null);
+    if (fullName in TEMPORAL_TYPES) return TEMPORAL_TYPES[fullName].builder().optional();
+    if (fullName === DECIMAL_TYPE) {
+      const builder = ConnectDecimal.builder(Number(params.get("scale") ?? 0)).optional();
+      const precision = params.get("precision");
+      return precision === undefined ? builder : builder.parameter("connect.decimal.precision", precision);
     }
-    return builder.optional();
+    if (this.wrappers && fullName in WRAPPERS) return this.#type(WRAPPERS[fullName], null, params).optional();
+    return this.struct(resolved as protobuf.Type, null).optional();
   }
 }
 
