@@ -9,6 +9,7 @@
 import { DataException } from "../../errors.ts";
 import { encodeLatin1Default } from "./avro_defaults.ts";
 import {
+  ConnectDecimal,
   DATE_LOGICAL_NAME,
   DECIMAL_LOGICAL_NAME,
   TIME_LOGICAL_NAME,
@@ -18,8 +19,7 @@ import { type Schema, schemaEquals } from "../../schema.ts";
 import { checkName, splitName } from "../schema_names.ts";
 
 export const AVRO_NAMESPACE = "io.confluent.connect.avro";
-export const DEFAULT_SCHEMA_NAME = "ConnectDefault";
-export const DEFAULT_SCHEMA_FULL_NAME = `${AVRO_NAMESPACE}.${DEFAULT_SCHEMA_NAME}`;
+export const DEFAULT_SCHEMA_FULL_NAME = `${AVRO_NAMESPACE}.ConnectDefault`;
 export const FIELD_DEFAULT_FLAG = `${AVRO_NAMESPACE}.field.default`;
 const RECORD_DOC_PARAM = `${AVRO_NAMESPACE}.record.doc`;
 const FIELD_DOC_PREFIX = `${AVRO_NAMESPACE}.field.doc.`;
@@ -52,14 +52,11 @@ class Generator {
   readonly #records = new Map<string, Schema>();
   readonly #unnamedNames: Array<[Schema, string]> = [];
 
-  /** The Avro JSON of `schema` inside namespace `space`; `ignoreOptional` for union members. */
-  toJson(schema: Schema, space: string | null, ignoreOptional = false): Json {
+  /** The Avro JSON of `schema` inside namespace `space`; optional schemas as unions with null. */
+  toJson(schema: Schema, space: string | null): Json {
     const base = this.#base(schema, space);
-    if (ignoreOptional || !schema.isOptional || schema.type === "STRUCT") {
-      if (schema.type === "STRUCT" && schema.isOptional && !ignoreOptional) return ["null", base];
-      return base;
-    }
-    return schema.defaultValue !== null ? [base, "null"] : ["null", base];
+    if (!schema.isOptional) return base;
+    return schema.type !== "STRUCT" && schema.defaultValue !== null ? [base, "null"] : ["null", base];
   }
 
   #base(schema: Schema, space: string | null): Json {
@@ -68,12 +65,8 @@ class Generator {
     let type = AVRO_PRIMITIVE[schema.type];
     const extra: Array<[string, Json]> = [];
     if (schema.name === DECIMAL_LOGICAL_NAME && schema.type === "BYTES") {
-      const scale = Number(schema.parameters?.get("scale"));
       const precision = Number(schema.parameters?.get(DECIMAL_PRECISION_PARAM) ?? DEFAULT_DECIMAL_PRECISION);
-      if (!Number.isInteger(scale)) {
-        throw new DataException("Invalid Decimal schema: scale parameter not found.");
-      }
-      props.push(["scale", scale], ["precision", precision]);
+      props.push(["scale", ConnectDecimal.scale(schema)], ["precision", precision]);
     }
     switch (schema.type) {
       case "ARRAY":
