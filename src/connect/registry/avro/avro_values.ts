@@ -36,6 +36,8 @@ export function toAvroValue(type: AvroType, schema: Schema, value: unknown): unk
   if (kind === "union") return unionValue(type, schema, value);
   const v: any = logicalToUnderlying(schema, value);
   switch (kind) {
+    case "null":
+      return null;
     case "bytes":
     case "fixed":
       return buffer(v);

@@ -136,12 +136,12 @@ export class RegistryHttp {
       const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), response.headers.get("date"));
       return failed(`HTTP ${response.status}`, retryAfterMs);
     }
-    const error = ERROR_BODY.safeParse(json).data;
     const { status } = response;
+    const error = ERROR_BODY.safeParse(json).data ?? {};
     throw new RegistryResponseError(
       status,
-      error?.error_code ?? status,
-      error?.message ?? `HTTP ${status}`,
+      error.error_code ?? status,
+      error.message ?? `HTTP ${status}`,
       label,
     );
   }
