@@ -69,8 +69,8 @@ function unionValue(type: AvroType, schema: Schema, value: unknown): unknown {
     return toAvroValue(type, schema, null);
   }
   // One branch takes any value; among several, the first that avsc finds valid (as Avro's GenericData).
-  const candidates = branches.filter((b) => !isNullType(b));
-  const branch = candidates.length === 1 ? candidates[0] : candidates.find((b) => takes(b, schema, value));
+  const nonNull = branches.length - (branches.some(isNullType) ? 1 : 0);
+  const branch = branches.find((b) => !isNullType(b) && (nonNull === 1 || takes(b, schema, value)));
   if (branch === undefined) {
     throw new DataException(`No branch of the union accepts the value (${typeof value})`);
   }
