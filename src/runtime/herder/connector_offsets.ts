@@ -4,12 +4,13 @@
  */
 import type { KafkaClient } from "../../kafka/mod.ts";
 import { ConnectRestError } from "../connect_rest_error.ts";
-import type { OffsetEntry, OffsetStore, OffsetUpdate } from "../offsets/types.ts";
+import type { OffsetStore, OffsetUpdate } from "../offsets/types.ts";
+import type { SourceOffsetEntry } from "../../connect/task_api.ts";
 import { sinkGroupOf } from "../sink_group.ts";
 import { kindOf, type ManagedConnector } from "./managed.ts";
 
 /** Copies of a source connector's stored offsets (for a task's start message and the REST answer). */
-export function sourceOffsetsOf(store: OffsetStore, connector: string): OffsetEntry[] {
+export function sourceOffsetsOf(store: OffsetStore, connector: string): SourceOffsetEntry[] {
   return store.getAll(connector).map((e) => ({ partition: { ...e.partition }, offset: { ...e.offset } }));
 }
 

@@ -21,7 +21,7 @@
  */
 import { canonicalOffsetKey, parseOffsetKey } from "./offset_key.ts";
 import type { OffsetRow } from "./offset_table.ts";
-import type { SourceOffset, SourcePartition } from "./types.ts";
+import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
 import { InvalidOffsetError, isPlainObject, validateOffsetMap } from "./validation.ts";
 
 export const OFFSETS_FILE_FORMAT = "tablesync.source-offsets";

@@ -10,7 +10,7 @@
  */
 import { JsonConverter } from "../../connect/converters/json/json_converter.ts";
 import { isPlainObject } from "./validation.ts";
-import type { SourceOffset, SourcePartition } from "./types.ts";
+import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
 
 /** The worker's internal converter: JsonConverter with schemas disabled, as Connect's offset writer uses. */
 const internalConverter = new JsonConverter();

@@ -24,7 +24,9 @@ import {
 } from "./offset_key.ts";
 import type { OffsetLog, OffsetLogRecord, OffsetLogWrite } from "./offset_log.ts";
 import { OffsetTable } from "./offset_table.ts";
-import type { OffsetEntry, OffsetStore, OffsetUpdate, SourceOffset, SourcePartition } from "./types.ts";
+import type { OffsetStore, OffsetUpdate } from "./types.ts";
+import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
+import type { SourceOffsetEntry } from "../../connect/task_api.ts";
 import { isPlainObject, validateUpdate } from "./validation.ts";
 
 /** Default delay between a set() and the background write covering it (same reasoning as the file store's). */
@@ -111,7 +113,7 @@ export class TopicOffsetStore implements OffsetStore {
     return this.#table.get(connector, partition);
   }
 
-  getAll(connector: string): OffsetEntry[] {
+  getAll(connector: string): SourceOffsetEntry[] {
     this.#assertStarted();
     return this.#table.getAll(connector);
   }

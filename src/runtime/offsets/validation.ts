@@ -4,7 +4,7 @@
  * Nested objects and arrays are refused because Connect refuses them, and a value JSON cannot carry
  * (NaN, Infinity, bigint, undefined, functions) is refused because it would not round-trip.
  */
-import type { OffsetPrimitive, SourcePartition } from "./types.ts";
+import type { OffsetPrimitive, SourcePartition } from "../../connect/record.ts";
 
 /** A partition or offset that Connect would refuse. The REST layer answers it with 400. */
 export class InvalidOffsetError extends Error {
