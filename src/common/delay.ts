@@ -51,7 +51,7 @@ export function fullJitter(ceiling: number, random: () => number = Math.random):
 }
 
 /** An equal-jitter wait in [ceiling / 2, ceiling): never much shorter than the ceiling, never in step. */
-export function equalJitter(ceiling: number, random: () => number = Math.random): number {
+function equalJitter(ceiling: number, random: () => number = Math.random): number {
   return ceiling / 2 + random() * ceiling / 2;
 }
 

@@ -58,7 +58,7 @@ interface MemberAssignment {
 }
 
 /** A task unit's id: `["<connector>",<n>]`, so connector names may hold any character. */
-export function taskUnit(connector: string, task: number): string {
+function taskUnit(connector: string, task: number): string {
   return JSON.stringify([connector, task]);
 }
 

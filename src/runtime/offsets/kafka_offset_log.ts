@@ -25,7 +25,7 @@ import type { OffsetLog, OffsetLogRecord, OffsetLogWrite } from "./offset_log.ts
 export const DEFAULT_OFFSET_TOPIC_PARTITIONS = 25;
 export const DEFAULT_OFFSET_TOPIC_REPLICATION_FACTOR = 3;
 /** Default limit on reading the whole topic at start. */
-export const DEFAULT_OFFSET_TOPIC_READ_TIMEOUT_MS = 120_000;
+const DEFAULT_OFFSET_TOPIC_READ_TIMEOUT_MS = 120_000;
 
 /** Session timeout of the reading consumer: above the librdkafka mock's 3 s first-join delay. */
 const READER_SESSION_TIMEOUT_MS = 10_000;

@@ -9,7 +9,7 @@
  * form: parsed, object fields sorted, re-serialised.
  */
 import { JsonConverter } from "../../connect/converters/json/json_converter.ts";
-import { isPlainObject } from "./validation.ts";
+import { isPlainObject } from "../../common/plain_object.ts";
 import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
 
 /** The worker's internal converter: JsonConverter with schemas disabled, as Connect's offset writer uses. */

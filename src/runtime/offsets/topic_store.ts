@@ -27,10 +27,11 @@ import { OffsetTable } from "./offset_table.ts";
 import type { OffsetStore, OffsetUpdate } from "./types.ts";
 import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
 import type { SourceOffsetEntry } from "../../connect/task_api.ts";
-import { isPlainObject, validateUpdate } from "./validation.ts";
+import { validateUpdate } from "./validation.ts";
+import { isPlainObject } from "../../common/plain_object.ts";
 
 /** Default delay between a set() and the background write covering it (same reasoning as the file store's). */
-export const DEFAULT_TOPIC_FLUSH_DELAY_MS = 1000;
+const DEFAULT_TOPIC_FLUSH_DELAY_MS = 1000;
 
 /** Ignored records are each logged up to this count, then summarised, so a foreign topic cannot flood the log. */
 const MAX_IGNORED_WARNINGS = 10;
