@@ -85,6 +85,9 @@ export async function handleRequest(
   request: Request,
   { inner = false }: { inner?: boolean } = {},
 ): Promise<Response> {
+  // Both clocks read together: the latency counts from the arrival the journal records (work before the
+  // journal entry, or a pause of the process there, must not shorten the span it shows).
+  const startedAt = Date.now();
   const arrivedAt = performance.now();
   const url = new URL(request.url);
   const override = request.headers.get("x-http-method-override");
@@ -98,7 +101,7 @@ export async function handleRequest(
     queryString: url.search.replace(/^\?/, ""),
     params: Object.fromEntries(url.searchParams),
     authKind: "none",
-    startedAt: Date.now(),
+    startedAt,
     instanceTime: formatGlideDateTime(state.clock.nowSeconds()),
   });
   const leave = state.counters.enter(route.key);
