@@ -60,19 +60,14 @@ export class SimulatedResetError extends Error {
 }
 
 /**
- * How late Deno's timers fire: 0.4–2 ms after the (whole) milliseconds asked (a 1 ms timer wheel, then the
- * wake-up), 1.4 ms at the median on an idle machine, so a plain `setTimeout(20)` answered in 21.4 ms or more.
- */
-const TIMER_LATENESS_MS = 1;
-
-/**
  * Waits until `ms` after `arrivedAt` (a `performance.now()` instant): the latency counts from the request's
- * arrival, and the timer is asked for `TIMER_LATENESS_MS` less than the whole milliseconds left, so that answers
- * land around the configured latency (at most 0.6 ms before it, 0.4 ms after it at the median on an idle
- * machine) instead of 1.4 ms after it or more. Always a timer turn, even when nothing is left to wait.
+ * arrival, so the simulator's own work on a request is part of it, not added to it. The timer is asked for the
+ * whole milliseconds left and Deno's timers fire 0.4–2 ms late, so an answer comes at the configured latency or
+ * a little after it, never before: a benchmark's ceiling (permits / latency) is never flattered. Always a timer
+ * turn, even when nothing is left to wait.
  */
 function sleepUntil(arrivedAt: number, ms: number): Promise<void> {
-  const left = Math.ceil(arrivedAt + ms - performance.now()) - TIMER_LATENESS_MS;
+  const left = Math.ceil(arrivedAt + ms - performance.now());
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, left)));
 }
 
