@@ -14,6 +14,7 @@ import { redact } from "../observability/redact.ts";
 import { MetricsRegistry } from "../observability/metrics.ts";
 import { startCpuProfileFromEnv } from "../observability/cpu_profile.ts";
 import { startMemoryTraceFromEnv } from "../observability/memory_trace.ts";
+import { collectWhenQuiet } from "./idle_collection.ts";
 import { importPermitPools, type PermitPoolTransfer } from "../instance/permit_registry.ts";
 import type { TaskMetrics } from "../connect/task_api.ts";
 import type { SourceDriver } from "./source_driver.ts";
@@ -86,6 +87,7 @@ function taskMetrics(): TaskMetrics {
 async function start(msg: StartMessage): Promise<void> {
   startCpuProfileFromEnv(`task-${msg.connectorName}-${msg.taskId}`);
   startMemoryTraceFromEnv(`task-${msg.connectorName}-${msg.taskId}`);
+  collectWhenQuiet();
   pauseWanted = msg.paused;
   setLogLevel(msg.logLevel);
   importPermitPools(msg.permitPools as PermitPoolTransfer);
