@@ -8,13 +8,14 @@ import { versionCommand } from "./version.ts";
 import { validateCommand } from "./validate.ts";
 import { runCommand } from "./run.ts";
 import { schemaCommand } from "./schema.ts";
-import { SIMULATE_USAGE, simulateCommand } from "./simulate.ts";
+import { SIMULATE_USAGE } from "./simulate_usage.ts";
 
 const simulate: Command = {
   name: "simulate",
   summary: "run the instance simulator (a table REST API server for demos and tests)",
   usage: SIMULATE_USAGE,
-  run: simulateCommand,
+  // Loaded only when run: the simulator's modules would otherwise sit in every daemon's main isolate.
+  run: async (args) => (await import("./simulate.ts")).simulateCommand(args),
 };
 
 const COMMANDS: Command[] = [runCommand, validateCommand, schemaCommand, simulate, versionCommand];

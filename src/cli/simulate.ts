@@ -3,28 +3,7 @@
  * Prints `listening on <url>` on stdout once it accepts requests (scripts wait for that line).
  */
 import { type FaultRule, type SimulatorOptions, startSimulator } from "../sim/mod.ts";
-
-export const SIMULATE_USAGE = `Usage: tablesync simulate [options]
-
-Runs a simulated instance table REST API (for tests, demos and benchmarks).
-
-Options:
-  --port N                 TCP port (default 8089; 0 picks a free port)
-  --host H                 interface to bind (default 127.0.0.1)
-  --seed T=N[,T=N...]      rows to generate per table, e.g. incident=100000,problem=500
-  --user U:P               basic-auth user (repeatable; default admin:admin)
-  --oauth-client ID:SECRET OAuth client for /oauth_token.do (repeatable)
-  --latency-ms N           latency added to every request (default 0)
-  --writer-rate N          background writer: N inserts/updates of incident per second (default off)
-  --random-seed N          seed of generated data and faults (default 1)
-  --acl-hide P             access control hides P % of every table's rows after the limit (counted in counts)
-  --proxy-date             a proxy's own Date is appended to every response's Date header (comma-joined)
-  --rate-limit N[/S]       rate-limit rule: N requests per user per S seconds (default S 3600); X-RateLimit-*
-                           headers on every response, 429 beyond the budget
-  --tls-cert F --tls-key F serve HTTPS with this PEM certificate and key
-  --tls-client-ca F        require client certificates signed by this PEM CA (mTLS)
-  --help                   show this help
-`;
+import { SIMULATE_USAGE } from "./simulate_usage.ts";
 
 class UsageError extends Error {}
 
