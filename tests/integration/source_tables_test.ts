@@ -230,7 +230,17 @@ Deno.test("replay with overlap: starting at T minus the overlap delivers every r
     }],
   });
   try {
-    const records = await readAll(kafka.bootstrapServers, "mig.incident", mustHave.length);
+    // Waits for the rows themselves, not a count: the overlap's rows (between start and T) count too.
+    const read = () => readTopicWithKcat(kafka.bootstrapServers, "mig.incident");
+    const records = (await waitFor(
+      async () => {
+        const got = await read();
+        const keys = new Set(got.map((r) => r.key));
+        return mustHave.every((id) => keys.has(id)) ? got : null;
+      },
+      60_000,
+      `the ${mustHave.length} rows changed at or after T on mig.incident`,
+    ).catch(() => null)) ?? await read();
     const keys = new Set(records.map((r) => r.key));
     const missing = mustHave.filter((id) => !keys.has(id));
     assertEquals(missing, []);
