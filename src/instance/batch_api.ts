@@ -13,7 +13,7 @@ import { InstanceConfigError, InstanceRetriableError } from "./errors.ts";
 import { redact } from "../observability/redact.ts";
 import type { RowWrite } from "./table_client.ts";
 
-export const BATCH_PATH = "/api/now/v1/batch";
+const BATCH_PATH = "/api/now/v1/batch";
 
 export type BatchItemOutcome =
   | { kind: "serviced"; response: InstanceResponse }

@@ -111,7 +111,7 @@ export class ResponseTooLargeError extends InstanceError {
 export class InstanceConfigError extends InstanceError {}
 
 /** Longest body excerpt kept in an `InstanceHttpError`. */
-export const EXCERPT_CHARS = 500;
+const EXCERPT_CHARS = 500;
 
 /**
  * The instance clock cannot be read: no response carries a usable `Date` header (a proxy strips or mangles it).

@@ -73,8 +73,6 @@ export interface HttpLimits {
   rateLimitPacing: boolean;
 }
 
-export type { RetryOptions } from "../common/retry_policy.ts";
-
 export interface InstanceClientOptions {
   /** `svc.url` as given; only its scheme, host and port are used (see instance_url.ts). */
   url: string;

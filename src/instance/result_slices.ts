@@ -17,7 +17,7 @@
 import type { TableRow } from "./table_rows.ts";
 
 /** Bytes of JSON per slice by default: 500 rows of 2 KB. */
-export const SLICE_BYTES = 1_000_000;
+const SLICE_BYTES = 1_000_000;
 
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;

@@ -49,10 +49,10 @@ export const MAX_REALMS = 256;
 const REALM_SLOTS = MAX_REALMS * 2;
 
 /** BigInt64 slots of the rate-limit pacer (see rate_pacer.ts), after the realm slots. */
-export const PACING_SLOTS = 8;
+const PACING_SLOTS = 8;
 const INT32_BYTES = (CONTROL_SLOTS + STATUS_SLOTS + REALM_SLOTS) * 4;
 
-export const SHARED_HOST_STATE_BYTES = INT32_BYTES + PACING_SLOTS * 8;
+const SHARED_HOST_STATE_BYTES = INT32_BYTES + PACING_SLOTS * 8;
 
 export interface SharedHostViews {
   control: Int32Array;

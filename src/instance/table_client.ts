@@ -278,11 +278,11 @@ export interface RowWrite {
   json?: Record<string, unknown>;
 }
 
-export function createWrite(table: string, body: Record<string, unknown>, params: RowParams = {}): RowWrite {
+function createWrite(table: string, body: Record<string, unknown>, params: RowParams = {}): RowWrite {
   return { method: "POST", path: tablePath(table), query: rowQuery(params), json: body };
 }
 
-export function updateWrite(
+function updateWrite(
   table: string,
   sysId: string,
   body: Record<string, unknown>,
@@ -293,7 +293,7 @@ export function updateWrite(
   return { method, path: rowPath(table, sysId), query: rowQuery(params), json: fields };
 }
 
-export function deleteWrite(
+function deleteWrite(
   table: string,
   sysId: string,
   params: Pick<RowParams, "queryNoDomain"> = {},
@@ -304,12 +304,12 @@ export function deleteWrite(
 }
 
 /** The row a create or update answered with, or the error its status means. */
-export function rowWriteResult(response: InstanceResponse, write: RowWrite): TableRow {
+function rowWriteResult(response: InstanceResponse, write: RowWrite): TableRow {
   return expectResult(response, write.method, write.path, "object") as TableRow;
 }
 
 /** What a delete's answer means: "deleted", "not_found" (404), or the error its status means. */
-export function deleteResult(response: InstanceResponse, write: RowWrite): "deleted" | "not_found" {
+function deleteResult(response: InstanceResponse, write: RowWrite): "deleted" | "not_found" {
   if (response.status === 404) return "not_found";
   if (response.status >= 300) throw httpError(response, write.method, write.path);
   return "deleted";

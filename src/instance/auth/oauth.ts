@@ -29,7 +29,7 @@ interface CachedToken {
 const tokenCache = new Map<string, CachedToken>();
 
 /** Refresh this long before expiry, at most: a minute, or a tenth of a short lifetime. */
-export function refreshMarginMs(lifetimeMs: number): number {
+function refreshMarginMs(lifetimeMs: number): number {
   return Math.min(60_000, lifetimeMs / 10);
 }
 
