@@ -7,6 +7,7 @@
  * limit change bumps. Waking all sleepers on each change is deliberate: the number of waiters is small, and it
  * keeps the protocol correct when a woken waiter gives up (timeout, abort) instead of taking the permit.
  */
+import { settlesWithin } from "../common/delay.ts";
 import { halveLimit, recordSuccess } from "./adaptive_limit.ts";
 import {
   CONTROL,
@@ -148,15 +149,9 @@ export class PermitPool {
 
 async function sleepOnGeneration(control: Int32Array, generation: number, timeoutMs: number): Promise<void> {
   // A pending Atomics.waitAsync neither keeps Deno's event loop alive nor is its timeout an event-loop timer,
-  // so our own timer bounds the sleep (the wait's own timeout then expires harmlessly).
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    const result = Atomics.waitAsync(control, CONTROL.GENERATION, generation, timeoutMs);
-    if (!result.async) return;
-    await Promise.race([result.value, new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
-  } finally {
-    clearTimeout(timer);
-  }
+  // so settlesWithin's timer bounds the sleep (the wait's own timeout then expires harmlessly).
+  const result = Atomics.waitAsync(control, CONTROL.GENERATION, generation, timeoutMs);
+  if (result.async) await settlesWithin(result.value, timeoutMs);
 }
 
 function raiseWatermark(control: Int32Array, value: number): void {
