@@ -8,6 +8,7 @@
  *   as "2 - High" cannot be typed). The shape is flat whatever `exclude.reference.link` says: a reference is its
  *   display value, its link is dropped (the flat shape is what `true` promises; use `all` to keep links).
  */
+import { isPlainObject } from "../common/plain_object.ts";
 import type { DisplayValue, TableRow } from "../instance/mod.ts";
 
 /** The `sysparm_display_value` sent for a configured display value. */
@@ -15,8 +16,10 @@ export function wireDisplayValue(configured: DisplayValue): DisplayValue {
   return configured === "false" ? "false" : "all";
 }
 
+/** A field value that is not a scalar: a `{value, display_value}` object, or an array (taken as one too, as
+ * before: its `value` is undefined). Rows come from JSON, so no other kind of object reaches here. */
 function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null;
+  return isPlainObject(v) || Array.isArray(v);
 }
 
 /** The raw value of a field as returned under any display mode (`{value}` objects unwrapped). */
