@@ -5,7 +5,7 @@
  */
 import { isRequired, type PropertyDef } from "./def.ts";
 import { coerce } from "./coerce.ts";
-import type { PropValue, RawConfig } from "./types.ts";
+import type { PropValue, RawConfig } from "../common/props.ts";
 import { suggest } from "./suggest.ts";
 
 export interface Analysis {

@@ -5,7 +5,7 @@
  */
 import type { PropertyDef } from "./def.ts";
 import type { ConnectorType } from "./connector_class.ts";
-import type { RawConfig } from "./types.ts";
+import type { RawConfig } from "../common/props.ts";
 import { splitList } from "./coerce.ts";
 import { CONNECTION_DEFS } from "./defs/connection.ts";
 import { SOURCE_DEFS } from "./defs/source.ts";

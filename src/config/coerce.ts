@@ -1,6 +1,6 @@
 /** Parses a raw string value into its typed value as Kafka Connect's ConfigDef.parseType does. */
 import type { PropertyDef } from "./def.ts";
-import type { PropValue } from "./types.ts";
+import type { PropValue } from "../common/props.ts";
 
 export type Coerced = { ok: true; value: PropValue } | { ok: false; reason: string };
 

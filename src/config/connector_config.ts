@@ -11,7 +11,7 @@ import { REPORTER_PRODUCER_PREFIX } from "./defs/sink.ts";
 import { type PlaceholderEnv, registerResolvedSecrets, resolveConfig } from "./placeholders.ts";
 import { applyConnectorRules } from "./connector_rules.ts";
 import type { ConverterContext } from "./rules.ts";
-import type { RawConfig } from "./types.ts";
+import type { RawConfig } from "../common/props.ts";
 
 export interface ConnectorAnalysis extends Analysis {
   /** undefined when connector.class is missing or unknown. */

@@ -3,7 +3,7 @@
  * documentation and group are declared. Parsing, defaults, validation, the validate command and
  * endpoint (Kafka Connect's ConfigInfos) and docs/configuration.md are all derived from these.
  */
-import type { PropValue } from "./types.ts";
+import type { PropValue } from "../common/props.ts";
 
 /** Kafka Connect's ConfigDef.Type names, as the validate endpoint reports them. */
 export type PropType =

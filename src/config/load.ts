@@ -10,7 +10,7 @@
 import { parse as parseYaml } from "yaml";
 import { ConfigError } from "./errors.ts";
 import { isPlainObject } from "../common/plain_object.ts";
-import type { RawConfig } from "./types.ts";
+import type { RawConfig } from "../common/props.ts";
 
 export interface ConnectorEntry {
   name: string;

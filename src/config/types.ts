@@ -1,2 +1,5 @@
-/** The config layer's shapes, defined in the low room (src/common/props.ts) so the connector interface can use them. */
+/**
+ * The config layer's shapes, defined in the low room (src/common/props.ts) so the connector interface can use
+ * them. Import them from src/common/props.ts; this re-export remains only for bench/support/source_task.ts.
+ */
 export type { PropValue, RawConfig, TypedProps } from "../common/props.ts";

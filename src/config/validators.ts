@@ -1,6 +1,6 @@
 /** Reusable validators for property definitions. Each returns a reason string or undefined. */
 import type { Validator } from "./def.ts";
-import type { PropValue } from "./types.ts";
+import type { PropValue } from "../common/props.ts";
 
 function described(
   fn: (v: PropValue) => string | undefined,

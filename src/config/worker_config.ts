@@ -2,7 +2,7 @@
 import { type Analysis, analyze } from "./analyze.ts";
 import { type PlaceholderEnv, registerResolvedSecrets, resolveConfig } from "./placeholders.ts";
 import { addError } from "./analyze.ts";
-import type { RawConfig } from "./types.ts";
+import type { RawConfig } from "../common/props.ts";
 import {
   impliedWorkerSettings,
   WORKER_DEFS,

@@ -9,7 +9,7 @@
  */
 import { dirname } from "node:path";
 import { writeFileAtomically } from "./offsets/atomic_file.ts";
-import type { RawConfig } from "../config/types.ts";
+import type { RawConfig } from "../common/props.ts";
 
 export type TargetState = "RUNNING" | "PAUSED" | "STOPPED";
 

@@ -13,7 +13,7 @@
  * the state store keeps (stored_connectors.ts) and the command queue (command_queue.ts).
  */
 import type { ConnectorPlugin } from "../connect/task_api.ts";
-import type { RawConfig } from "../config/types.ts";
+import type { RawConfig } from "../common/props.ts";
 import type { ConfigInfos } from "../config/config_infos.ts";
 import { connectorTypeOf } from "../config/connector_class.ts";
 import type { LogLevel } from "../observability/log.ts";

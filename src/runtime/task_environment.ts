@@ -4,7 +4,7 @@
  * Kafka Connect's override order, the converters, the error handler and the dead letter queue. The source and
  * sink builders (source_task_builder.ts, sink_task_builder.ts) take it from there.
  */
-import type { RawConfig, TypedProps } from "../config/types.ts";
+import type { RawConfig, TypedProps } from "../common/props.ts";
 import { analyzeWorker, taskWorkerStrings } from "../config/worker_config.ts";
 import { analyzeConnector } from "../config/connector_config.ts";
 import { errorLines } from "../config/analyze.ts";

@@ -4,7 +4,7 @@
  * config.
  */
 import { SINK_CLASS } from "../config/connector_class.ts";
-import type { RawConfig, TypedProps } from "../config/types.ts";
+import type { RawConfig, TypedProps } from "../common/props.ts";
 import type { ConnectorPlugin } from "../connect/task_api.ts";
 
 export const tableSinkConnector: ConnectorPlugin = {

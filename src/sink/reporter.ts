@@ -5,7 +5,7 @@
  * worker's Kafka settings). The sink never creates a topic: a missing one stops the task at start with a
  * message naming it. Without any topic set there is no producer and reporting does nothing.
  */
-import type { RawConfig } from "../config/types.ts";
+import type { RawConfig } from "../common/props.ts";
 import { REPORTER_PRODUCER_PREFIX } from "../config/defs/sink.ts";
 import {
   createKafka,

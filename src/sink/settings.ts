@@ -4,7 +4,7 @@
  * file only checks types and names the property when a value is unusable.
  */
 import { PropReader } from "../common/prop_reader.ts";
-import type { TypedProps } from "../config/types.ts";
+import type { TypedProps } from "../common/props.ts";
 import { SINK_TOPIC_PREFIX } from "../config/defs/sink.ts";
 
 export class SinkConfigError extends Error {

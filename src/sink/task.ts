@@ -13,7 +13,7 @@
  *   `RetriableException` and the driver delivers the same records again; those already handled are skipped and
  *   those written but not yet reported are only reported, so nothing is written twice.
  */
-import type { RawConfig, TypedProps } from "../config/types.ts";
+import type { RawConfig, TypedProps } from "../common/props.ts";
 import type { SinkRecord } from "../connect/record.ts";
 import {
   RetriableException,

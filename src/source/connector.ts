@@ -9,7 +9,7 @@
 import type { ConnectorPlugin } from "../connect/task_api.ts";
 import { SOURCE_CLASS } from "../config/connector_class.ts";
 import { aliasOfKey } from "../config/defs/table.ts";
-import type { RawConfig, TypedProps } from "../config/types.ts";
+import type { RawConfig, TypedProps } from "../common/props.ts";
 import { assignTables } from "./assignment.ts";
 import { queryFingerprint } from "./partition.ts";
 import { aliasesFromProps, tableSettingsFromProps } from "./settings.ts";

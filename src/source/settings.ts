@@ -4,7 +4,7 @@
  * that the rest of the source never looks at properties.
  */
 import { PropReader } from "../common/prop_reader.ts";
-import type { TypedProps } from "../config/types.ts";
+import type { TypedProps } from "../common/props.ts";
 import { TABLE_PREFIX } from "../config/defs/table.ts";
 import type { DisplayValue } from "../instance/mod.ts";
 

@@ -6,7 +6,7 @@
  */
 import type { SourcePartition, SourceRecord } from "../connect/record.ts";
 import type { SourceOffsetEntry, SourceTask, SourceTaskContext } from "../connect/task_api.ts";
-import type { RawConfig, TypedProps } from "../config/types.ts";
+import type { RawConfig, TypedProps } from "../common/props.ts";
 import { aggregateCount, instanceOptionsFromProps, TableClient } from "../instance/mod.ts";
 import { cursorFromOffset } from "./cursor.ts";
 import { Envelope } from "./envelope.ts";

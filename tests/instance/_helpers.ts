@@ -1,6 +1,6 @@
 /** Shared helpers of the instance client tests. */
 import type { InstanceClientOptions } from "../../src/instance/options.ts";
-import type { TypedProps } from "../../src/config/types.ts";
+import type { TypedProps } from "../../src/common/props.ts";
 import { setLogSink } from "../../src/observability/log.ts";
 
 /** Options with small, test-friendly limits; override what a test is about. */

@@ -4,7 +4,7 @@ import { InstanceConfigError } from "../../src/instance/errors.ts";
 import { parseInstanceUrl } from "../../src/instance/instance_url.ts";
 import { redact } from "../../src/observability/redact.ts";
 import { defaultProps } from "./_helpers.ts";
-import type { TypedProps } from "../../src/config/types.ts";
+import type { TypedProps } from "../../src/common/props.ts";
 import { VERSION } from "../../src/version.ts";
 
 Deno.test("options: basic auth and every limit are read from the spec's property names", () => {

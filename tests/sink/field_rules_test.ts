@@ -10,7 +10,7 @@ import { mapBody } from "../../src/sink/field_rules/mod.ts";
 import { UnknownFieldRule } from "../../src/sink/field_rules/unknown.ts";
 import { readInput } from "../../src/sink/input.ts";
 import { MappingError, SinkRecordError } from "../../src/sink/record_error.ts";
-import type { RawConfig } from "../../src/config/types.ts";
+import type { RawConfig } from "../../src/common/props.ts";
 import { settingsOf } from "./support/settings.ts";
 
 function body(value: unknown, overrides: RawConfig = {}): Record<string, string> {

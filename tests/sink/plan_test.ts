@@ -6,7 +6,7 @@ import { Struct } from "../../src/connect/struct.ts";
 import { MappingError } from "../../src/sink/record_error.ts";
 import { sysIdFromKey } from "../../src/sink/record_key.ts";
 import { planWrite } from "../../src/sink/write_plan.ts";
-import type { RawConfig } from "../../src/config/types.ts";
+import type { RawConfig } from "../../src/common/props.ts";
 import { type RecordSpec, sinkRecord } from "./support/records.ts";
 import { settingsOf } from "./support/settings.ts";
 

@@ -3,7 +3,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { assignTables, slotOf } from "../../src/source/assignment.ts";
 import { tableSourceConnector, taskConfigFor } from "../../src/source/connector.ts";
 import { analyzeConnector } from "../../src/config/connector_config.ts";
-import type { RawConfig } from "../../src/config/types.ts";
+import type { RawConfig } from "../../src/common/props.ts";
 
 const identities = Array.from({ length: 200 }, (_, i) => `table_${i}\u0000fp`);
 

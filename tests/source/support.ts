@@ -5,7 +5,7 @@
  */
 import pino from "pino";
 import { analyzeConnector } from "../../src/config/connector_config.ts";
-import type { RawConfig, TypedProps } from "../../src/config/types.ts";
+import type { RawConfig, TypedProps } from "../../src/common/props.ts";
 import type { SourceOffset, SourcePartition, SourceRecord } from "../../src/connect/record.ts";
 import type { SourceTaskContext, TaskMetrics } from "../../src/connect/task_api.ts";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/sim/mod.ts";

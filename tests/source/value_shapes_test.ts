@@ -6,7 +6,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import type { SourceRecord } from "../../src/connect/record.ts";
 import { Struct } from "../../src/connect/struct.ts";
 import type { Schema } from "../../src/connect/schema.ts";
-import type { RawConfig } from "../../src/config/types.ts";
+import type { RawConfig } from "../../src/common/props.ts";
 import type { Simulator } from "../../src/sim/mod.ts";
 import { insertRow, pollUntil, sourceConfig, startSim, startTask, stopTask } from "./support.ts";
 

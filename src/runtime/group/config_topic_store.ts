@@ -19,7 +19,7 @@ import type { ConsumedRecord, KafkaClient } from "../../kafka/mod.ts";
 import type { ConnectorConfigStore, StoredConnector, TargetState } from "../connector_state_store.ts";
 import { jsonValue, keyText, TopicTail } from "./topic_tail.ts";
 import { logger } from "../../observability/log.ts";
-import type { RawConfig } from "../../config/types.ts";
+import type { RawConfig } from "../../common/props.ts";
 import type { RestartRequest } from "../task_placement.ts";
 
 /** A restart request read from the topic: the connector's (KIP-745), or one task's. */

@@ -1,5 +1,5 @@
 /** Connector configs as the REST API shows them: literal secrets as [hidden], placeholders as written. */
-import type { RawConfig } from "../../config/types.ts";
+import type { RawConfig } from "../../common/props.ts";
 import { isSecretProperty } from "../../config/config_infos.ts";
 import { hasPlaceholder } from "../../config/placeholders.ts";
 import { staticDefs } from "../../config/catalog.ts";

@@ -3,7 +3,7 @@
  * configs, and each task runs in its own Web Worker (TaskRunner) with the connector's committed source offsets
  * and the shared permit pools. An invalid config or a failing plugin makes the connector FAILED with a trace.
  */
-import type { RawConfig } from "../../config/types.ts";
+import type { RawConfig } from "../../common/props.ts";
 import { errorCount, errorLines } from "../../config/analyze.ts";
 import { exportPermitPools, permitPoolFor } from "../../instance/permit_registry.ts";
 import { parseInstanceUrl } from "../../instance/instance_url.ts";

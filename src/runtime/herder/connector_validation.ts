@@ -3,7 +3,7 @@
  * invalid config sent over REST, and the plugin a config names.
  */
 import type { ConnectorPlugin } from "../../connect/task_api.ts";
-import type { RawConfig } from "../../config/types.ts";
+import type { RawConfig } from "../../common/props.ts";
 import { analyzeConnector, type ConnectorAnalysis } from "../../config/connector_config.ts";
 import { errorLines } from "../../config/analyze.ts";
 import { type ConfigInfos, configInfos } from "../../config/config_infos.ts";

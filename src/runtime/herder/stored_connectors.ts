@@ -7,7 +7,7 @@
  * the stale change is dropped; in group mode the file entry seeds the shared config. A stored connector the file
  * no longer declares is dropped with it standalone; one created over REST is kept.
  */
-import type { RawConfig } from "../../config/types.ts";
+import type { RawConfig } from "../../common/props.ts";
 import { configHash, type ConnectorConfigStore, type TargetState } from "../connector_state_store.ts";
 import type { ManagedConnector } from "./managed.ts";
 

@@ -4,7 +4,7 @@
  */
 import { errorLines } from "../../../src/config/analyze.ts";
 import { analyzeConnector } from "../../../src/config/connector_config.ts";
-import type { RawConfig, TypedProps } from "../../../src/config/types.ts";
+import type { RawConfig, TypedProps } from "../../../src/common/props.ts";
 import type { SinkRecord } from "../../../src/connect/record.ts";
 import type { SinkTask } from "../../../src/connect/task_api.ts";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../../../src/sim/mod.ts";

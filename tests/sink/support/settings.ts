@@ -1,6 +1,6 @@
 /** Sink settings from raw properties, as the task reads them, for tests of the pure parts. */
 import { type SinkSettings, sinkSettingsFromProps } from "../../../src/sink/settings.ts";
-import type { RawConfig } from "../../../src/config/types.ts";
+import type { RawConfig } from "../../../src/common/props.ts";
 import { sinkConfig, typedProps } from "./harness.ts";
 
 export function settingsOf(overrides: RawConfig = {}): SinkSettings {
