@@ -14,8 +14,8 @@ export interface Cursor {
 }
 
 /** Keys of the source offset map (Kafka Connect offsets are JSON maps). */
-export const OFFSET_TIMESTAMP = "timestamp";
-export const OFFSET_SYS_ID = "sys_id";
+const OFFSET_TIMESTAMP = "timestamp";
+const OFFSET_SYS_ID = "sys_id";
 
 /**
  * Orders cursors as the instance orders `ORDERBY<ts>^ORDERBY<sys_id>`: by time, then by sys id compared

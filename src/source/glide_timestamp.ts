@@ -8,7 +8,7 @@ const ZERO = 48;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** Reads `count` ASCII digits at `at`; -1 when any is not a digit. */
-export function readDigits(text: string, at: number, count: number): number {
+function readDigits(text: string, at: number, count: number): number {
   let n = 0;
   for (let i = at; i < at + count; i++) {
     const d = text.charCodeAt(i) - ZERO;
@@ -23,7 +23,7 @@ function isLeap(year: number): boolean {
 }
 
 /** Epoch milliseconds of midnight UTC of a calendar day, or NaN when the day does not exist. */
-export function utcDayMillis(year: number, month: number, day: number): number {
+function utcDayMillis(year: number, month: number, day: number): number {
   if (year < 0 || month < 1 || month > 12 || day < 1) return NaN;
   const max = month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1];
   if (day > max) return NaN;
@@ -31,7 +31,7 @@ export function utcDayMillis(year: number, month: number, day: number): number {
 }
 
 /** Milliseconds since midnight of `HH:mm:ss` at `at`, or NaN. */
-export function parseTimeOfDayAt(text: string, at: number): number {
+function parseTimeOfDayAt(text: string, at: number): number {
   if (text.charCodeAt(at + 2) !== 58 || text.charCodeAt(at + 5) !== 58) return NaN; // ':'
   const h = readDigits(text, at, 2), m = readDigits(text, at + 3, 2), s = readDigits(text, at + 6, 2);
   if (h < 0 || m < 0 || s < 0 || h > 23 || m > 59 || s > 59) return NaN;

@@ -12,7 +12,7 @@
  */
 import { formatGlideDateTime } from "./glide_timestamp.ts";
 
-export const FRESHNESS_MS = 1000;
+const FRESHNESS_MS = 1000;
 
 export class InstanceTimeSource {
   #instantMs: number | null = null;

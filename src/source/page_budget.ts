@@ -11,7 +11,7 @@
  */
 
 /** Bytes of page bodies a task holds at once by default. */
-export const PAGE_BUDGET_BYTES = 32 * 1024 * 1024;
+const PAGE_BUDGET_BYTES = 32 * 1024 * 1024;
 
 /** One page's share of the budget, from its request until its records are queued. */
 export interface PageTicket {

@@ -63,14 +63,14 @@ export function startAfter(end: PageEnd): PageStart {
 }
 
 /** True when the window `(start, end]` is not empty as a key range. */
-export function endsAfter(start: PageStart, end: PageEnd): boolean {
+function endsAfter(start: PageStart, end: PageEnd): boolean {
   const s = seconds(start.timestamp), e = seconds(end.timestamp);
   if (start.kind === "from" || e !== s) return e >= s;
   return end.kind === "through" || end.sysId > start.sysId;
 }
 
 /** True when `end` is at or after `limit` (both inclusive upper bounds). */
-export function reaches(end: PageEnd, limit: PageEnd): boolean {
+function reaches(end: PageEnd, limit: PageEnd): boolean {
   const a = seconds(end.timestamp), b = seconds(limit.timestamp);
   if (a !== b) return a > b;
   if (limit.kind === "through") return end.kind === "through";

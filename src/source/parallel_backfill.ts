@@ -20,8 +20,8 @@ import { compareCursors, type Cursor, cursorFromOffset } from "./cursor.ts";
 import { parseGlideDateTime } from "./glide_timestamp.ts";
 import type { HighWaterMark } from "./instance_time.ts";
 
-export const OFFSET_BACKFILL_HIGH = "backfill.high";
-export const OFFSET_BACKFILL_RANGES = "backfill.ranges";
+const OFFSET_BACKFILL_HIGH = "backfill.high";
+const OFFSET_BACKFILL_RANGES = "backfill.ranges";
 
 /** Sys ids of one range: `after < id <= atMost` compared as strings (the instance's order); null = unbounded. */
 export interface IdRange {

@@ -12,9 +12,9 @@
 import { createHash } from "node:crypto";
 import type { SourcePartition } from "../connect/record.ts";
 
-export const PARTITION_TABLE = "table";
-export const PARTITION_INSTANCE = "instance";
-export const PARTITION_QUERY_FINGERPRINT = "query_fingerprint";
+const PARTITION_TABLE = "table";
+const PARTITION_INSTANCE = "instance";
+const PARTITION_QUERY_FINGERPRINT = "query_fingerprint";
 
 const DEFAULT_TIMESTAMP_FIELD = "sys_updated_on";
 const DEFAULT_SYS_ID_FIELD = "sys_id";

@@ -14,7 +14,7 @@ import type { InstanceTimeSource } from "./instance_time.ts";
 import type { TableSettings } from "./settings.ts";
 
 /** Steps older than this do not count towards the emit rate. */
-export const RATE_WINDOW_MS = 60_000;
+const RATE_WINDOW_MS = 60_000;
 
 /** Counts rows matching an encoded query: a number, or null when the count is not available to this user. */
 export type RowCounter = (query: string) => Promise<number | null>;

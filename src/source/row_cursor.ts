@@ -15,7 +15,7 @@ export type RowCursor =
  * A sys id must be a non-empty string that an encoded query can carry: `^` would split the query, `,` and
  * whitespace or control characters cannot be compared reliably. Checked by char codes (hot path).
  */
-export function isUsableSysId(id: string): boolean {
+function isUsableSysId(id: string): boolean {
   if (id.length === 0) return false;
   for (let i = 0; i < id.length; i++) {
     const c = id.charCodeAt(i);

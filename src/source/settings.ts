@@ -56,7 +56,7 @@ export interface SourceSettings {
 }
 
 /** A property value that is missing or of the wrong type: the props did not come from the source's definitions. */
-export class SourceSettingsError extends Error {
+class SourceSettingsError extends Error {
   override name = "SourceSettingsError";
 }
 

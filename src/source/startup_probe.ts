@@ -38,7 +38,7 @@ function describe(t: TableSettings): string {
 }
 
 /** True when a date-time's display value shows another time of day than its UTC value. */
-export function displayShowsNonUtc(field: unknown): boolean {
+function displayShowsNonUtc(field: unknown): boolean {
   if (typeof field !== "object" || field === null) return false;
   const { value, display_value: display } = field as Record<string, unknown>;
   if (typeof value !== "string" || typeof display !== "string" || value.length !== 19) return false;

@@ -125,7 +125,7 @@ export function decimalScaleFromSamples(samples: Iterable<unknown>): number | nu
 }
 
 /** `value` at exactly `scale`, or a TypedValueError when that would need rounding. */
-export function rescaleExactly(value: BigDecimal, scale: number, type: string): BigDecimal {
+function rescaleExactly(value: BigDecimal, scale: number, type: string): BigDecimal {
   if (value.scale === scale) return value;
   if (value.scale < scale) return new BigDecimal(value.unscaled * 10n ** BigInt(scale - value.scale), scale);
   const divisor = 10n ** BigInt(value.scale - scale);

@@ -11,12 +11,12 @@ import type { TableSettings } from "../settings.ts";
 export const AUDIT_TABLE = "sys_audit";
 export const FIELD_DELETED = "DELETED";
 export const FIELD_RECOVERED = "RECOVERED";
-export const PARTITION_STREAM = "stream";
-export const STREAM_DELETES = "deletes";
+const PARTITION_STREAM = "stream";
+const STREAM_DELETES = "deletes";
 /** The role that grants read access to sys_audit without admin (the instance's granular audit role). */
 export const AUDIT_READ_ROLE = "audit_viewer";
 
-export const AUDIT_FIELDS = ["sys_id", "sys_created_on", "tablename", "documentkey", "fieldname"] as const;
+const AUDIT_FIELDS = ["sys_id", "sys_created_on", "tablename", "documentkey", "fieldname"] as const;
 
 /** The delete partition of a table: its own offsets, never mixed with the table's cursor. */
 export function deletePartition(tablePartition: SourcePartition): SourcePartition {
