@@ -10,8 +10,6 @@ import { type Schema, Schema as Schemas, type SchemaType } from "./schema.ts";
 import { SchemaBuilder } from "./schema_builder.ts";
 import { isConnectMap, Struct } from "./struct.ts";
 
-export { isConnectMap } from "./struct.ts";
-
 /** The Connect MAP value types: a `Map`, or a plain object when every key is a string. */
 export type ConnectMap = Map<unknown, unknown> | Record<string, unknown>;
 

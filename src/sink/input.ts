@@ -13,8 +13,8 @@ import { BigDecimal } from "../connect/big_decimal.ts";
 import type { JsonNode } from "../connect/converters/json/json_node.ts";
 import { parseJson } from "../connect/converters/json/json_parser.ts";
 import type { Schema } from "../connect/schema.ts";
-import { describeValueType, Struct } from "../connect/struct.ts";
-import { type ConnectMap, isConnectMap, mapEntries } from "../connect/values.ts";
+import { describeValueType, isConnectMap, Struct } from "../connect/struct.ts";
+import { type ConnectMap, mapEntries } from "../connect/values.ts";
 import { MappingError } from "./record_error.ts";
 
 /** One top-level field of the value: its name, the schema it came with (null when schemaless), its value. */

@@ -3,8 +3,8 @@
  * `svc.sink.sys.id.key.field` (`sys_id` by default, `sysId` for keys written by another vendor's connector).
  * A null key addresses no row.
  */
-import { describeValueType, Struct } from "../connect/struct.ts";
-import { type ConnectMap, isConnectMap, mapGet } from "../connect/values.ts";
+import { describeValueType, isConnectMap, Struct } from "../connect/struct.ts";
+import { type ConnectMap, mapGet } from "../connect/values.ts";
 import { MappingError } from "./record_error.ts";
 
 export function sysIdFromKey(key: unknown, keyField: string): string | null {

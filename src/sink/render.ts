@@ -17,8 +17,7 @@ import { encodeBase64 } from "../connect/base64.ts";
 import { BigDecimal } from "../connect/big_decimal.ts";
 import { DATE_LOGICAL_NAME, TIME_LOGICAL_NAME } from "../connect/logical_names.ts";
 import type { Schema } from "../connect/schema.ts";
-import { describeValueType, Struct } from "../connect/struct.ts";
-import { isConnectMap } from "../connect/values.ts";
+import { describeValueType, isConnectMap, Struct } from "../connect/struct.ts";
 import { MappingError } from "./record_error.ts";
 
 /** True for values the nested rule deals with: Struct, Map (or plain object) and array. */
