@@ -48,7 +48,7 @@ function structFields(struct: Struct): InputField[] {
 }
 
 /** Map entries; a typed map's value schema applies to every entry, so its logical types still render. */
-export function mapFields(map: ConnectMap, valueSchema: Schema | null): InputField[] {
+function mapFields(map: ConnectMap, valueSchema: Schema | null): InputField[] {
   return mapEntries(map).map(([key, value]) => {
     if (typeof key !== "string") {
       throw new MappingError(

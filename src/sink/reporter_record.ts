@@ -122,7 +122,7 @@ function reportValue(context: ReportContext, status: number | null, outcome: Out
 }
 
 /** `Class: message`, from the error that explains the failure best (the instance's, when there is one). */
-export function describeException(error: Error): string {
+function describeException(error: Error): string {
   const cause = error instanceof SinkRecordError && error.cause instanceof Error ? error.cause : error;
   return redact(`${cause.name}: ${cause.message}`);
 }

@@ -7,7 +7,7 @@ import { PropReader } from "../common/prop_reader.ts";
 import type { TypedProps } from "../common/props.ts";
 import { SINK_TOPIC_PREFIX } from "../config/defs/sink.ts";
 
-export class SinkConfigError extends Error {
+class SinkConfigError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "SinkConfigError";
@@ -79,7 +79,7 @@ export interface SinkSettings {
 }
 
 /** The system fields the instance maintains itself; `sys_id` is the row's address, never a body field. */
-export const RESERVED_FIELDS: readonly string[] = [
+const RESERVED_FIELDS: readonly string[] = [
   "sys_id",
   "sys_created_on",
   "sys_updated_on",

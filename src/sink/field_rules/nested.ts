@@ -123,7 +123,7 @@ function kindOf(value: unknown): string {
 }
 
 /** JSON text of a nested value. */
-export function nestedJson(schema: Schema | null, value: unknown, path: string): string {
+function nestedJson(schema: Schema | null, value: unknown, path: string): string {
   if (value === null || value === undefined) return "null";
   if (Array.isArray(value)) {
     const itemSchema = schema?.type === "ARRAY" ? schema.valueSchema() : null;
