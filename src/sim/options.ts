@@ -130,7 +130,7 @@ export interface ResolvedOptions {
 }
 
 /** Splits "name:secret" at the first colon (secrets may contain colons). */
-export function splitPair(text: string, what: string): [string, string] {
+function splitPair(text: string, what: string): [string, string] {
   const at = text.indexOf(":");
   if (at <= 0) throw new TypeError(`${what} must look like name:secret`);
   return [text.slice(0, at), text.slice(at + 1)];

@@ -31,7 +31,7 @@ interface RouteMatch {
   sysId?: string;
 }
 
-export function matchRoute(method: string, path: string): RouteMatch {
+function matchRoute(method: string, path: string): RouteMatch {
   if (path === "/oauth_token.do") return { key: `${method} /oauth_token.do`, kind: "oauth" };
   if (BATCH_PATH.test(path)) return { key: `${method} /api/now/batch`, kind: "batch" };
   const stats = STATS_PATH.exec(path);

@@ -21,15 +21,6 @@ export function errorBody(message: string, detail: string | null): string {
   return JSON.stringify({ error: { message, detail }, status: "failure" });
 }
 
-export function errorResponse(
-  status: number,
-  message: string,
-  detail: string | null,
-  headers: Headers,
-): Response {
-  return new Response(errorBody(message, detail), { status, headers });
-}
-
 /** Standard messages, kept in one place so every route answers the same way. */
 export const Errors = {
   notAuthenticated: ["User Not Authenticated", "Required to provide Auth information"],

@@ -7,7 +7,7 @@
  * global sort keys in order of appearance. `^^` is a literal caret inside a value; `^EQ` is a no-op.
  */
 
-export const OPERATORS = [
+const OPERATORS = [
   "ISNOTEMPTY",
   "ISEMPTY",
   "EMPTYSTRING",

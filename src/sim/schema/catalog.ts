@@ -304,7 +304,7 @@ function table(
 }
 
 /** Roles that may read the audit tables (besides admin), as the instance's granular audit_viewer role. */
-export const AUDIT_READ_ROLES = ["audit_viewer"] as const;
+const AUDIT_READ_ROLES = ["audit_viewer"] as const;
 
 /** A fresh catalog (schemas are mutated when fields are resolved, so each simulator gets its own). */
 export function buildCatalog(): Map<string, TableSchema> {

@@ -21,7 +21,7 @@ export interface TaskSeedRefs {
 }
 
 /** Timestamps (epoch seconds, ascending) for n rows ending at `end`, with the big same-second buckets. */
-export function seededTimeline(
+function seededTimeline(
   n: number,
   end: number,
   bucketSize: number,

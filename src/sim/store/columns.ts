@@ -20,7 +20,7 @@ export interface Column {
 
 type Codes = Uint8Array | Uint16Array | Uint32Array;
 
-export class DictionaryColumn implements Column {
+class DictionaryColumn implements Column {
   #codes: Codes;
   #pool: string[] = [""];
   /** JSON literals of the pool's values, so rendering a page does not re-escape the same strings. */
@@ -69,7 +69,7 @@ export class DictionaryColumn implements Column {
   }
 }
 
-export class UniqueStringColumn implements Column {
+class UniqueStringColumn implements Column {
   #values: string[] = [];
 
   get(row: number): string {
@@ -121,7 +121,7 @@ export class TimeColumn implements Column {
 }
 
 /** Journal fields accept writes but read back "" (history lives in sys_journal_field on the instance). */
-export class JournalColumn implements Column {
+class JournalColumn implements Column {
   get(): string {
     return "";
   }

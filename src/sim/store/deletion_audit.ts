@@ -9,10 +9,10 @@
 import type { Database } from "./database.ts";
 import type { TableStore, WriteContext } from "./table_store.ts";
 
-export const AUDIT_TABLE = "sys_audit";
-export const AUDIT_DELETE_TABLE = "sys_audit_delete";
-export const DELETED = "DELETED";
-export const RECOVERED = "RECOVERED";
+const AUDIT_TABLE = "sys_audit";
+const AUDIT_DELETE_TABLE = "sys_audit_delete";
+const DELETED = "DELETED";
+const RECOVERED = "RECOVERED";
 
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
 
@@ -28,7 +28,7 @@ function unescapeXml(text: string): string {
 }
 
 /** The record as the instance's XML payload: `<record_update table="t"><t><field>value</field>…</t></record_update>`. */
-export function recordXml(table: string, values: Record<string, string>): string {
+function recordXml(table: string, values: Record<string, string>): string {
   const fields = Object.entries(values).map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`).join("");
   return `<?xml version="1.0" encoding="UTF-8"?><record_update table="${table}"><${table}>${fields}</${table}></record_update>`;
 }
