@@ -17,7 +17,7 @@ export interface AvroSchema extends FormatSchema {
   readonly type: AvroType;
 }
 
-export class AvroFormat implements RegistryFormat<AvroSchema> {
+class AvroFormat implements RegistryFormat<AvroSchema> {
   readonly schemaType = "AVRO" as const;
   readonly displayName = "Avro";
   readonly tombstoneForRequiredSchema = false;

@@ -10,7 +10,7 @@ import { intSetting } from "../../converters/config_values.ts";
 import type { ConverterConfig } from "../../converters/converter.ts";
 import { registerSecret } from "../../../observability/redact.ts";
 
-export const SCHEMA_REGISTRY_URL_CONFIG = "schema.registry.url";
+const SCHEMA_REGISTRY_URL_CONFIG = "schema.registry.url";
 
 export type RegistryClientSettings = ReturnType<typeof parseRegistryClientSettings>;
 export type StoreSettings = NonNullable<RegistryClientSettings["truststore"]>;

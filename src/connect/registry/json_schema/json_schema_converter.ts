@@ -23,7 +23,7 @@ export interface JsonSchemaDocument extends FormatSchema {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-export class JsonSchemaFormat implements RegistryFormat<JsonSchemaDocument> {
+class JsonSchemaFormat implements RegistryFormat<JsonSchemaDocument> {
   readonly schemaType = "JSON" as const;
   readonly displayName = "JSON Schema";
   readonly tombstoneForRequiredSchema = false;

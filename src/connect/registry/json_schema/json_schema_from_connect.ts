@@ -8,7 +8,7 @@ import { DECIMAL_LOGICAL_NAME } from "../../logical_names.ts";
 import type { Schema } from "../../schema.ts";
 import { JSON_SCHEMA_DEFAULTS } from "./json_schema_values.ts";
 
-export const JSON_NAMESPACE = "io.confluent.connect.json";
+const JSON_NAMESPACE = "io.confluent.connect.json";
 
 type JsonObject = Record<string, unknown>;
 
@@ -73,7 +73,7 @@ function nonOptional(schema: Schema, index: number | null): JsonObject {
 }
 
 /** The JSON Schema of a Connect schema; `index` is the field position inside a struct. */
-export function jsonSchemaOf(schema: Schema, index: number | null): JsonObject {
+function jsonSchemaOf(schema: Schema, index: number | null): JsonObject {
   if (!schema.isOptional) return nonOptional(schema, index);
   const inner = nonOptional(schema, null);
   return {

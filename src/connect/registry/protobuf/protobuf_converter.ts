@@ -25,7 +25,7 @@ export interface ProtoSchema extends FormatSchema {
   readonly file: ProtoFile;
 }
 
-export class ProtobufFormat implements RegistryFormat<ProtoSchema> {
+class ProtobufFormat implements RegistryFormat<ProtoSchema> {
   readonly schemaType = "PROTOBUF" as const;
   readonly displayName = "Protobuf";
   readonly tombstoneForRequiredSchema = true;
