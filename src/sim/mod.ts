@@ -24,12 +24,12 @@ import type { Counters } from "./counters.ts";
 import type { WriterSettings } from "./writer.ts";
 import type { SimOAuthClientSpec, SimUserSpec } from "./options.ts";
 
-export type { ClockMode, ClockSetting, InstanceClock } from "./clock.ts";
-export type { ActiveFaults, Fault, FaultRegistry, FaultRule } from "./faults.ts";
+export type { InstanceClock } from "./clock.ts";
+export type { FaultRegistry, FaultRule } from "./faults.ts";
 export type { Journal, JournalEntry } from "./journal.ts";
 export type { Counters } from "./counters.ts";
 export type { WriterSettings } from "./writer.ts";
-export type { SimOAuthClientSpec, SimTlsOptions, SimulatorOptions, SimUserSpec } from "./options.ts";
+export type { SimOAuthClientSpec, SimulatorOptions, SimUserSpec } from "./options.ts";
 
 /** A row as stored: every field's raw (database) value as a string; "" for empty. */
 export type SimRow = Record<string, string>;

@@ -14,8 +14,6 @@ import { condition, EncodedQuery, keysetAfter, keysetAtOrBefore } from "../insta
 import type { PageEnd, PageStart } from "./page_window.ts";
 import type { IdRange } from "./parallel_backfill.ts";
 
-export type { PageEnd, PageStart } from "./page_window.ts";
-
 export class KeysetQuery {
   readonly #base: EncodedQuery;
   /** The sys id bounds of a backfill range, ANDed into every page; empty for the whole table. */
