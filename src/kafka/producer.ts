@@ -21,6 +21,7 @@
 import { Buffer } from "node:buffer";
 import { type Message, Partitioners, type Producer as KafkajsProducer } from "kafkajs";
 import type { Logger } from "../observability/log.ts";
+import { murmur2 } from "./murmur2.ts";
 import type { ProducedRecord, Producer, ProducerOptions, RecordAck } from "./types.ts";
 
 /**
@@ -39,12 +40,21 @@ export const DEFAULT_PRODUCER_OPTIONS: ProducerOptions = {
   retryBackoffMaxMs: 1_000,
 };
 
-/** A kafkajs partitioner factory that records the chosen partition on each message (see the module comment). */
+/**
+ * A kafkajs partitioner factory that records the chosen partition on each message (see the module comment). Keyed
+ * messages take kafkajs's DefaultPartitioner's choice, computed without its per-message costs (a filtered copy of
+ * the partition list and a 64-bit Long per hash step): murmur2 of the key, made positive, modulo the partitions.
+ */
 export function pinningPartitioner() {
   const choose = Partitioners.DefaultPartitioner();
   return (args: { topic: string; partitionMetadata: unknown[]; message: Message }): number => {
-    const partition = choose(args as Parameters<typeof choose>[0]);
-    args.message.partition = partition;
+    const message = args.message;
+    let partition: number;
+    if (message.partition !== null && message.partition !== undefined) partition = message.partition;
+    else if (Buffer.isBuffer(message.key)) {
+      partition = (murmur2(message.key) & 0x7fffffff) % args.partitionMetadata.length;
+    } else partition = choose(args as Parameters<typeof choose>[0]);
+    message.partition = partition;
     return partition;
   };
 }
