@@ -15,7 +15,9 @@
  * per write matters much less: near its ceiling there, the daemon keeps its permits busy, and what it lacks at
  * the shorter latency is CPU. `--baseline <dir>` also runs the daemon of another checkout (e.g. an older
  * commit extracted with `git archive`) on the same records, alternating with this one, so figures before and
- * after a change come from one run. Figures are printed, never asserted.
+ * after a change come from one run. Before and after those runs at `--latency-ms`, bare fetch loops
+ * (bench/support/bare_writer.ts: one per permit, no Kafka, no daemon) write the same number of rows: what the
+ * machine allows at that moment, to read the daemon's figures against. Figures are printed, never asserted.
  */
 import { createKafka, kafkaOptionsFromProperties } from "../src/kafka/mod.ts";
 import {
@@ -37,6 +39,12 @@ const checkRecords = arg("check-records", 800);
 const baselineAt = Deno.args.indexOf("--baseline");
 const baseline = baselineAt >= 0 ? Deno.args[baselineAt + 1] : null;
 
+// BENCH_DAEMON_PROFILE_SECONDS: the daemon's threads profile themselves for that long (with
+// TABLESYNC_CPU_PROFILE_DIR set), shorter than the simulator's profile, which starts before the broker.
+const daemonProfileSeconds = Deno.env.get("BENCH_DAEMON_PROFILE_SECONDS");
+const daemonEnv: Record<string, string> = daemonProfileSeconds
+  ? { TABLESYNC_CPU_PROFILE_SECONDS: daemonProfileSeconds }
+  : {};
 const loadAverage = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
 console.log(`load average at start ${loadAverage()} (${navigator.hardwareConcurrency} cores)`);
 
@@ -61,11 +69,15 @@ console.log(
     `ceiling permits/latency ${fmt(ceiling)} writes/s`,
 );
 
+await runBareWriter();
+
 const single: number[] = [];
 for (const [i, daemon] of daemons.entries()) {
   single.push(await runSink(`bench.sink.${i}`, {}, daemon.label, daemon.root));
   console.log(`ratio to the ceiling${daemon.label} ${(single[i] / ceiling).toFixed(2)}  (target >= 0.90)`);
 }
+// Again after the daemons, since what the machine allows drifts with the other jobs on it.
+await runBareWriter();
 if (checkLatencyMs > latencyMs) {
   await sim.extraLatency(checkLatencyMs - latencyMs);
   const slowCeiling = permits / (checkLatencyMs / 1000);
@@ -155,23 +167,25 @@ async function runSink(
         },
       }],
     },
-    {},
+    daemonEnv,
     { root },
   );
   const deadline = Date.now() + 600_000;
-  let writes = await sim.writes("PATCH", seq);
+  let ok = 0;
   // CPU is counted from the first write seen on, so the daemon's start and the group join are not part of it.
   let cpuFrom: { daemon: number; sim: number; ok: number } | null = null;
   // The bench's producer may have sent a few records twice (a retried produce request): wait for at least one
   // write per record, then count what was written.
-  while (writes.ok < count) {
+  // The daemon's own view of the permits: its requests in flight (the metric), sampled while it writes.
+  const inFlightSamples: number[] = [];
+  while (ok < count) {
     await new Promise((r) => setTimeout(r, 100));
-    writes = await sim.writes("PATCH", seq);
-    cpuFrom ??= writes.ok > 0
-      ? { daemon: cpuSeconds(daemon.pid), sim: cpuSeconds(sim.pid), ok: writes.ok }
-      : null;
-    if (Date.now() > deadline) throw new Error(`only ${writes.ok} writes after 10 minutes`);
+    ok = await sim.written("PATCH", seq);
+    cpuFrom ??= ok > 0 ? { daemon: cpuSeconds(daemon.pid), sim: cpuSeconds(sim.pid), ok } : null;
+    if (ok > 0 && ok < count) inFlightSamples.push(await daemonInFlight(daemon.url));
+    if (Date.now() > deadline) throw new Error(`only ${ok} writes after 10 minutes`);
   }
+  const writes = await sim.writes("PATCH", seq);
   const seconds = (writes.last - writes.first) / 1000;
   const rate = writes.ok / seconds;
   const counted = writes.ok - (cpuFrom?.ok ?? 0);
@@ -191,6 +205,18 @@ async function runSink(
       } in flight on average, ${trips.peakInFlight} at most` +
       (batched ? `, ${(writes.entries / Math.max(1, trips.entries)).toFixed(1)} items per batch` : ""),
   );
+  const permitsBusy = inFlightSamples.reduce((a, b) => a + b, 0) / Math.max(1, inFlightSamples.length);
+  console.log(
+    `  permits busy in the daemon: ${permitsBusy.toFixed(2)} of ${permits} on average ` +
+      `(${inFlightSamples.length} samples of its requests in flight)`,
+  );
+  console.log(
+    `  share of the time with n in flight at the simulator: ${
+      trips.inFlightShare.map((share, n) => `${n}: ${(share * 100).toFixed(0)} %`).filter((_, n) =>
+        n > 0 || trips.inFlightShare[0] > 0
+      ).join(", ")
+    }`,
+  );
   console.log(
     `  CPU per 1000 writes (over the last ${fmt(counted)}): daemon ${
       (daemonCpu / counted * 1000).toFixed(2)
@@ -201,6 +227,46 @@ async function runSink(
   );
   await daemon.stop();
   return rate;
+}
+
+/**
+ * The same writes from bench/support/bare_writer.ts (fetch loops, one per permit, no daemon) against the same
+ * simulator: what this machine allows now, to read the daemon's figures against.
+ */
+async function runBareWriter(): Promise<void> {
+  const { seq } = await sim.writes("PATCH", 0);
+  const cpuBefore = cpuSeconds(sim.pid);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net",
+      new URL("./support/bare_writer.ts", import.meta.url).pathname,
+      sim.url,
+      "admin:bench-pass",
+      sim.control,
+      "incident",
+      String(records),
+      String(permits),
+    ],
+  }).spawn();
+  if (!(await child.status).success) throw new Error("the bare writer failed");
+  const writes = await sim.writes("PATCH", seq);
+  const simCpu = cpuSeconds(sim.pid) - cpuBefore;
+  const rate = writes.ok / ((writes.last - writes.first) / 1000);
+  console.log(
+    `\nbare fetch loops (${permits} at once, no daemon): ${fmt(rate)} writes/s = ${
+      (rate / ceiling).toFixed(2)
+    } of the ceiling; simulator: ${writes.meanMs.toFixed(1)} ms per round trip, ${
+      writes.meanInFlight.toFixed(2)
+    } in flight on average, CPU ${(simCpu / writes.ok * 1000).toFixed(2)} s per 1000 writes`,
+  );
+}
+
+/** The daemon's requests in flight to the instance now (the sum of `tablesync_instance_in_flight`). */
+async function daemonInFlight(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return text.split("\n").filter((line) => line.startsWith("tablesync_instance_in_flight"))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
 }
 
 /** bench/support/journal_simulator.ts as a child process, and its control calls. */
@@ -234,6 +300,11 @@ async function startJournalSimulator(options: Record<string, unknown>) {
     pid: child.pid,
     async extraLatency(ms: number): Promise<void> {
       await (await fetch(`${control}/extra-latency?ms=${ms}`, { method: "POST" })).body?.cancel();
+    },
+    /** Writes of `method` answered 200 or 201 after `after`: cheap, for polling while the daemon writes. */
+    async written(method: string, after: number): Promise<number> {
+      const query = new URLSearchParams({ method, after: String(after) });
+      return (await (await fetch(`${control}/written?${query}`)).json()).ok;
     },
     async writes(method: string, after: number, path?: string): Promise<WriteSummary> {
       const query = new URLSearchParams({ method, after: String(after), ...(path ? { path } : {}) });

@@ -3,7 +3,8 @@
  * a stopping loop just ends its wait (`sleepEndingOnAbort`), a cancelled operation fails with the abort reason
  * (`sleepRejectingOnAbort`). Backoff is exponential: the n-th retry's ceiling starts at an initial delay, doubles
  * per retry and is capped (`backoffCeiling`); jitter spreads the retries of many clients hit by the same failure
- * (`fullJitter` anywhere below the ceiling, `equalJitter` in its upper half).
+ * (`fullJitter` anywhere below the ceiling, `equalJitter` in its upper half). A bounded wait for something else
+ * (`settlesWithin`) tells whether it came in time.
  */
 
 /** Waits `ms`, resolving early (not rejecting) when `signal` aborts: stopping must not wait out a delay. */
@@ -36,6 +37,20 @@ export function sleepRejectingOnAbort(ms: number, signal?: AbortSignal): Promise
   });
 }
 
+/**
+ * Waits for `promise` at most `ms`: true when it resolved in time, false when the time ran out first (it goes on
+ * unobserved); rejects when it rejected in time. The timer never outlives the wait.
+ */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), ms));
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A sleep hook (tests replace it so no time passes). */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -51,7 +66,7 @@ export function fullJitter(ceiling: number, random: () => number = Math.random):
 }
 
 /** An equal-jitter wait in [ceiling / 2, ceiling): never much shorter than the ceiling, never in step. */
-export function equalJitter(ceiling: number, random: () => number = Math.random): number {
+function equalJitter(ceiling: number, random: () => number = Math.random): number {
   return ceiling / 2 + random() * ceiling / 2;
 }
 

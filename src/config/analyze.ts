@@ -42,7 +42,7 @@ export function errorLines(analysis: Analysis): string[] {
 }
 
 /** Shows a value in a message; passwords are never shown. */
-export function shown(def: PropertyDef | undefined, raw: string): string {
+function shown(def: PropertyDef | undefined, raw: string): string {
   return def?.type === "PASSWORD" ? "[hidden]" : raw;
 }
 

@@ -87,7 +87,7 @@ function defaultOf(def: PropertyDef): unknown {
   return def.type === "LIST" ? def.default : parsed.value;
 }
 
-export function propertySchema(def: PropertyDef): Schema {
+function propertySchema(def: PropertyDef): Schema {
   const value = valueSchema(def);
   const alternatives = Array.isArray(value.anyOf) ? value.anyOf : [value];
   const out: Schema = {

@@ -9,6 +9,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import { ConfigError } from "./errors.ts";
+import { isPlainObject } from "../common/plain_object.ts";
 import type { RawConfig } from "./types.ts";
 
 export interface ConnectorEntry {
@@ -32,7 +33,7 @@ export async function loadConfigFile(path: string): Promise<DaemonConfig> {
   return parseConfigText(text, path);
 }
 
-export function parseConfigText(text: string, path: string): DaemonConfig {
+function parseConfigText(text: string, path: string): DaemonConfig {
   let doc: unknown;
   try {
     doc = path.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
@@ -80,7 +81,7 @@ export function parseConfigText(text: string, path: string): DaemonConfig {
 }
 
 /** Normalises a mapping of scalars (or lists of scalars) to Connect's string map. */
-export function normaliseMap(value: unknown, where: string): RawConfig {
+function normaliseMap(value: unknown, where: string): RawConfig {
   if (!isPlainObject(value)) throw new ConfigError(`${where} must be a mapping of property names to values`);
   const out: RawConfig = {};
   for (const [key, v] of Object.entries(value)) {
@@ -105,8 +106,4 @@ export function normaliseMap(value: unknown, where: string): RawConfig {
 
 function isScalar(v: unknown): v is string | number | boolean {
   return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

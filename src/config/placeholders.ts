@@ -19,7 +19,7 @@ export interface PlaceholderEnv {
   readFile(path: string): string;
 }
 
-export const DENO_PLACEHOLDER_ENV: PlaceholderEnv = {
+const DENO_PLACEHOLDER_ENV: PlaceholderEnv = {
   env: (name) => Deno.env.get(name),
   readFile: (path) => Deno.readTextFileSync(path),
 };
@@ -30,7 +30,7 @@ export function hasPlaceholder(value: string): boolean {
 }
 
 /** Parses a Java properties file's `key=value` / `key: value` lines (comments with # or !, no continuation lines). */
-export function parseProperties(text: string): Map<string, string> {
+function parseProperties(text: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const line of text.split(/\r?\n/)) {
     const trimmed = line.trim();
@@ -43,7 +43,7 @@ export function parseProperties(text: string): Map<string, string> {
 }
 
 /** Resolves every placeholder in one value; `where` names the property for error messages. */
-export function resolveValue(
+function resolveValue(
   value: string,
   where: string,
   env: PlaceholderEnv = DENO_PLACEHOLDER_ENV,

@@ -1,7 +1,7 @@
 /** "Did you mean" suggestions for unknown keys. */
 
 /** Levenshtein distance, bounded: returns max+1 as soon as the distance must exceed max. */
-export function editDistance(a: string, b: string, max = Infinity): number {
+function editDistance(a: string, b: string, max = Infinity): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {

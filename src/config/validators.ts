@@ -83,7 +83,7 @@ export const identifierList: Validator = described(
 );
 
 /** `yyyy-MM-dd HH:mm:ss` that is a real UTC date-time. */
-export const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
 export function parseDateTimeUtc(text: string): number | undefined {
   const m = DATE_TIME.exec(text);

@@ -11,9 +11,9 @@ const kafka = group("Kafka");
 const rest = group("REST");
 const workerGroup = group("Worker group");
 
-export const STRING_CONVERTER = "org.apache.kafka.connect.storage.StringConverter";
+const STRING_CONVERTER = "org.apache.kafka.connect.storage.StringConverter";
 export const JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
-export const SIMPLE_HEADER_CONVERTER = "org.apache.kafka.connect.storage.SimpleHeaderConverter";
+const SIMPLE_HEADER_CONVERTER = "org.apache.kafka.connect.storage.SimpleHeaderConverter";
 
 export const WORKER_DEFS: readonly PropertyDef[] = [
   kafka("bootstrap.servers", "LIST", "Kafka brokers, host:port, comma-separated.", {

@@ -1,9 +1,9 @@
 /**
  * Deep equality of Connect values, the counterpart of Java's `Objects.equals` on Connect data.
  *
- * It lives in its own module, free of imports, so that schemas (default values), structs and transforms can all
- * use it without import cycles: objects that know their own equality (Struct, BigDecimal, schemas) are compared
- * through their `equals` method.
+ * It lives in its own module, importing nothing from connect/, so that schemas (default values), structs and
+ * transforms can all use it without import cycles: objects that know their own equality (Struct, BigDecimal,
+ * schemas) are compared through their `equals` method.
  *
  * Rules, chosen to match what Java considers equal for the same data:
  * - INT64 values may be `number` or `bigint` (see `schema.ts`); `12` equals `12n`.
@@ -14,6 +14,7 @@
  *   entries. Entry order does not matter, as for Java's `HashMap`.
  * - Arrays compare element by element, in order.
  */
+import { isPlainObject } from "../common/plain_object.ts";
 
 /** An object that defines its own equality, like Java's `equals`. */
 interface SelfEquating {
@@ -23,13 +24,6 @@ interface SelfEquating {
 function isSelfEquating(value: unknown): value is SelfEquating {
   return typeof value === "object" && value !== null &&
     typeof (value as { equals?: unknown }).equals === "function";
-}
-
-/** True for a plain JS object (`{}` literal or `Object.create(null)`), the schemaless stand-in for a Java Map. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 function entriesOf(value: Map<unknown, unknown> | Record<string, unknown>): [unknown, unknown][] {

@@ -80,7 +80,7 @@ export abstract class ConnectRecord<R extends ConnectRecord<R>> {
 /** A value allowed inside a partition or an offset (Connect's OffsetUtils.validateFormat: primitives only). */
 export type OffsetPrimitive = string | number | boolean | null;
 
-/** Where a source record came from, e.g. `{"table":"incident"}` (the one type for it; offsets/types.ts uses it). */
+/** Where a source record came from, e.g. `{"table":"incident"}` (the one type for it, the offset stores' too). */
 export type SourcePartition = Readonly<Record<string, OffsetPrimitive>>;
 
 /** How far the source has read in its partition, e.g. `{"sys_updated_on":"2024-10-01 12:00:00"}`. */

@@ -23,7 +23,8 @@
  * INT64 accepts both `number` and `bigint` because most int64 values (counts, epoch millis, offsets) fit in a JS
  * number and are far more convenient there, while full 64-bit values (e.g. 9223372036854775807) must survive
  * exactly. Producers of data (converters) give a `number` when the value is a safe integer and a `bigint` otherwise;
- * serialisation is always exact. Readers that need one representation use `toInt64BigInt` (values.ts).
+ * serialisation is always exact. Readers that need one representation convert (`BigInt(value)`, or
+ * `normalizeInt64` in values.ts for the preferred form).
  *
  * Absent metadata is `null` (not `undefined`), mirroring Java: a `defaultValue` of `null` means "no default".
  */

@@ -7,7 +7,8 @@
  */
 import { DataException } from "./errors.ts";
 import { BigDecimal } from "./big_decimal.ts";
-import { isPlainObject, valuesEqual } from "./equality.ts";
+import { valuesEqual } from "./equality.ts";
+import { isPlainObject } from "../common/plain_object.ts";
 import { DECIMAL_LOGICAL_NAME, TEMPORAL_LOGICAL_NAMES } from "./logical_names.ts";
 import { type Field, type Schema, schemaEquals, type SchemaType } from "./schema.ts";
 

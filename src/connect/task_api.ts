@@ -74,10 +74,10 @@ export interface SourceTaskContext extends TaskContext {
   reportProgress?(tables: TableProgress[]): void;
 }
 
-/** A source partition with its offset. */
+/** A source partition with its offset: what a task commits, what the offset store keeps and lists over REST. */
 export interface SourceOffsetEntry {
-  partition: SourcePartition;
-  offset: SourceOffset;
+  readonly partition: SourcePartition;
+  readonly offset: SourceOffset;
 }
 
 export interface SourceTask {

@@ -2,7 +2,7 @@
  * Connect's string forms of values, read: Kafka's `Values.parseString`, which `SimpleHeaderConverter` uses to read
  * header values (value_strings.ts writes them). It infers the narrowest schema: booleans, INT8…INT64,
  * FLOAT32/FLOAT64, Decimal, Date/Time/Timestamp, arrays and maps of a common element type; anything else is a
- * STRING (the whole original text).
+ * STRING (the whole original text). The tokens come from value_string_tokenizer.ts.
  *
  * Quirks kept from Kafka: strings are not unescaped; `[1,null]` is a string (a required element type cannot
  * hold null); trailing text after a closing bracket is ignored. Deliberate differences: an array or map whose
@@ -24,113 +24,8 @@ import {
 import { NULL_SCHEMA_AND_VALUE, type Schema, Schema as Schemas, type SchemaAndValue } from "./schema.ts";
 import { SchemaBuilder } from "./schema_builder.ts";
 import { normalizeInt64 } from "./values.ts";
-
-/** Java's `String.trim()`: strips characters up to U+0020 only. */
-function javaTrim(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && text.charCodeAt(start) <= 0x20) start++;
-  while (end > start && text.charCodeAt(end - 1) <= 0x20) end--;
-  return text.slice(start, end);
-}
-
-function isBlank(text: string): boolean {
-  return javaTrim(text).length === 0;
-}
-
-const DELIMITERS = new Set([":", ",", "{", "}", "[", "]", '"']);
-
-/** Kafka's `Values.Parser`: a tokenizer splitting on unescaped delimiters, with mark/rewind. */
-class Tokenizer {
-  #pos = 0;
-  #nextToken: string | null = null;
-  #previousToken: string | null = null;
-
-  constructor(readonly original: string) {}
-
-  position(): number {
-    return this.#pos;
-  }
-
-  mark(): number {
-    return this.#pos - (this.#nextToken?.length ?? 0);
-  }
-
-  rewindTo(position: number): void {
-    this.#pos = position;
-    this.#nextToken = null;
-    this.#previousToken = null;
-  }
-
-  hasNext(): boolean {
-    return this.#nextToken !== null || this.#pos < this.original.length;
-  }
-
-  previous(): string | null {
-    return this.#previousToken;
-  }
-
-  next(): string {
-    if (this.#nextToken !== null) {
-      this.#previousToken = this.#nextToken;
-      this.#nextToken = null;
-    } else {
-      this.#previousToken = this.#consumeToken();
-    }
-    return this.#previousToken;
-  }
-
-  /** The text of the next `n` tokens, or null (and no movement) if there are fewer. */
-  nextTokens(n: number): string | null {
-    const start = this.mark();
-    for (let i = 0; i < n; i++) {
-      if (!this.hasNext()) {
-        this.rewindTo(start);
-        return null;
-      }
-      this.next();
-    }
-    return this.original.substring(start, this.position());
-  }
-
-  /** Consumes the next non-blank token if it equals `expected` (ignoring surrounding whitespace). */
-  canConsume(expected: string): boolean {
-    if (this.#nextToken === null) {
-      if (!this.hasNext()) return false;
-      this.#nextToken = this.#consumeToken();
-    }
-    while (isBlank(this.#nextToken) && this.#pos < this.original.length) {
-      this.#nextToken = this.#consumeToken();
-    }
-    if (javaTrim(this.#nextToken) === expected) {
-      this.#nextToken = null;
-      return true;
-    }
-    return false;
-  }
-
-  #consumeToken(): string {
-    let escaped = false;
-    const start = this.#pos;
-    while (this.#pos < this.original.length) {
-      const c = this.original[this.#pos];
-      if (c === "\\") {
-        escaped = !escaped;
-      } else if (DELIMITERS.has(c)) {
-        if (!escaped) {
-          if (start < this.#pos) return this.original.substring(start, this.#pos);
-          this.#pos++;
-          return this.original.substring(start, start + 1);
-        }
-        escaped = false;
-      } else {
-        escaped = false;
-      }
-      this.#pos++;
-    }
-    return this.original.substring(start, this.#pos);
-  }
-}
+import { isBlank, javaTrim } from "./java_trim.ts";
+import { Tokenizer } from "./value_string_tokenizer.ts";
 
 /** Kafka's `Values.parseString`: the inferred schema and value of a string (see module comment). */
 export function parseString(value: string | null): SchemaAndValue {

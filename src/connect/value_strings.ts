@@ -41,7 +41,7 @@ function formatNumber(value: number, schema: Schema | null): string {
 }
 
 /** Kafka's `Values.dateFormatFor` + `format`, in UTC. */
-export function formatConnectDate(value: Date): string {
+function formatConnectDate(value: Date): string {
   const iso = value.toISOString(); // yyyy-MM-ddTHH:mm:ss.SSSZ
   const millis = value.getTime();
   if (millis < MILLIS_PER_DAY) return iso.slice(11);

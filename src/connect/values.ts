@@ -10,8 +10,7 @@ import { type Schema, Schema as Schemas, type SchemaType } from "./schema.ts";
 import { SchemaBuilder } from "./schema_builder.ts";
 import { isConnectMap, Struct } from "./struct.ts";
 
-export { isPlainObject, valuesEqual } from "./equality.ts";
-export { describeValueType, isConnectMap } from "./struct.ts";
+export { isConnectMap } from "./struct.ts";
 
 /** The Connect MAP value types: a `Map`, or a plain object when every key is a string. */
 export type ConnectMap = Map<unknown, unknown> | Record<string, unknown>;
@@ -104,11 +103,6 @@ export function mapEntries(value: ConnectMap): [unknown, unknown][] {
 export function mapGet(value: ConnectMap, key: unknown): unknown {
   if (value instanceof Map) return value.get(key);
   return typeof key === "string" && Object.hasOwn(value, key) ? value[key] : undefined;
-}
-
-/** An INT64 value as a `bigint` (accepts the `number` form too). */
-export function toInt64BigInt(value: number | bigint): bigint {
-  return typeof value === "bigint" ? value : BigInt(value);
 }
 
 /** An INT64 value in its preferred form: a `number` when it is a safe integer, otherwise a `bigint`. */

@@ -7,6 +7,7 @@ import { loadConfigFile } from "../config/load.ts";
 import { analyzeWorker, workerStrings } from "../config/worker_config.ts";
 import { errorLines } from "../config/analyze.ts";
 import { logger, type LogLevel, setLogLevel } from "../observability/log.ts";
+import { settlesWithin } from "../common/delay.ts";
 import { MetricsRegistry } from "../observability/metrics.ts";
 import { createKafka, kafkaOptionsFromProperties } from "../kafka/mod.ts";
 import { createOffsetStore } from "../runtime/offsets/factory.ts";
@@ -148,12 +149,9 @@ async function listenerTls(
   return { cert: await Deno.readTextFile(certPath), key: await Deno.readTextFile(keyPath) };
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => timer = setTimeout(() => reject(error()), ms)),
-  ]).finally(() => clearTimeout(timer));
+async function withTimeout<T>(promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
+  if (await settlesWithin(promise, ms)) return await promise;
+  throw error();
 }
 
 function envOrUndefined(name: string): string | undefined {

@@ -1,6 +1,11 @@
 /** Assembles `GET /metrics`: task and connector states, every task's own metrics, and instance client counters. */
 import type { Herder } from "../runtime/herder.ts";
-import { MetricsRegistry, renderPrometheus } from "../observability/metrics.ts";
+import {
+  type Labels,
+  MetricsRegistry,
+  type MetricsSnapshot,
+  renderPrometheus,
+} from "../observability/metrics.ts";
 import { instanceMetrics } from "../instance/permit_registry.ts";
 
 const TASK_STATES = ["UNASSIGNED", "RUNNING", "PAUSED", "FAILED", "RESTARTING"];
@@ -17,15 +22,18 @@ export function renderDaemonMetrics(herder: Herder, process: MetricsRegistry): s
       );
     }
   }
-  const snapshots = [{ snapshot: process.snapshot() }, { snapshot: states.snapshot() }];
+  const snapshots: { snapshot: MetricsSnapshot; extraLabels?: Labels }[] = [
+    { snapshot: process.snapshot() },
+    { snapshot: states.snapshot() },
+  ];
   for (const { connector, task } of herder.allTasks()) {
     const labels = { connector, task: String(task.taskId) };
     const taskStates = new MetricsRegistry();
     for (const s of TASK_STATES) {
       taskStates.set("tablesync_task_state", { state: s }, task.state === s ? 1 : 0);
     }
-    snapshots.push({ snapshot: taskStates.snapshot(), extraLabels: labels } as never);
-    snapshots.push({ snapshot: task.metrics, extraLabels: labels } as never);
+    snapshots.push({ snapshot: taskStates.snapshot(), extraLabels: labels });
+    snapshots.push({ snapshot: task.metrics, extraLabels: labels });
   }
   const instance = new MetricsRegistry();
   for (const m of instanceMetrics()) {

@@ -1,3 +1,5 @@
+import { COLLECT_GARBAGE_NAME } from "../runtime/idle_collection.ts";
+
 /**
  * V8 flags the daemon runs with: embedded into the executable by `deno task compile` (V8 reads them when each
  * isolate is created, so they cannot be set from inside a running daemon for its workers), and passed by the
@@ -14,5 +16,13 @@
  * on the same backfill (page slices, in-thread producer), peak 295 MB against 430 (one table) and 347 against 476
  * (five tables), for 1.8–3.0 CPU s more per 100,000 rows on a loaded machine. `--optimize-for-size` got the peak
  * to 231–254 MB but more than doubled the CPU; `--heap-growing-percent=50`, 277 MB for 40 % more CPU.
+ *
+ * `--expose-gc-as`: a task's isolate collects once when it goes quiet after a burst of work
+ * (src/runtime/idle_collection.ts), so a finished backfill's garbage does not stay resident while the task idles.
  */
-export const DAEMON_V8_FLAGS: readonly string[] = ["--max-semi-space-size=4", "--heap-growing-percent=100"];
+
+export const DAEMON_V8_FLAGS: readonly string[] = [
+  "--max-semi-space-size=4",
+  "--heap-growing-percent=100",
+  `--expose-gc-as=${COLLECT_GARBAGE_NAME}`,
+];

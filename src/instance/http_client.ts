@@ -56,6 +56,8 @@ export interface InstanceRequest {
   idempotent?: boolean;
   /** Send without the Authorization header (the token request). */
   anonymous?: boolean;
+  /** About how large the response body will be (BodyLimits.expectedBytes): read into one buffer that size. */
+  expectedBodyBytes?: number;
 }
 
 export interface InstanceResponse {
@@ -242,7 +244,7 @@ export class InstanceHttpClient {
       }
       const body = await readCappedBody(
         response,
-        { maxBytes: maxResponseBytes, idleMs: requestTimeoutMs },
+        { maxBytes: maxResponseBytes, idleMs: requestTimeoutMs, expectedBytes: request.expectedBodyBytes },
         label,
       );
       if (adaptiveThrottling) this.pool.succeeded();

@@ -20,7 +20,7 @@ export interface MetricsSnapshot {
 }
 
 /** Help text for known metric names; unknown names are exposed without help. */
-export const METRIC_HELP: Record<string, string> = {
+const METRIC_HELP: Record<string, string> = {
   tablesync_task_state: "1 for the task's current state (UNASSIGNED, RUNNING, PAUSED, FAILED, RESTARTING)",
   tablesync_connector_state: "1 for the connector's current state",
   tablesync_source_records_produced_total: "Source records acknowledged by Kafka",

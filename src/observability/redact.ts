@@ -66,7 +66,7 @@ export function redactValue<T>(value: T): T {
 }
 
 /** A copy of an error whose message and stack are redacted; the class name is kept for callers that branch on it. */
-export function redactError(error: Error): Error {
+function redactError(error: Error): Error {
   const copy = new Error(redact(error.message));
   copy.name = error.name;
   copy.stack = error.stack ? redact(error.stack) : undefined;

@@ -37,7 +37,7 @@ export interface RestServer {
   close(): Promise<void>;
 }
 
-export function buildRouter(options: RestServerOptions): Router {
+function buildRouter(options: RestServerOptions): Router {
   const router = new Router();
   router.add(
     "GET",

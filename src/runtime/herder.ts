@@ -8,25 +8,26 @@
  * one created over REST with an invalid config is refused with 400.
  *
  * This class holds the connectors and orders the commands; each concern has its own room in herder/:
- * lifecycle (connector_lifecycle.ts), status views (connector_status.ts), offsets (connector_offsets.ts),
- * validation (connector_validation.ts), secret masking (config_masking.ts) and the command queue
- * (command_queue.ts).
+ * lifecycle (connector_lifecycle.ts), restarts (connector_restart.ts), status views (connector_status.ts),
+ * offsets (connector_offsets.ts), validation (connector_validation.ts), secret masking (config_masking.ts), what
+ * the state store keeps (stored_connectors.ts) and the command queue (command_queue.ts).
  */
 import type { ConnectorPlugin } from "../connect/task_api.ts";
 import type { RawConfig } from "../config/types.ts";
 import type { ConfigInfos } from "../config/config_infos.ts";
 import { connectorTypeOf } from "../config/connector_class.ts";
-import { logger, type LogLevel } from "../observability/log.ts";
+import type { LogLevel } from "../observability/log.ts";
 import type { KafkaClient } from "../kafka/mod.ts";
 import type { OffsetStore } from "./offsets/types.ts";
 import { ConnectRestError } from "./connect_rest_error.ts";
-import { configHash, type ConnectorConfigStore, type TargetState } from "./connector_state_store.ts";
+import type { ConnectorConfigStore, TargetState } from "./connector_state_store.ts";
 import type { RestartRequest, TaskPlacement } from "./task_placement.ts";
 import type { TaskRunner } from "./task_runner.ts";
 import { CommandQueue } from "./herder/command_queue.ts";
 import { keepHiddenSecrets, shownConfig } from "./herder/config_masking.ts";
 import { ConnectorLifecycle } from "./herder/connector_lifecycle.ts";
 import { ConnectorOffsets } from "./herder/connector_offsets.ts";
+import { restartHere, restartTaskHere, showRestarting } from "./herder/connector_restart.ts";
 import {
   connectorInfo,
   connectorStatus,
@@ -36,11 +37,7 @@ import {
 } from "./herder/connector_status.ts";
 import { ConnectorValidator } from "./herder/connector_validation.ts";
 import { type ConnectorState, kindOf, type ManagedConnector } from "./herder/managed.ts";
-
-export type { ConnectorState } from "./herder/managed.ts";
-export { sameConnectorClass } from "./herder/connector_validation.ts";
-
-const log = logger("runtime");
+import { StoredConnectors } from "./herder/stored_connectors.ts";
 
 export interface HerderOptions {
   /** The worker section as written (placeholders unresolved), implied defaults included. */
@@ -68,11 +65,11 @@ export interface HerderOptions {
 export class Herder {
   #o: HerderOptions;
   #connectors = new Map<string, ManagedConnector>();
-  #fileHashes = new Map<string, string>();
   readonly #commands = new CommandQueue();
   readonly #validator: ConnectorValidator;
   readonly #lifecycle: ConnectorLifecycle;
   readonly #offsets: ConnectorOffsets;
+  readonly #stored: StoredConnectors;
 
   constructor(options: HerderOptions) {
     this.#o = options;
@@ -83,6 +80,7 @@ export class Herder {
       isCurrent: (m) => this.#connectors.get(m.name) === m,
     });
     this.#offsets = new ConnectorOffsets(options.offsets, options.kafka);
+    this.#stored = new StoredConnectors(options.stateStore, options.placement !== undefined);
   }
 
   get workerId(): string {
@@ -95,28 +93,10 @@ export class Herder {
 
   /** Starts the connectors of the config file, merged with changes operators made over REST. */
   async start(fileConnectors: { name: string; config: RawConfig }[]): Promise<void> {
-    const store = this.#o.stateStore;
-    for (const entry of fileConnectors) {
-      const hash = await configHash(entry.config);
-      this.#fileHashes.set(entry.name, hash);
-      const stored = store.get(entry.name);
-      if (stored && stored.fileHash === hash) {
-        if (stored.deleted) continue;
-        this.#add(entry.name, stored.config, stored.target, hash);
-      } else if (this.#o.placement) {
-        // Group mode: a file entry the shared config does not have yet (or that changed since) seeds it.
-        await this.#persist(this.#add(entry.name, entry.config, "RUNNING", hash));
-      } else {
-        if (stored) await store.remove(entry.name);
-        this.#add(entry.name, entry.config, "RUNNING", hash);
-      }
-    }
-    for (const name of store.names()) {
-      const stored = store.get(name)!;
-      if (this.#fileHashes.has(name) || stored.deleted) continue;
-      // Standalone: a stored change of a connector no longer in the file is dropped with it.
-      if (stored.fileHash !== undefined && !this.#o.placement) continue;
-      this.#add(name, stored.config, stored.target, stored.fileHash);
+    for (const c of await this.#stored.atStart(fileConnectors)) {
+      // Held before it is written: the shared config read back finds it and leaves it as it is.
+      const m = this.#add(c.name, c.config, c.target, c.fileHash);
+      if (c.seed) await this.#stored.save(m);
     }
     for (const m of this.#connectors.values()) this.#lifecycle.start(m);
   }
@@ -217,7 +197,7 @@ export class Herder {
     const full: RawConfig = { ...config, name };
     this.#validator.checkValid(full);
     const m = this.#add(name, full, initialState);
-    await this.#persist(m);
+    await this.#stored.save(m);
     this.#lifecycle.start(m);
   }
 
@@ -237,7 +217,7 @@ export class Herder {
     await this.#lifecycle.stopTasks(m);
     m.plugin = this.#validator.pluginFor(full);
     m.config = full;
-    await this.#persist(m);
+    await this.#stored.save(m);
     this.#lifecycle.start(m);
     return false;
   }
@@ -271,9 +251,9 @@ export class Herder {
     return this.#commands.run(name, async () => {
       const m = this.#get(name);
       // A stop is durable once its tasks stopped; a pause or resume is recorded before it is applied.
-      if (target !== "STOPPED") await this.#persist({ ...m, target });
+      if (target !== "STOPPED") await this.#stored.save({ ...m, target });
       await this.#lifecycle.applyTarget(m, target);
-      if (target === "STOPPED") await this.#persist(m);
+      if (target === "STOPPED") await this.#stored.save(m);
     });
   }
 
@@ -288,40 +268,16 @@ export class Herder {
     includeTasks: boolean,
     onlyFailed: boolean,
   ): { status: ReturnType<Herder["status"]>; done: Promise<void> } {
-    const m = this.#get(name);
-    const status = this.status(name);
-    if (m.target !== "STOPPED") {
-      const connectorRestarts = !onlyFailed || m.state === "FAILED";
-      if (connectorRestarts) status.connector.state = "RESTARTING";
-      for (const t of status.tasks) {
-        if (includeTasks && (connectorRestarts || t.state === "FAILED")) t.state = "RESTARTING";
-      }
-    }
     const request = { includeTasks, onlyFailed };
+    const status = showRestarting(this.status(name), this.#get(name), request);
     const placement = this.#o.placement;
     const done = placement ? placement.requestRestart(name, request) : this.applyRestart(name, request);
     return { status, done };
   }
 
   /** Restarts what runs here of the connector, as a restart request asks (group mode: any member's). */
-  applyRestart(name: string, { includeTasks, onlyFailed }: RestartRequest): Promise<void> {
-    return this.#commands.run(name, async () => {
-      const m = this.#get(name);
-      if (m.target === "STOPPED") return;
-      const connectorRestarts = !onlyFailed || m.state === "FAILED";
-      if (connectorRestarts && (includeTasks || m.state === "FAILED" || m.tasks.length === 0)) {
-        log.info(
-          { connector: name, tasks: m.tasks.length },
-          `restarting connector ${name} and its tasks here`,
-        );
-        m.state = "RESTARTING";
-        await this.#lifecycle.stopTasks(m);
-        this.#lifecycle.start(m);
-        return;
-      }
-      const tasks = includeTasks ? m.tasks.filter((t) => connectorRestarts || t.state === "FAILED") : [];
-      for (const { taskId } of tasks) await this.#restartTask(m, taskId);
-    });
+  applyRestart(name: string, request: RestartRequest): Promise<void> {
+    return this.#commands.run(name, () => restartHere(this.#get(name), request, this.#lifecycle));
   }
 
   /** POST /connectors/<name>/tasks/<id>/restart: here (standalone), or wherever the task runs (group mode). */
@@ -338,14 +294,8 @@ export class Herder {
   applyTaskRestart(name: string, id: number): Promise<void> {
     return this.#commands.run(name, async () => {
       const m = this.#get(name);
-      if (m.tasks.some((t) => t.taskId === id)) await this.#restartTask(m, id);
+      if (m.tasks.some((t) => t.taskId === id)) await restartTaskHere(m, id, this.#lifecycle);
     });
-  }
-
-  async #restartTask(m: ManagedConnector, id: number): Promise<void> {
-    const index = m.tasks.findIndex((t) => t.taskId === id);
-    if (index < 0) throw new ConnectRestError(404, `Task ${m.name}-${id} not found`);
-    await this.#lifecycle.restartTask(m, index);
   }
 
   delete(name: string): Promise<void> {
@@ -353,19 +303,8 @@ export class Herder {
       const m = this.#get(name);
       this.#connectors.delete(name);
       await this.#lifecycle.stopTasks(m);
-      if (m.fileHash) {
-        await this.#o.stateStore.put(name, {
-          config: m.config,
-          target: m.target,
-          deleted: true,
-          fileHash: m.fileHash,
-        });
-      } else await this.#o.stateStore.remove(name);
+      await this.#stored.forget(m);
     });
-  }
-
-  async #persist(m: Pick<ManagedConnector, "name" | "config" | "target" | "fileHash">): Promise<void> {
-    await this.#o.stateStore.put(m.name, { config: m.config, target: m.target, fileHash: m.fileHash });
   }
 
   // ---- offsets (KIP-875: connector_offsets.ts) -------------------------------------------------------------

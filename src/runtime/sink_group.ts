@@ -1,7 +1,7 @@
 /** The consumer group of a sink connector: Kafka Connect's `connect-<name>`, unless `consumer.override.group.id`. */
 import type { RawConfig } from "../config/types.ts";
 
-export function sinkGroup(name: string): string {
+function sinkGroup(name: string): string {
   return `connect-${name}`;
 }
 

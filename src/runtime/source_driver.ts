@@ -52,7 +52,7 @@ export interface SourceDriverOptions {
 }
 
 /** Default bytes of records awaiting acks: 16 MiB, a page and a half of 5000 rows of 2 KB. */
-export const MAX_IN_FLIGHT_BYTES = 16 * 1024 * 1024;
+const MAX_IN_FLIGHT_BYTES = 16 * 1024 * 1024;
 
 export class SourceDriver {
   #o: SourceDriverOptions;

@@ -8,6 +8,7 @@
 import type { MetricsSnapshot } from "../observability/metrics.ts";
 import type { TableProgress } from "../connect/table_progress.ts";
 import { logger } from "../observability/log.ts";
+import { settlesWithin } from "../common/delay.ts";
 import { redact } from "../observability/redact.ts";
 import { type PermitPoolTransfer, reclaimPermits } from "../instance/permit_registry.ts";
 import type { MainToWorker, StartMessage, WorkerToMain } from "./worker_protocol.ts";
@@ -158,13 +159,7 @@ export class TaskRunner {
   async stop(timeoutMs: number): Promise<void> {
     if (!this.#worker) return;
     this.#post({ type: "stop", timeoutMs });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<"timeout">((resolve) =>
-      timer = setTimeout(() => resolve("timeout"), timeoutMs + 1000)
-    );
-    const outcome = await Promise.race([this.#stopped.then(() => "stopped" as const), timedOut]);
-    clearTimeout(timer);
-    if (outcome === "timeout") {
+    if (!(await settlesWithin(this.#stopped, timeoutMs + 1000))) {
       log.warn({ task: this.label, timeoutMs }, `task ${this.label} did not stop in time; terminating it`);
       this.#terminate();
     }

@@ -9,10 +9,12 @@
  */
 import type { MainToWorker, StartMessage, WorkerToMain } from "./worker_protocol.ts";
 import { logger, setLogLevel } from "../observability/log.ts";
+import { settlesWithin } from "../common/delay.ts";
 import { redact } from "../observability/redact.ts";
 import { MetricsRegistry } from "../observability/metrics.ts";
 import { startCpuProfileFromEnv } from "../observability/cpu_profile.ts";
 import { startMemoryTraceFromEnv } from "../observability/memory_trace.ts";
+import { collectWhenQuiet } from "./idle_collection.ts";
 import { importPermitPools, type PermitPoolTransfer } from "../instance/permit_registry.ts";
 import type { TaskMetrics } from "../connect/task_api.ts";
 import type { SourceDriver } from "./source_driver.ts";
@@ -85,6 +87,7 @@ function taskMetrics(): TaskMetrics {
 async function start(msg: StartMessage): Promise<void> {
   startCpuProfileFromEnv(`task-${msg.connectorName}-${msg.taskId}`);
   startMemoryTraceFromEnv(`task-${msg.connectorName}-${msg.taskId}`);
+  collectWhenQuiet();
   pauseWanted = msg.paused;
   setLogLevel(msg.logLevel);
   importPermitPools(msg.permitPools as PermitPoolTransfer);
@@ -122,13 +125,8 @@ async function stop(timeoutMs: number): Promise<void> {
   stopOn?.abort();
   driver?.stop();
   if (running) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      running.catch(() => {}),
-      // Leave a fifth of the budget for closing the task and the producers before the main thread terminates us.
-      new Promise((resolve) => timer = setTimeout(resolve, timeoutMs * 0.8)),
-    ]);
-    clearTimeout(timer);
+    // Leave a fifth of the budget for closing the task and the producers before the main thread terminates us.
+    await settlesWithin(running.catch(() => {}), timeoutMs * 0.8);
   }
   await cleanup?.();
   finish();

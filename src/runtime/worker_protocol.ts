@@ -8,7 +8,8 @@
 import type { MetricsSnapshot } from "../observability/metrics.ts";
 import type { ConnectorKind } from "../connect/task_api.ts";
 import type { LogLevel } from "../observability/log.ts";
-import type { OffsetEntry, OffsetUpdate } from "./offsets/types.ts";
+import type { OffsetUpdate } from "./offsets/types.ts";
+import type { SourceOffsetEntry } from "../connect/task_api.ts";
 import type { TableProgress } from "../connect/table_progress.ts";
 
 export interface StartMessage {
@@ -21,7 +22,7 @@ export interface StartMessage {
   /** The worker section, placeholders unresolved, implied defaults included. */
   workerConfig: Record<string, string>;
   /** Committed source offsets of this connector (empty for sinks). */
-  offsets: OffsetEntry[];
+  offsets: SourceOffsetEntry[];
   /** Shared permit pools per instance host (from src/instance), so every worker respects one limit. */
   permitPools: unknown;
   logLevel: LogLevel;

@@ -66,7 +66,7 @@ export interface SimulatorOptions {
   oauthClients?: Array<SimOAuthClientSpec | string>;
   /** Start of the instance clock. Default `{ mode: "real" }`. */
   clock?: ClockSetting;
-  /** Latency added to every request, in milliseconds. Default 0. */
+  /** Latency of every request, in milliseconds, counted from its arrival (router.ts `sleepUntil`). Default 0. */
   latencyMs?: number;
   /**
    * The Batch API's transaction quota ("REST Batch API request timeout"): items not started within it are

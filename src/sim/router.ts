@@ -59,7 +59,17 @@ export class SimulatedResetError extends Error {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Waits until `ms` after `arrivedAt` (a `performance.now()` instant): the latency counts from the request's
+ * arrival, so the simulator's own work on a request is part of it, not added to it. The timer is asked for the
+ * whole milliseconds left and Deno's timers fire 0.4–2 ms late, so an answer comes at the configured latency or
+ * a little after it, never before: a benchmark's ceiling (permits / latency) is never flattered. Always a timer
+ * turn, even when nothing is left to wait.
+ */
+function sleepUntil(arrivedAt: number, ms: number): Promise<void> {
+  const left = Math.ceil(arrivedAt + ms - performance.now());
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, left)));
+}
 
 /**
  * Serves one request. `inner` marks an item of a Batch API request: the batch's own round trip already paid the
@@ -70,6 +80,10 @@ export async function handleRequest(
   request: Request,
   { inner = false }: { inner?: boolean } = {},
 ): Promise<Response> {
+  // Both clocks read together: the latency counts from the arrival the journal records (work before the
+  // journal entry, or a pause of the process there, must not shorten the span it shows).
+  const startedAt = Date.now();
+  const arrivedAt = performance.now();
   const url = new URL(request.url);
   const override = request.headers.get("x-http-method-override");
   const method = (override ?? request.method).toUpperCase();
@@ -82,7 +96,7 @@ export async function handleRequest(
     queryString: url.search.replace(/^\?/, ""),
     params: Object.fromEntries(url.searchParams),
     authKind: "none",
-    startedAt: Date.now(),
+    startedAt,
     instanceTime: formatGlideDateTime(state.clock.nowSeconds()),
   });
   const leave = state.counters.enter(route.key);
@@ -96,7 +110,7 @@ export async function handleRequest(
     const faults = state.faults.select({ route: route.key, method, table: route.table });
     entry.faults = faults.fired;
     const delay = (inner ? 0 : state.settings.latencyMs) + faults.latencyMs;
-    if (delay > 0) await sleep(delay);
+    if (delay > 0) await sleepUntil(arrivedAt, delay);
     const response = await respond(state, request, method, url, route, faults, entry);
     if (faults.doubleDate) proxyDate(response.headers, faults.doubleDate, state.clock.nowMs());
     entry.status = response.status;

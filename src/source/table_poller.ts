@@ -27,6 +27,7 @@ import { hintsFrom, Sweep, sweepStart } from "./sweep.ts";
 import { type BackfillState, ParallelBackfill } from "./parallel_backfill.ts";
 import type { PageEnd } from "./page_window.ts";
 import { TableBackoff } from "./table_backoff.ts";
+import type { PageBudget, PageTicket } from "./page_budget.ts";
 
 export interface TablePollerOptions {
   readonly table: TableSettings;
@@ -45,6 +46,8 @@ export interface TablePollerOptions {
   readonly backfill?: BackfillState | null;
   readonly records: Pick<RecordBuilder, "startPage" | "build">;
   readonly queue: RecordQueue;
+  /** The task's bound on page bodies held at once, shared by its tables (page_budget.ts); none = unbounded. */
+  readonly pageBudget?: PageBudget;
   readonly signal: AbortSignal;
   /** Told what each step emitted, once its records are queued, and what failed (progress_tracker.ts). */
   readonly progress?: StepObserver;
@@ -96,6 +99,8 @@ export class TablePoller {
   #delivered: Promise<void> = Promise.resolve();
   /** The table's own cursor as a row position. */
   readonly #streaming: RowPosition;
+  /** Body bytes per row asked for, of the last page read (what the next page is expected to weigh). */
+  #bytesPerRow: number | null = null;
 
   constructor(o: TablePollerOptions, keepRaw: ReadonlySet<string>) {
     this.#o = o;
@@ -215,12 +220,16 @@ export class TablePoller {
       await this.#backoff.wait(signal);
       if (signal.aborted) return;
       try {
-        const { page, limit, extractedAt } = await this.#fetchPage(sweep, query);
+        const { page, limit, extractedAt, done } = await this.#fetchPage(sweep, query);
         going = await this.#serially(async () => {
-          const { rows, last, emitted } = await this.#handlePage(page.slices, extractedAt, position);
-          const more = sweep.advance({ rows, limit, last, total: page.total });
-          this.#o.progress?.stepped(emitted, null, false);
-          return more;
+          try {
+            const { rows, last, emitted } = await this.#handlePage(page.slices, extractedAt, position);
+            const more = sweep.advance({ rows, limit, last, total: page.total });
+            this.#o.progress?.stepped(emitted, null, false);
+            return more;
+          } finally {
+            done();
+          }
         });
         this.#backoff.recovered();
       } catch (error) {
@@ -254,8 +263,14 @@ export class TablePoller {
       this.#sweep = sweep;
     }
     const sweep = this.#sweep;
-    const { page, limit, extractedAt } = await this.#fetchPage(sweep, this.#query);
-    const { rows, last, emitted } = await this.#handlePage(page.slices, extractedAt, this.#streaming);
+    const { page, limit, extractedAt, done } = await this.#fetchPage(sweep, this.#query);
+    let handled;
+    try {
+      handled = await this.#handlePage(page.slices, extractedAt, this.#streaming);
+    } finally {
+      done();
+    }
+    const { rows, last, emitted } = handled;
     if (this.#cursor && page.instanceTime) {
       // How far the table's cursor trails the instance clock (includes the safety lag and quiet periods).
       const lag = (page.instanceTime.getTime() - this.#cursor.epochMs) / 1000;
@@ -270,10 +285,29 @@ export class TablePoller {
     return emitted;
   }
 
-  /** Requests the sweep's next page at the current page size. */
+  /**
+   * Requests the sweep's next page at the current page size, once the task's page budget has room for it;
+   * `done` gives its share back (call it once the page's records are queued).
+   */
   async #fetchPage(sweep: Sweep, query: KeysetQuery) {
-    const t = this.#t;
     const limit = this.#backoff.limit;
+    const budget = this.#o.pageBudget;
+    const ticket = budget
+      ? await budget.acquire(
+        this.#bytesPerRow === null ? budget.unknownPageBytes : Math.ceil(this.#bytesPerRow * limit),
+        this.#o.signal,
+      )
+      : null;
+    try {
+      return await this.#requestPage(sweep, query, limit, ticket);
+    } catch (error) {
+      ticket?.release();
+      throw error;
+    }
+  }
+
+  async #requestPage(sweep: Sweep, query: KeysetQuery, limit: number, ticket: PageTicket | null) {
+    const t = this.#t;
     const request = sweep.next(query);
     const page = await this.#o.client.listSliced(t.table, {
       query: request.query,
@@ -287,9 +321,11 @@ export class TablePoller {
       signal: this.#o.signal,
     });
     const extractedAt = Date.now();
+    ticket?.settle(page.bytes);
+    this.#bytesPerRow = page.bytes / limit;
     this.#backoff.pageRead();
     this.#o.clock.observe(page.instanceTime);
-    return { page, limit, extractedAt };
+    return { page, limit, extractedAt, done: () => ticket?.release() };
   }
 
   async #highWater(): Promise<HighWaterMark> {

@@ -16,6 +16,7 @@ import { OverlapLedger, overlapSentFromOffset } from "./overlap_ledger.ts";
 import { sourcePartition } from "./partition.ts";
 import { RecordBuilder } from "./record_builder.ts";
 import { RecordQueue } from "./record_queue.ts";
+import { PageBudget } from "./page_budget.ts";
 import { createValueBuilder, type RowValueBuilder } from "./schema_modes/mod.ts";
 import { createDeleteStream } from "./deletes/delete_stream.ts";
 import { probeAuditAccess } from "./deletes/audit_probe.ts";
@@ -34,6 +35,8 @@ export interface TableSourceTaskOptions {
   readonly pollWaitMs?: number;
   /** Intervals of progress reports, counts and log lines (progress_reporter.ts defaults). */
   readonly progress?: ProgressReporterOptions;
+  /** Bytes of page bodies held at once across the task's tables (page_budget.ts). Default PAGE_BUDGET_BYTES. */
+  readonly pageBudgetBytes?: number;
 }
 
 export class TableSourceTask implements SourceTask {
@@ -43,13 +46,17 @@ export class TableSourceTask implements SourceTask {
   #reporter: ProgressReporter | null = null;
   #loops: Promise<void>[] = [];
   #queue = new RecordQueue();
+  /** Page bodies held at once, across the task's tables (page_budget.ts). */
+  readonly #pageBudget: PageBudget;
   #failure: Error | null = null;
   #abort = new AbortController();
   #unlink: () => void = () => {};
   /** Each table's acknowledged versions near its cursor, by partitionKey of its source partition. */
   #ledgers = new Map<string, OverlapLedger>();
 
-  constructor(private readonly options: TableSourceTaskOptions = {}) {}
+  constructor(private readonly options: TableSourceTaskOptions = {}) {
+    this.#pageBudget = new PageBudget(options.pageBudgetBytes);
+  }
 
   /** The pollers, for tests and status. */
   get pollers(): readonly TablePoller[] {
@@ -145,6 +152,7 @@ export class TableSourceTask implements SourceTask {
             envelope,
           }),
           queue: this.#queue,
+          pageBudget: this.#pageBudget,
           signal,
           progress,
           sweepBound: deletes ? (mark, signal) => deletes.horizon.clamp(mark, signal) : undefined,

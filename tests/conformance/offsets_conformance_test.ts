@@ -11,7 +11,7 @@ import { createKafka } from "../../src/kafka/mod.ts";
 import { setLogLevel } from "../../src/observability/log.ts";
 import { KafkaOffsetLog } from "../../src/runtime/offsets/kafka_offset_log.ts";
 import { TopicOffsetStore } from "../../src/runtime/offsets/topic_store.ts";
-import type { SourceOffset, SourcePartition } from "../../src/runtime/offsets/types.ts";
+import type { SourceOffset, SourcePartition } from "../../src/connect/record.ts";
 import { startConnectHarness } from "./connect_harness.ts";
 
 setLogLevel("error");

@@ -6,7 +6,8 @@ import { Struct, validateValue } from "../../src/connect/struct.ts";
 import { BigDecimal, bigintToTwosComplement, twosComplementToBigint } from "../../src/connect/big_decimal.ts";
 import { ConnectDate, ConnectDecimal, ConnectTime, ConnectTimestamp } from "../../src/connect/logical.ts";
 import { DataException, SchemaBuilderException } from "../../src/connect/errors.ts";
-import { inferSchema, normalizeInt64, schemalessTypeOf, valuesEqual } from "../../src/connect/values.ts";
+import { inferSchema, normalizeInt64, schemalessTypeOf } from "../../src/connect/values.ts";
+import { valuesEqual } from "../../src/connect/equality.ts";
 import { assertSchemaAndValue } from "./helpers.ts";
 
 const person = SchemaBuilder.struct().name("com.example.Person")

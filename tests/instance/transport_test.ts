@@ -166,6 +166,33 @@ Deno.test("capped body, byte stream (fetch's kind): read into one buffer grown a
   );
 });
 
+Deno.test("capped body: read into one buffer of the expected size (or Content-Length), not one doubled from 16 KiB", async () => {
+  const label = { method: "GET", path: "/x" };
+  const parts = () => Array.from({ length: 10 }, (_, i) => new Uint8Array(10_000).fill(i));
+  const byteBody = (headers: Record<string, string> = {}) =>
+    new Response(
+      new ReadableStream({
+        type: "bytes",
+        start(controller) {
+          for (const part of parts()) controller.enqueue(part);
+          controller.close();
+        },
+      }),
+      { headers },
+    );
+  const limits = { maxBytes: 1_000_000, idleMs: 1000 };
+  const doubled = await readCappedBody(byteBody(), limits, label);
+  assertEquals(doubled.buffer.byteLength, 131_072, "16 KiB doubled three times");
+  const expected = await readCappedBody(byteBody(), { ...limits, expectedBytes: 100_000 }, label);
+  assertEquals([expected.length, expected.buffer.byteLength], [100_000, 100_001]);
+  assertEquals([expected[0], expected[99_999]], [0, 9]);
+  const declared = await readCappedBody(byteBody({ "content-length": "100000" }), limits, label);
+  assertEquals([declared.length, declared.buffer.byteLength], [100_000, 100_001]);
+  // Expected too small: the buffer grows as before.
+  const short = await readCappedBody(byteBody(), { ...limits, expectedBytes: 60_000 }, label);
+  assertEquals([short.length, short[99_999]], [100_000, 9]);
+});
+
 Deno.test("instance clock: Date header offset, conservative and latest-wins", () => {
   const clock = new InstanceClock();
   assertEquals(clock.now(), null);

@@ -141,6 +141,16 @@ Deno.test("latency and per-row latency hold requests in flight; maxima are track
   });
 });
 
+Deno.test("the configured latency counts from a request's arrival: no answer comes before it", async () => {
+  // Journal times are whole milliseconds, hence one for rounding.
+  await withSim({ seed: { problem: 5 }, latencyMs: 25 }, async (sim) => {
+    for (let i = 0; i < 5; i++) await get(sim, "/api/now/table/problem");
+    const spans = sim.journal.entries().map((e) => e.endedAt! - e.startedAt);
+    assertEquals(spans.length, 5);
+    for (const span of spans) assert(span >= 25 - 1, `answered after ${span} ms with a latency of 25 ms`);
+  });
+});
+
 Deno.test("the journal records method, path, raw query string, params, status and principal", async () => {
   await withSim({}, async (sim) => {
     await fetch(

@@ -10,7 +10,7 @@ const proxy = group("Proxy");
 const http = group("HTTP");
 const retry = group("Retry");
 
-export const STORE_TYPES = ["JKS", "PKCS12"] as const;
+const STORE_TYPES = ["JKS", "PKCS12"] as const;
 
 export const CONNECTION_DEFS: readonly PropertyDef[] = [
   connection(

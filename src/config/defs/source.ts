@@ -4,7 +4,7 @@ import { identifierList, range } from "../validators.ts";
 
 const source = group("Source");
 
-export const SCHEMA_MODES = ["schemaless", "strings", "typed"] as const;
+const SCHEMA_MODES = ["schemaless", "strings", "typed"] as const;
 
 export const SOURCE_DEFS: readonly PropertyDef[] = [
   source(

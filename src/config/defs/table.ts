@@ -6,7 +6,7 @@ import { group, type PropertyDef } from "../def.ts";
 import { dateTime, identifier, nonEmpty, range } from "../validators.ts";
 
 export const TABLE_PREFIX = "svc.table.";
-export const DEFAULT_START_TIMESTAMP = "1970-01-01 00:00:00";
+const DEFAULT_START_TIMESTAMP = "1970-01-01 00:00:00";
 
 /** The per-table key suffixes, in documentation order. */
 export function tableDefs(alias: string): PropertyDef[] {

@@ -14,7 +14,7 @@
  */
 import { DataException } from "../errors.ts";
 import { NULL_SCHEMA_AND_VALUE, type Schema, type SchemaAndValue } from "../schema.ts";
-import type { ConverterConfig, RawHeader } from "../converters/converter.ts";
+import type { ConverterConfig } from "../converters/converter.ts";
 import { RetriableException } from "../task_api.ts";
 import { RegistryHttp } from "./client/registry_http.ts";
 import { RegistryResponseError, RegistryUnavailableError } from "./client/registry_errors.ts";
@@ -28,20 +28,10 @@ import {
 import { subjectName } from "./subject_name_strategy.ts";
 import { frame, unframe } from "./wire_format.ts";
 
-interface Writer<S> {
-  readonly id: number;
-  readonly schema: S;
-}
-
-/** What a Connect schema object turned into: its registry schema and, per subject, the resolved writer. */
+/** What a Connect schema object turned into: its registry schema and, per subject, the id and schema to write. */
 interface Generated<S> {
   readonly schema: S;
-  readonly writers: Map<string, Writer<S>>;
-}
-
-interface WriteTarget<S> {
-  readonly subject: string;
-  readonly generated: Generated<S>;
+  readonly writers: Map<string, { readonly id: number; readonly schema: S }>;
 }
 
 const NOT_PREPARED = "was called before its prepare step resolved the schema; await " +
@@ -55,7 +45,7 @@ interface Configured<S extends FormatSchema> {
   readonly isKey: boolean;
 }
 
-export abstract class RegistryConverter<S extends FormatSchema> implements PreparingConverter {
+export class RegistryConverter<S extends FormatSchema> implements PreparingConverter {
   #state: Configured<S> | null = null;
   /**
    * Generated registry schemas and their writers by Connect schema object (the source keeps one object per
@@ -65,11 +55,14 @@ export abstract class RegistryConverter<S extends FormatSchema> implements Prepa
   #generated = new WeakMap<Schema, Generated<S>>();
   readonly #readers = new Map<number, PayloadReader>();
 
-  /** The Java class name, for messages. */
-  abstract readonly className: string;
-
-  /** Creates the format from the converter's settings (format-specific keys such as `decimal.format`). */
-  protected abstract createFormat(configs: ConverterConfig): RegistryFormat<S>;
+  /**
+   * `className`: the Java class name, for messages; `createFormat` makes the format from the converter's
+   * settings (format-specific keys such as `decimal.format`).
+   */
+  constructor(
+    readonly className: string,
+    private readonly createFormat: (configs: ConverterConfig) => RegistryFormat<S>,
+  ) {}
 
   configure(configs: ConverterConfig, isKey: boolean): void {
     this.close();
@@ -94,12 +87,7 @@ export abstract class RegistryConverter<S extends FormatSchema> implements Prepa
     return this.#resolveWriter(topic, target);
   }
 
-  fromConnectData(
-    topic: string,
-    schema: Schema | null,
-    value: unknown,
-    _headers?: RawHeader[],
-  ): Uint8Array | null {
+  fromConnectData(topic: string, schema: Schema | null, value: unknown): Uint8Array | null {
     const target = this.#target(topic, schema, value);
     if (target === null) return null;
     const writer = target.generated.writers.get(target.subject);
@@ -108,7 +96,7 @@ export abstract class RegistryConverter<S extends FormatSchema> implements Prepa
   }
 
   /** Null for a tombstone; otherwise the subject and generated schema. Throws for values it cannot write. */
-  #target(topic: string, schema: Schema | null, value: unknown): WriteTarget<S> | null {
+  #target(topic: string, schema: Schema | null, value: unknown) {
     const { format, settings, isKey } = this.#configured;
     if (value === null || value === undefined) {
       if (schema === null || schema.isOptional || format.tombstoneForRequiredSchema) return null;
@@ -124,32 +112,24 @@ export abstract class RegistryConverter<S extends FormatSchema> implements Prepa
     }
     let generated = this.#generated.get(schema);
     if (generated === undefined) {
-      generated = { schema: format.fromConnectSchema(schema), writers: new Map() };
+      generated = { schema: format.parse(format.schemaText(schema)), writers: new Map() };
       this.#generated.set(schema, generated);
     }
     const subject = subjectName(settings.subjectNameStrategy, topic, isKey, generated.schema.recordName);
     return { subject, generated };
   }
 
-  async #resolveWriter(topic: string, target: WriteTarget<S>): Promise<void> {
+  async #resolveWriter(topic: string, { subject, generated }: { subject: string; generated: Generated<S> }) {
     const { settings, client, format } = this.#configured;
-    const generated = target.generated.schema;
-    const text = { schemaType: format.schemaType, schema: generated.text };
+    const text = { schemaType: format.schemaType, schema: generated.schema.text };
     try {
-      let writer: Writer<S>;
-      if (settings.autoRegisterSchemas) {
-        writer = {
-          id: await client.register(target.subject, text, settings.normalizeSchemas),
-          schema: generated,
-        };
-      } else if (settings.useLatestVersion) {
-        const latest = await client.latest(target.subject);
-        writer = { id: latest.id, schema: format.parse(latest.schema) };
-      } else {
-        const found = await client.lookup(target.subject, text, settings.normalizeSchemas);
-        writer = { id: found.id, schema: generated };
-      }
-      target.generated.writers.set(target.subject, writer);
+      let [id, schema] = [0, generated.schema];
+      if (settings.autoRegisterSchemas) id = await client.register(subject, text, settings.normalizeSchemas);
+      else if (settings.useLatestVersion) {
+        const latest = await client.latest(subject);
+        [id, schema] = [latest.id, format.parse(latest.schema)];
+      } else id = (await client.lookup(subject, text, settings.normalizeSchemas)).id;
+      generated.writers.set(subject, { id, schema });
     } catch (error) {
       throw this.#registryFailure(
         error,
@@ -167,7 +147,7 @@ export abstract class RegistryConverter<S extends FormatSchema> implements Prepa
     return this.#resolveReader(topic, schemaId);
   }
 
-  toConnectData(topic: string, bytes: Uint8Array | null, _headers?: readonly RawHeader[]): SchemaAndValue {
+  toConnectData(topic: string, bytes: Uint8Array | null): SchemaAndValue {
     if (bytes === null) return NULL_SCHEMA_AND_VALUE;
     const { format } = this.#configured;
     const { schemaId, payload } = unframe(bytes);

@@ -5,25 +5,15 @@
  */
 import { booleanSetting, intSetting } from "../converters/config_values.ts";
 import type { ConverterConfig } from "../converters/converter.ts";
-import {
-  parseRegistryClientSettings,
-  type RegistryClientSettings,
-} from "./client/registry_client_settings.ts";
-import { type SubjectNameStrategy, subjectNameStrategy } from "./subject_name_strategy.ts";
+import { parseRegistryClientSettings } from "./client/registry_client_settings.ts";
+import { subjectNameStrategy } from "./subject_name_strategy.ts";
 
-export interface RegistryConverterSettings {
-  readonly client: RegistryClientSettings;
-  readonly autoRegisterSchemas: boolean;
-  readonly useLatestVersion: boolean;
-  readonly normalizeSchemas: boolean;
-  readonly subjectNameStrategy: SubjectNameStrategy;
-  readonly schemasCacheSize: number;
-}
+export type RegistryConverterSettings = ReturnType<typeof parseRegistryConverterSettings>;
 
 export function parseRegistryConverterSettings(
   configs: ConverterConfig,
   isKey: boolean,
-): RegistryConverterSettings {
+) {
   return Object.freeze({
     client: parseRegistryClientSettings(configs),
     autoRegisterSchemas: booleanSetting(configs, "auto.register.schemas", true),

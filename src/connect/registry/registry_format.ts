@@ -22,8 +22,8 @@ export interface RegistryFormat<S extends FormatSchema> {
   /** True when a null value with a required schema still makes a tombstone (Protobuf) rather than an error. */
   readonly tombstoneForRequiredSchema: boolean;
 
-  /** Connect schema → registry schema. Throws `DataException` for a schema the format cannot express. */
-  fromConnectSchema(schema: Schema): S;
+  /** Connect schema → registry text. Throws `DataException` for a schema the format cannot express. */
+  schemaText(schema: Schema): string;
   /** Registry text → schema. Throws `DataException` for text the format cannot read. */
   parse(text: string): S;
   /**

@@ -6,14 +6,9 @@
 import { ConfigException, DataException } from "../errors.ts";
 import type { ConverterConfig } from "../converters/converter.ts";
 
-export type SubjectNameStrategy = "TopicNameStrategy" | "RecordNameStrategy" | "TopicRecordNameStrategy";
-
 const PACKAGE = "io.confluent.kafka.serializers.subject.";
-const STRATEGIES: readonly SubjectNameStrategy[] = [
-  "TopicNameStrategy",
-  "RecordNameStrategy",
-  "TopicRecordNameStrategy",
-];
+const STRATEGIES = ["TopicNameStrategy", "RecordNameStrategy", "TopicRecordNameStrategy"] as const;
+export type SubjectNameStrategy = typeof STRATEGIES[number];
 
 /** Reads `key.subject.name.strategy` or `value.subject.name.strategy`. */
 export function subjectNameStrategy(configs: ConverterConfig, isKey: boolean): SubjectNameStrategy {

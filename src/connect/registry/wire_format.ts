@@ -10,13 +10,7 @@ import { DataException } from "../errors.ts";
 import { normalizeInt64 } from "../values.ts";
 import { codecCall } from "./registry_format.ts";
 
-export const MAGIC_BYTE = 0x00;
-
-export interface FramedPayload {
-  readonly schemaId: number;
-  /** The bytes after the 5-byte header (a view, not a copy). */
-  readonly payload: Uint8Array;
-}
+const MAGIC_BYTE = 0x00;
 
 /** Prefixes `payload` with the magic byte and `schemaId`. */
 export function frame(schemaId: number, payload: Uint8Array): Uint8Array {
@@ -27,28 +21,11 @@ export function frame(schemaId: number, payload: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Splits framed bytes; throws `DataException` with the serializers' message for anything else. */
-export function unframe(bytes: Uint8Array): FramedPayload {
+/** Splits framed bytes (the payload is a view); throws `DataException` with the serializers' message otherwise. */
+export function unframe(bytes: Uint8Array): { schemaId: number; payload: Uint8Array } {
   if (bytes.length < 5 || bytes[0] !== MAGIC_BYTE) throw new DataException("Unknown magic byte!");
   const schemaId = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(1, false);
   return { schemaId, payload: bytes.subarray(5) };
-}
-
-/** Zig-zag varints of signed 64-bit values (a bigint beyond 2^53). */
-export class ByteWriter {
-  readonly #values: Array<number | string> = [];
-
-  zigzag(value: number | bigint): this {
-    this.#values.push(typeof value === "bigint" ? value.toString() : value);
-    return this;
-  }
-
-  /** The bytes written so far. */
-  toBytes(): Uint8Array {
-    const writer = protobuf.Writer.create();
-    for (const value of this.#values) writer.sint64(value);
-    return writer.finish();
-  }
 }
 
 /** Reads zig-zag varints: a `number` when safe, else a `bigint` (see schema.ts on INT64). */
@@ -71,16 +48,6 @@ export class ByteReader {
     const long = codecCall("Protobuf", "message index reading", () => this.#reader.sint64());
     return normalizeInt64(BigInt(long.toString()));
   }
-}
-
-/** Writes Protobuf message indexes (`[0]` as the single byte 0). */
-export function writeMessageIndexes(writer: ByteWriter, indexes: readonly number[]): void {
-  if (indexes.length === 1 && indexes[0] === 0) {
-    writer.zigzag(0);
-    return;
-  }
-  writer.zigzag(indexes.length);
-  for (const index of indexes) writer.zigzag(index);
 }
 
 /** Reads Protobuf message indexes; an empty count means `[0]`. */

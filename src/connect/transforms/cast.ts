@@ -98,7 +98,7 @@ function outputType(text: string): SchemaType {
 }
 
 /** Kafka's `parseFieldTypes`: `field:type` pairs, or one bare type for the whole value. */
-export function parseCastSpec(mappings: readonly string[]): CastSpec {
+function parseCastSpec(mappings: readonly string[]): CastSpec {
   const fields = new Map<string | typeof WHOLE_VALUE, SchemaType>();
   let wholeValue = false;
   for (const mapping of mappings) {

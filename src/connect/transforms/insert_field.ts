@@ -62,7 +62,7 @@ interface InsertionSpec {
   optional: boolean;
 }
 
-export function parseInsertionSpec(spec: string | null): InsertionSpec | null {
+function parseInsertionSpec(spec: string | null): InsertionSpec | null {
   if (spec === null) return null;
   if (spec.endsWith("?")) return { name: spec.slice(0, -1), optional: true };
   if (spec.endsWith("!")) return { name: spec.slice(0, -1), optional: false };

@@ -7,6 +7,7 @@
  * smaller width, while integral values simply wrap — `(byte) 300L` is 44 but `(byte) 1e10` is -1.
  */
 import { BigDecimal } from "../big_decimal.ts";
+import { javaTrim } from "../java_trim.ts";
 
 /** A numeric Connect value: JS number, INT64 bigint, or Decimal. */
 export type JavaNumber = number | bigint | BigDecimal;
@@ -94,12 +95,7 @@ const JAVA_DECIMAL_FLOAT = /^[+-]?(NaN|Infinity|((\d+\.?\d*|\.\d+)([eE][+-]?\d+)
 
 /** Java's `Double.parseDouble` (hexadecimal floating literals are not supported). */
 export function parseJavaDouble(text: string): number {
-  // Java strips leading and trailing characters <= ' ' (control characters included) before parsing.
-  let start = 0;
-  let end = text.length;
-  while (start < end && text.charCodeAt(start) <= 0x20) start++;
-  while (end > start && text.charCodeAt(end - 1) <= 0x20) end--;
-  const trimmed = text.slice(start, end);
+  const trimmed = javaTrim(text);
   if (!JAVA_DECIMAL_FLOAT.test(trimmed)) throw new NumberFormatError(text);
   return Number(trimmed.replace(/[fFdD]$/, ""));
 }

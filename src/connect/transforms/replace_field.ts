@@ -33,7 +33,7 @@ import {
 import type { AnyRecord, Transformation } from "./types.ts";
 
 /** Kafka's `parseRenameMappings`: `old:new` pairs; throws naming the first malformed entry. */
-export function parseRenameMappings(mappings: readonly string[]): Map<string, string> {
+function parseRenameMappings(mappings: readonly string[]): Map<string, string> {
   const renames = new Map<string, string>();
   for (const mapping of mappings) {
     const parts = javaSplit(mapping, ":");

@@ -28,7 +28,7 @@ export interface DeadLetterQueueOptions {
   producer: () => Promise<Producer>;
 }
 
-export const ERROR_HEADER_PREFIX = "__connect.errors.";
+const ERROR_HEADER_PREFIX = "__connect.errors.";
 
 export class DeadLetterQueue {
   #options: DeadLetterQueueOptions;

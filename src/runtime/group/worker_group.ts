@@ -17,6 +17,7 @@
  */
 import type { GroupAssignment, GroupMembership, KafkaClient } from "../../kafka/mod.ts";
 import { logger } from "../../observability/log.ts";
+import { settlesWithin } from "../../common/delay.ts";
 import type { Herder } from "../herder.ts";
 import type { TaskPlacement } from "../task_placement.ts";
 import type { TaskState } from "../task_runner.ts";
@@ -58,7 +59,7 @@ interface MemberAssignment {
 }
 
 /** A task unit's id: `["<connector>",<n>]`, so connector names may hold any character. */
-export function taskUnit(connector: string, task: number): string {
+function taskUnit(connector: string, task: number): string {
   return JSON.stringify([connector, task]);
 }
 
@@ -171,16 +172,10 @@ export class WorkerGroup {
    * read later is started then (its tasks are owned already), so a slow config read delays, never blocks.
    */
   async #configAt(position: number): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<"late">((resolve) =>
-      timer = setTimeout(() => resolve("late"), this.#o.rebalanceTimeoutMs)
-    );
-    const result = await Promise.race([this.#o.config.waitForPosition(position), late]).finally(() =>
-      clearTimeout(timer)
-    );
+    const inTime = await settlesWithin(this.#o.config.waitForPosition(position), this.#o.rebalanceTimeoutMs);
     // The herder applies what the store read in order; assignments are made from what it applied.
-    if (result !== "late") await this.#configChanges;
-    if (result === "late") {
+    if (inTime) await this.#configChanges;
+    else {
       log.warn(
         { position, at: this.#o.config.position() },
         "the config topic was not read up to the group's position in time",

@@ -4,12 +4,14 @@
  */
 import type { KafkaClient } from "../../kafka/mod.ts";
 import { ConnectRestError } from "../connect_rest_error.ts";
-import type { OffsetEntry, OffsetStore, OffsetUpdate } from "../offsets/types.ts";
+import type { OffsetStore, OffsetUpdate } from "../offsets/types.ts";
+import type { SourceOffsetEntry } from "../../connect/task_api.ts";
 import { sinkGroupOf } from "../sink_group.ts";
 import { kindOf, type ManagedConnector } from "./managed.ts";
+import { isPlainObject } from "../../common/plain_object.ts";
 
 /** Copies of a source connector's stored offsets (for a task's start message and the REST answer). */
-export function sourceOffsetsOf(store: OffsetStore, connector: string): OffsetEntry[] {
+export function sourceOffsetsOf(store: OffsetStore, connector: string): SourceOffsetEntry[] {
   return store.getAll(connector).map((e) => ({ partition: { ...e.partition }, offset: { ...e.offset } }));
 }
 
@@ -47,8 +49,8 @@ export class ConnectorOffsets {
     }
     if (kindOf(m) === "source") {
       for (const e of entries) {
-        if (!isObject(e.partition)) throw new ConnectRestError(400, "Source partitions may not be null");
-        if (e.offset !== null && !isObject(e.offset)) {
+        if (!isPlainObject(e.partition)) throw new ConnectRestError(400, "Source partitions may not be null");
+        if (e.offset !== null && !isPlainObject(e.offset)) {
           throw new ConnectRestError(400, "Source offsets must be objects or null");
         }
       }
@@ -105,13 +107,9 @@ function requireStopped(m: ManagedConnector): void {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function sinkOffsetChange(e: OffsetChange): { topic: string; partition: number; offset: number } {
   const p = e.partition as Record<string, unknown> | null;
-  if (!isObject(p) || typeof p.kafka_topic !== "string" || p.kafka_partition === undefined) {
+  if (!isPlainObject(p) || typeof p.kafka_topic !== "string" || p.kafka_partition === undefined) {
     throw new ConnectRestError(
       400,
       "The partition for a sink connector offset must contain the keys 'kafka_topic' and 'kafka_partition'",
@@ -127,7 +125,7 @@ function sinkOffsetChange(e: OffsetChange): { topic: string; partition: number; 
   }
   if (e.offset === null) return { topic: p.kafka_topic, partition, offset: -1 };
   const o = e.offset as Record<string, unknown>;
-  if (!isObject(o) || o.kafka_offset === undefined) {
+  if (!isPlainObject(o) || o.kafka_offset === undefined) {
     throw new ConnectRestError(
       400,
       "The offset for a sink connector should either be null or contain the key 'kafka_offset'",

@@ -8,6 +8,7 @@
  * A failed write leaves the changes pending: the caller of `flush()` gets the error, a background write is
  * retried with a growing delay, and any later flush retries too.
  */
+import { backoffCeiling } from "../../common/delay.ts";
 
 export interface CoalescingFlusherOptions {
   /** Delay between the first unwritten change and the background write that covers it. */
@@ -27,7 +28,8 @@ export class CoalescingFlusher {
   #changes = 0;
   #written = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #retryDelayMs: number;
+  /** Background writes failed in a row: the retry delay doubles with each. */
+  #failedWrites = 0;
   /** The latest write in the chain, settled either way: the next write starts after it. */
   #tail: Promise<void> = Promise.resolve();
   /** A write queued but not started yet: joining it covers every change made so far. */
@@ -36,7 +38,6 @@ export class CoalescingFlusher {
 
   constructor(options: CoalescingFlusherOptions) {
     this.#options = options;
-    this.#retryDelayMs = options.delayMs;
   }
 
   /** Whether some change is not written yet. */
@@ -72,7 +73,7 @@ export class CoalescingFlusher {
     if (target === this.#written) return;
     await this.#options.write();
     this.#written = target;
-    this.#retryDelayMs = this.#options.delayMs;
+    this.#failedWrites = 0;
   }
 
   #schedule(delayMs: number): void {
@@ -81,8 +82,10 @@ export class CoalescingFlusher {
       this.#timer = undefined;
       this.flush().catch((error) => {
         this.#options.onBackgroundError(error);
-        this.#retryDelayMs = Math.min(Math.max(this.#retryDelayMs * 2, 1), MAX_RETRY_DELAY_MS);
-        if (this.dirty) this.#schedule(this.#retryDelayMs);
+        this.#failedWrites++;
+        // The first retry waits twice the delay (at least 1 ms).
+        const firstRetryMs = Math.max(this.#options.delayMs * 2, 1);
+        if (this.dirty) this.#schedule(backoffCeiling(this.#failedWrites, firstRetryMs, MAX_RETRY_DELAY_MS));
       });
     }, delayMs);
   }

@@ -16,11 +16,11 @@ import {
 import { TopicOffsetStore } from "./topic_store.ts";
 import type { OffsetStore } from "./types.ts";
 
-export const OFFSET_STORAGE_TOPIC = "offset.storage.topic";
-export const OFFSET_STORAGE_FILE = "offset.storage.file.filename";
-export const OFFSET_STORAGE_PARTITIONS = "offset.storage.partitions";
-export const OFFSET_STORAGE_REPLICATION_FACTOR = "offset.storage.replication.factor";
-export const OFFSET_FLUSH_INTERVAL = "offset.flush.interval.ms";
+const OFFSET_STORAGE_TOPIC = "offset.storage.topic";
+const OFFSET_STORAGE_FILE = "offset.storage.file.filename";
+const OFFSET_STORAGE_PARTITIONS = "offset.storage.partitions";
+const OFFSET_STORAGE_REPLICATION_FACTOR = "offset.storage.replication.factor";
+const OFFSET_FLUSH_INTERVAL = "offset.flush.interval.ms";
 
 /** The worker config cannot give a usable offset store. */
 export class OffsetStoreConfigError extends Error {

@@ -21,11 +21,12 @@
  */
 import { canonicalOffsetKey, parseOffsetKey } from "./offset_key.ts";
 import type { OffsetRow } from "./offset_table.ts";
-import type { SourceOffset, SourcePartition } from "./types.ts";
-import { InvalidOffsetError, isPlainObject, validateOffsetMap } from "./validation.ts";
+import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
+import { InvalidOffsetError, validateOffsetMap } from "./validation.ts";
+import { isPlainObject } from "../../common/plain_object.ts";
 
-export const OFFSETS_FILE_FORMAT = "tablesync.source-offsets";
-export const OFFSETS_FILE_VERSION = 1;
+const OFFSETS_FILE_FORMAT = "tablesync.source-offsets";
+const OFFSETS_FILE_VERSION = 1;
 
 /** The offsets file cannot be used. The daemon stops with this rather than starting over from empty offsets. */
 export class CorruptOffsetsError extends Error {

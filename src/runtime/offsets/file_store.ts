@@ -13,7 +13,9 @@ import { removeLeftoverTempFiles, writeFileAtomically } from "./atomic_file.ts";
 import { CoalescingFlusher } from "./coalescing_flusher.ts";
 import { decodeOffsetsFile, encodeOffsetsFile } from "./file_format.ts";
 import { OffsetTable } from "./offset_table.ts";
-import type { OffsetEntry, OffsetStore, OffsetUpdate, SourceOffset, SourcePartition } from "./types.ts";
+import type { OffsetStore, OffsetUpdate } from "./types.ts";
+import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
+import type { SourceOffsetEntry } from "../../connect/task_api.ts";
 import { validateUpdate } from "./validation.ts";
 
 /**
@@ -81,7 +83,7 @@ export class FileOffsetStore implements OffsetStore {
     return this.#table.get(connector, partition);
   }
 
-  getAll(connector: string): OffsetEntry[] {
+  getAll(connector: string): SourceOffsetEntry[] {
     this.#assertStarted();
     return this.#table.getAll(connector);
   }

@@ -19,13 +19,14 @@ import {
   TopicCreationUnsupportedError,
 } from "../../kafka/mod.ts";
 import { logger } from "../../observability/log.ts";
+import { settlesWithin } from "../../common/delay.ts";
 import type { OffsetLog, OffsetLogRecord, OffsetLogWrite } from "./offset_log.ts";
 
 /** Connect's defaults for `offset.storage.partitions` and `offset.storage.replication.factor`. */
 export const DEFAULT_OFFSET_TOPIC_PARTITIONS = 25;
 export const DEFAULT_OFFSET_TOPIC_REPLICATION_FACTOR = 3;
 /** Default limit on reading the whole topic at start. */
-export const DEFAULT_OFFSET_TOPIC_READ_TIMEOUT_MS = 120_000;
+const DEFAULT_OFFSET_TOPIC_READ_TIMEOUT_MS = 120_000;
 
 /** Session timeout of the reading consumer: above the librdkafka mock's 3 s first-join delay. */
 const READER_SESSION_TIMEOUT_MS = 10_000;
@@ -84,7 +85,6 @@ export class KafkaOffsetLog implements OffsetLog {
       autoOffsetReset: "earliest",
       sessionTimeoutMs: READER_SESSION_TIMEOUT_MS,
     });
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await consumer.run((batch) => {
         const end = ends.get(batch.partition);
@@ -98,22 +98,16 @@ export class KafkaOffsetLog implements OffsetLog {
         return Promise.resolve();
       });
       const timeoutMs = this.#options.readTimeoutMs ?? DEFAULT_OFFSET_TOPIC_READ_TIMEOUT_MS;
-      const timedOut = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          reject(
-            new Error(
-              `reading did not reach the end of partition(s) ${
-                [...remaining].join(", ")
-              } within ${timeoutMs} ms ` +
-                `(a partition ending with a transaction marker, written by an exactly-once Connect worker, ` +
-                `cannot be read to its end by this reader)`,
-            ),
-          );
-        }, timeoutMs);
-      });
-      await Promise.race([allRead, timedOut]);
+      if (!(await settlesWithin(allRead, timeoutMs))) {
+        throw new Error(
+          `reading did not reach the end of partition(s) ${
+            [...remaining].join(", ")
+          } within ${timeoutMs} ms ` +
+            `(a partition ending with a transaction marker, written by an exactly-once Connect worker, ` +
+            `cannot be read to its end by this reader)`,
+        );
+      }
     } finally {
-      clearTimeout(timer);
       await consumer.close();
     }
     return records;

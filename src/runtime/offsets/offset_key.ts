@@ -9,8 +9,8 @@
  * form: parsed, object fields sorted, re-serialised.
  */
 import { JsonConverter } from "../../connect/converters/json/json_converter.ts";
-import { isPlainObject } from "./validation.ts";
-import type { SourceOffset, SourcePartition } from "./types.ts";
+import { isPlainObject } from "../../common/plain_object.ts";
+import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
 
 /** The worker's internal converter: JsonConverter with schemas disabled, as Connect's offset writer uses. */
 const internalConverter = new JsonConverter();

@@ -8,7 +8,8 @@
  * frozen copies: callers cannot change the table by mutating what they passed in or got back.
  */
 import { canonicalOffsetKey, serializeOffsetKey } from "./offset_key.ts";
-import type { OffsetEntry, SourceOffset, SourcePartition } from "./types.ts";
+import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
+import type { SourceOffsetEntry } from "../../connect/task_api.ts";
 
 /** One live row of the table. */
 export interface OffsetRow {
@@ -26,7 +27,7 @@ export class OffsetTable {
     return this.#row(connector, partition)?.offset;
   }
 
-  getAll(connector: string): OffsetEntry[] {
+  getAll(connector: string): SourceOffsetEntry[] {
     const rows = this.#byConnector.get(connector);
     if (!rows) return [];
     return [...rows.values()].map(({ partition, offset }) => ({ partition, offset }));

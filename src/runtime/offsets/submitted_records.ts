@@ -11,7 +11,8 @@
  * `committableOffsets()` to get what the offset store may be told. Counts feed metrics and back-pressure.
  */
 import { canonicalJson } from "./offset_key.ts";
-import type { OffsetEntry, SourceOffset, SourcePartition } from "./types.ts";
+import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
+import type { SourceOffsetEntry } from "../../connect/task_api.ts";
 
 /** The handle `submit()` returns; pass it to `ack()` or `drop()`. */
 export interface SubmittedRecord {
@@ -22,7 +23,7 @@ export interface SubmittedRecord {
 /** What `committableOffsets()` found (the figures of Connect's CommittableOffsets). */
 export interface CommittableOffsets {
   /** Per source partition that advanced: the offset of its latest record with every predecessor acked. */
-  readonly offsets: OffsetEntry[];
+  readonly offsets: SourceOffsetEntry[];
   /** Records this call removed from the queues (acked, or dropped, with all predecessors done). */
   readonly committableCount: number;
   /** Records still queued after this call: in flight, or acked behind one in flight. */
@@ -47,7 +48,8 @@ class TrackedRecord implements SubmittedRecord {
 
 /** A FIFO with O(1) removal from the head (Array.shift is O(n)). */
 class PartitionQueue {
-  #items: TrackedRecord[] = [];
+  /** Entries before `#head` are cleared (undefined) so the records they held can be collected. */
+  #items: (TrackedRecord | undefined)[] = [];
   #head = 0;
   constructor(readonly key: string, readonly partition: SourcePartition) {}
 
@@ -60,7 +62,7 @@ class PartitionQueue {
   }
 
   shift(): void {
-    this.#items[this.#head++] = undefined as never;
+    this.#items[this.#head++] = undefined;
     if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
       this.#items = this.#items.slice(this.#head);
       this.#head = 0;
@@ -113,7 +115,7 @@ export class SubmittedRecords {
 
   /** Removes every record that can be committed and returns, per partition, the offset to commit. */
   committableOffsets(): CommittableOffsets {
-    const offsets: OffsetEntry[] = [];
+    const offsets: SourceOffsetEntry[] = [];
     let committableCount = 0;
     let largestQueueSize = 0;
     let largestQueuePartition: SourcePartition | null = null;

@@ -24,11 +24,14 @@ import {
 } from "./offset_key.ts";
 import type { OffsetLog, OffsetLogRecord, OffsetLogWrite } from "./offset_log.ts";
 import { OffsetTable } from "./offset_table.ts";
-import type { OffsetEntry, OffsetStore, OffsetUpdate, SourceOffset, SourcePartition } from "./types.ts";
-import { isPlainObject, validateUpdate } from "./validation.ts";
+import type { OffsetStore, OffsetUpdate } from "./types.ts";
+import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
+import type { SourceOffsetEntry } from "../../connect/task_api.ts";
+import { validateUpdate } from "./validation.ts";
+import { isPlainObject } from "../../common/plain_object.ts";
 
 /** Default delay between a set() and the background write covering it (same reasoning as the file store's). */
-export const DEFAULT_TOPIC_FLUSH_DELAY_MS = 1000;
+const DEFAULT_TOPIC_FLUSH_DELAY_MS = 1000;
 
 /** Ignored records are each logged up to this count, then summarised, so a foreign topic cannot flood the log. */
 const MAX_IGNORED_WARNINGS = 10;
@@ -111,7 +114,7 @@ export class TopicOffsetStore implements OffsetStore {
     return this.#table.get(connector, partition);
   }
 
-  getAll(connector: string): OffsetEntry[] {
+  getAll(connector: string): SourceOffsetEntry[] {
     this.#assertStarted();
     return this.#table.getAll(connector);
   }

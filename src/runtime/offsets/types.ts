@@ -5,18 +5,12 @@
  * `{"table":"incident"}` → `{"sys_updated_on":"2024-10-01 12:00:00","sys_id":"46d4…"}`. They are stored under
  * Connect's own key, `["<connector>",{partition}]`, so the data can move between our file, our topic and a Java
  * Connect cluster's `offset.storage.topic` as they are (see docs/offsets.md). The partition and offset types are
- * the connectors' own (src/connect/record.ts); these are the stored entry, the change and the store.
+ * the connectors' own (src/connect/record.ts), and so is the stored entry (`SourceOffsetEntry`,
+ * src/connect/task_api.ts); these are the change and the store.
  */
 
 import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
-
-export type { OffsetPrimitive, SourceOffset, SourcePartition } from "../../connect/record.ts";
-
-/** One stored offset, as `GET /connectors/<name>/offsets` lists it. */
-export interface OffsetEntry {
-  readonly partition: SourcePartition;
-  readonly offset: SourceOffset;
-}
+import type { SourceOffsetEntry } from "../../connect/task_api.ts";
 
 /** One change: a new offset, or `null` to delete the partition's offset (a tombstone; KIP-875 reset/alter). */
 export interface OffsetUpdate {
@@ -37,7 +31,7 @@ export interface OffsetStore {
   /** The offset stored for the connector's partition; `undefined` when there is none. */
   get(connector: string, partition: SourcePartition): SourceOffset | undefined;
   /** Every offset stored for the connector, in no particular order. */
-  getAll(connector: string): OffsetEntry[];
+  getAll(connector: string): SourceOffsetEntry[];
   /**
    * Records changes for the connector. Validates every entry first and applies none when one is invalid
    * (throws `InvalidOffsetError`, naming the bad field).

@@ -4,7 +4,8 @@
  * Nested objects and arrays are refused because Connect refuses them, and a value JSON cannot carry
  * (NaN, Infinity, bigint, undefined, functions) is refused because it would not round-trip.
  */
-import type { OffsetPrimitive, SourcePartition } from "./types.ts";
+import type { OffsetPrimitive, SourcePartition } from "../../connect/record.ts";
+import { isPlainObject } from "../../common/plain_object.ts";
 
 /** A partition or offset that Connect would refuse. The REST layer answers it with 400. */
 export class InvalidOffsetError extends Error {
@@ -13,12 +14,6 @@ export class InvalidOffsetError extends Error {
 
 /** What is being checked, for the message: e.g. `source partition of connector "jira"`. */
 export type OffsetMapRole = "source partition" | "source offset";
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 /** The reason a value is not an allowed primitive, or null when it is one. */
 function primitiveProblem(value: unknown): string | null {

@@ -15,15 +15,32 @@ import { DataException } from "../../../src/connect/errors.ts";
 import { AvroConverter } from "../../../src/connect/registry/avro/avro_converter.ts";
 import { JsonSchemaConverter } from "../../../src/connect/registry/json_schema/json_schema_converter.ts";
 import { ProtobufConverter } from "../../../src/connect/registry/protobuf/protobuf_converter.ts";
-import {
-  ByteReader,
-  ByteWriter,
-  frame,
-  readMessageIndexes,
-  unframe,
-  writeMessageIndexes,
-} from "../../../src/connect/registry/wire_format.ts";
+import { ByteReader, frame, readMessageIndexes, unframe } from "../../../src/connect/registry/wire_format.ts";
 import { hex, read, TOPIC, write } from "./fixtures.ts";
+
+/** The writing side of the message indexes, which the converter only writes as `[0]` (one zero byte). */
+/** Zig-zag varints of signed 64-bit values (a bigint beyond 2^53). */
+class ByteWriter {
+  readonly #values: Array<number | string> = [];
+
+  zigzag(value: number | bigint): this {
+    this.#values.push(typeof value === "bigint" ? value.toString() : value);
+    return this;
+  }
+
+  /** The bytes written so far. */
+  toBytes(): Uint8Array {
+    const writer = protobuf.Writer.create();
+    for (const value of this.#values) writer.sint64(value);
+    return writer.finish();
+  }
+}
+
+/** Writes Protobuf message indexes (`[0]` as the single byte 0). */
+function writeMessageIndexes(writer: ByteWriter, indexes: readonly number[]): void {
+  const counted = indexes.length === 1 && indexes[0] === 0 ? [0] : [indexes.length, ...indexes];
+  for (const n of counted) writer.zigzag(n);
+}
 
 const all = nestedSchema("all");
 const reference = nestedSchema("reference_value");

@@ -8,7 +8,7 @@ import { Buffer } from "node:buffer";
 import type { Schema } from "../../schema.ts";
 import { codecCall, type FormatSchema, type PayloadReader, type RegistryFormat } from "../registry_format.ts";
 import { avroSchemaText } from "./avro_schema_from_connect.ts";
-import { avroKind, type AvroType, parseAvroSchema } from "./avro_schema.ts";
+import { type AvroType, parseAvroSchema } from "./avro_schema.ts";
 import { avroToConnectSchema } from "./avro_schema_to_connect.ts";
 import { fromAvroValue, toAvroValue } from "./avro_values.ts";
 import { RegistryConverter } from "../registry_converter.ts";
@@ -22,14 +22,11 @@ export class AvroFormat implements RegistryFormat<AvroSchema> {
   readonly displayName = "Avro";
   readonly tombstoneForRequiredSchema = false;
 
-  fromConnectSchema(schema: Schema): AvroSchema {
-    return this.parse(avroSchemaText(schema));
-  }
+  readonly schemaText = avroSchemaText;
 
   parse(text: string): AvroSchema {
     const type = parseAvroSchema(text);
-    const named = ["record", "enum", "fixed"].includes(avroKind(type));
-    return { text, type, recordName: named ? type.name! : null };
+    return { text, type, recordName: type.name ?? null }; // avsc names records, enums and fixed types only
   }
 
   serialize(writer: AvroSchema, schema: Schema, value: unknown): Uint8Array {
@@ -51,9 +48,7 @@ export class AvroFormat implements RegistryFormat<AvroSchema> {
 export const AVRO_CONVERTER_CLASS = "io.confluent.connect.avro.AvroConverter";
 
 export class AvroConverter extends RegistryConverter<AvroSchema> {
-  readonly className = AVRO_CONVERTER_CLASS;
-
-  protected createFormat(): AvroFormat {
-    return new AvroFormat();
+  constructor() {
+    super(AVRO_CONVERTER_CLASS, () => new AvroFormat());
   }
 }

@@ -1,26 +1,15 @@
 /**
  * Connect schema → Avro schema JSON, as Confluent's `AvroData.fromConnectSchema` builds it (with
- * `connect.meta.data=true`) and as Avro's Java `Schema.toString()` prints it, so a registered schema text
- * matches what Kafka Connect registers:
- *
- * - STRUCT → `record` named after the schema (namespace = the part before the last dot); unnamed structs are
- *   `io.confluent.connect.avro.ConnectDefault` (a second, different unnamed shape in one schema becomes
- *   `ConnectDefault2`, ...: Confluent fails there with "Can't redefine").
- * - INT8/INT16 → `int` with `connect.type`; INT32 `int`; INT64 `long`; FLOAT32 `float`; FLOAT64 `double`;
- *   BOOLEAN, STRING, BYTES as named; ARRAY `array`; MAP with required string keys `map`, otherwise an array of
- *   `io.confluent.connect.avro.MapEntry` records.
- * - Decimal → `bytes` with `scale`, `precision` (`connect.decimal.precision`, default 64) and
- *   `logicalType: decimal`; Date → `int`/`date`; Time → `int`/`time-millis`; Timestamp → `long`/`timestamp-millis`.
- * - Metadata as properties, in Confluent's order: `connect.doc`, `connect.version`, `connect.parameters`,
- *   `connect.default`, `connect.name`, `connect.type`, then `logicalType`.
- * - Optional → union `["null", T]` (field default `null`), or `[T, "null"]` when the schema has a default.
- *
- * Java prints a named type in full the first time and by name afterwards; the namespace is printed only when it
- * differs from the enclosing one.
+ * `connect.meta.data=true`; the mapping: docs/schema-registry.md, "Schema mapping") and as Avro's Java
+ * `Schema.toString()` prints it, so a registered schema text matches what Kafka Connect registers: properties in
+ * Confluent's order (`connect.doc`, `connect.version`, `connect.parameters`, `connect.default`, `connect.name`,
+ * `connect.type`, `logicalType`); an optional schema with a default is `[T, "null"]`; a named type is printed in
+ * full the first time and by name afterwards, its namespace only when it differs from the enclosing one.
  */
 import { DataException } from "../../errors.ts";
 import { encodeLatin1Default } from "./avro_defaults.ts";
 import {
+  ConnectDecimal,
   DATE_LOGICAL_NAME,
   DECIMAL_LOGICAL_NAME,
   TIME_LOGICAL_NAME,
@@ -30,13 +19,12 @@ import { type Schema, schemaEquals } from "../../schema.ts";
 import { checkName, splitName } from "../schema_names.ts";
 
 export const AVRO_NAMESPACE = "io.confluent.connect.avro";
-export const DEFAULT_SCHEMA_NAME = "ConnectDefault";
-export const DEFAULT_SCHEMA_FULL_NAME = `${AVRO_NAMESPACE}.${DEFAULT_SCHEMA_NAME}`;
+export const DEFAULT_SCHEMA_FULL_NAME = `${AVRO_NAMESPACE}.ConnectDefault`;
 export const FIELD_DEFAULT_FLAG = `${AVRO_NAMESPACE}.field.default`;
 const RECORD_DOC_PARAM = `${AVRO_NAMESPACE}.record.doc`;
 const FIELD_DOC_PREFIX = `${AVRO_NAMESPACE}.field.doc.`;
 const DECIMAL_PRECISION_PARAM = "connect.decimal.precision";
-const DEFAULT_DECIMAL_PRECISION = 64;
+export const DEFAULT_DECIMAL_PRECISION = 64;
 
 const AVRO_PRIMITIVE: Partial<Record<Schema["type"], string>> = {
   INT8: "int",
@@ -62,17 +50,13 @@ type Json = unknown;
 class Generator {
   /** Records already printed: full name → the Connect shape it stands for. */
   readonly #records = new Map<string, Schema>();
-  #unnamedCount = 0;
   readonly #unnamedNames: Array<[Schema, string]> = [];
 
-  /** The Avro JSON of `schema` inside namespace `space`; `ignoreOptional` for union members. */
-  toJson(schema: Schema, space: string | null, ignoreOptional = false): Json {
+  /** The Avro JSON of `schema` inside namespace `space`; optional schemas as unions with null. */
+  toJson(schema: Schema, space: string | null): Json {
     const base = this.#base(schema, space);
-    if (ignoreOptional || !schema.isOptional || schema.type === "STRUCT") {
-      if (schema.type === "STRUCT" && schema.isOptional && !ignoreOptional) return ["null", base];
-      return base;
-    }
-    return schema.defaultValue !== null ? [base, "null"] : ["null", base];
+    if (!schema.isOptional) return base;
+    return schema.type !== "STRUCT" && schema.defaultValue !== null ? [base, "null"] : ["null", base];
   }
 
   #base(schema: Schema, space: string | null): Json {
@@ -81,12 +65,8 @@ class Generator {
     let type = AVRO_PRIMITIVE[schema.type];
     const extra: Array<[string, Json]> = [];
     if (schema.name === DECIMAL_LOGICAL_NAME && schema.type === "BYTES") {
-      const scale = Number(schema.parameters?.get("scale"));
       const precision = Number(schema.parameters?.get(DECIMAL_PRECISION_PARAM) ?? DEFAULT_DECIMAL_PRECISION);
-      if (!Number.isInteger(scale)) {
-        throw new DataException("Invalid Decimal schema: scale parameter not found.");
-      }
-      props.push(["scale", scale], ["precision", precision]);
+      props.push(["scale", ConnectDecimal.scale(schema)], ["precision", precision]);
     }
     switch (schema.type) {
       case "ARRAY":
@@ -132,8 +112,8 @@ class Generator {
     if (schema.name !== null) return schema.name;
     const known = this.#unnamedNames.find(([s]) => schemaEquals(s, schema, true));
     if (known) return known[1];
-    this.#unnamedCount++;
-    const name = `${DEFAULT_SCHEMA_FULL_NAME}${this.#unnamedCount === 1 ? "" : this.#unnamedCount}`;
+    const count = this.#unnamedNames.length + 1;
+    const name = `${DEFAULT_SCHEMA_FULL_NAME}${count === 1 ? "" : count}`;
     this.#unnamedNames.push([schema, name]);
     return name;
   }

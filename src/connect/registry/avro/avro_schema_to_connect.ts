@@ -11,10 +11,13 @@ import { ConnectDate, ConnectDecimal, ConnectTime, ConnectTimestamp } from "../.
 import type { Schema } from "../../schema.ts";
 import { SchemaBuilder } from "../../schema_builder.ts";
 import { AVRO_UNION_NAME, avroDefaultValue, unionMemberFieldName } from "./avro_values.ts";
-import { AVRO_NAMESPACE, DEFAULT_SCHEMA_FULL_NAME, FIELD_DEFAULT_FLAG } from "./avro_schema_from_connect.ts";
+import {
+  AVRO_NAMESPACE,
+  DEFAULT_DECIMAL_PRECISION,
+  DEFAULT_SCHEMA_FULL_NAME,
+  FIELD_DEFAULT_FLAG,
+} from "./avro_schema_from_connect.ts";
 import { avroAttributes, type AvroField, avroKind, type AvroType } from "./avro_schema.ts";
-
-const DEFAULT_DECIMAL_PRECISION = 64;
 
 function isMapEntry(type: AvroType): boolean {
   return avroKind(type) === "record" &&
@@ -96,6 +99,7 @@ class Converter {
       case "boolean":
         return SchemaBuilder.bool();
       case "bytes":
+      case "fixed":
         return this.#bytes(type, logical);
       case "double":
         return SchemaBuilder.float64();
@@ -115,8 +119,6 @@ class Converter {
         return SchemaBuilder.string();
       case "null":
         throw new DataException("Standalone null schemas are not supported by this converter");
-      case "fixed":
-        return this.#bytes(type, logical);
       case "enum": {
         const builder = SchemaBuilder.string().parameter(`${AVRO_NAMESPACE}.Enum`, type.name!);
         for (const symbol of type.symbols) builder.parameter(`${AVRO_NAMESPACE}.Enum.${symbol}`, symbol);
@@ -156,17 +158,12 @@ class Converter {
 
   #bytes(type: AvroType, logical: unknown): SchemaBuilder {
     if (logical !== "decimal") return SchemaBuilder.bytes();
-    const scale = avroAttributes(type).scale;
+    const { scale, precision = DEFAULT_DECIMAL_PRECISION } = avroAttributes(type);
     if (typeof scale !== "number") throw new DataException("scale must be specified and must be a number.");
+    if (typeof precision !== "number") throw new DataException("precision property must be a JSON Integer.");
     const builder = ConnectDecimal.builder(scale);
-    const precision = avroAttributes(type).precision;
-    if (precision !== undefined) {
-      if (typeof precision !== "number") {
-        throw new DataException("precision property must be a JSON Integer.");
-      }
-      if (precision !== DEFAULT_DECIMAL_PRECISION) {
-        builder.parameter("connect.decimal.precision", String(precision));
-      }
+    if (precision !== DEFAULT_DECIMAL_PRECISION) {
+      builder.parameter("connect.decimal.precision", String(precision));
     }
     return builder;
   }

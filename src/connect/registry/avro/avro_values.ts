@@ -5,9 +5,8 @@
  * default. A union branch is the first that accepts the value, as in Avro's GenericData.
  */
 import { Buffer } from "node:buffer";
-import { BigDecimal, bigintToTwosComplement } from "../../big_decimal.ts";
 import { DataException } from "../../errors.ts";
-import { logicalToUnderlying, MILLIS_PER_DAY, underlyingToLogical } from "../../logical.ts";
+import { logicalToUnderlying, underlyingToLogical } from "../../logical.ts";
 import type { Schema } from "../../schema.ts";
 import { Struct } from "../../struct.ts";
 import { isConnectMap, mapEntries } from "../../values.ts";
@@ -25,108 +24,40 @@ export function unionMemberFieldName(type: AvroType): string {
 
 const isNullType = (type: AvroType) => type.typeName === "null";
 
-/** Whether a non-null value can go to this union branch. */
-function accepts(type: AvroType, value: unknown): boolean {
-  const logical = avroAttributes(type).logicalType;
-  switch (avroKind(type)) {
-    case "boolean":
-      return typeof value === "boolean";
-    case "int":
-      return (typeof value === "number" && Number.isInteger(value)) ||
-        (value instanceof Date && logical !== undefined);
-    case "long":
-      return typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value)) ||
-        (value instanceof Date && logical === "timestamp-millis");
-    case "float":
-    case "double":
-      return typeof value === "number";
-    case "bytes":
-      return value instanceof Uint8Array || value instanceof BigDecimal;
-    case "string":
-    case "enum":
-      return typeof value === "string";
-    case "record":
-      return value instanceof Struct;
-    case "fixed":
-      return value instanceof Uint8Array;
-    case "array":
-      return Array.isArray(value) || (isConnectMap(value) && avroKind(type.itemsType) === "record");
-    case "map":
-      return isConnectMap(value);
-  }
-  return false;
-}
-
-/** Logical value without a Connect schema (a default written for a missing field): use the Avro logical type. */
-function underlyingByAvro(type: AvroType, value: unknown): unknown {
-  if (value instanceof Date) {
-    return avroAttributes(type).logicalType === "date"
-      ? Math.floor(value.getTime() / MILLIS_PER_DAY)
-      : value.getTime();
-  }
-  if (value instanceof BigDecimal) return bigintToTwosComplement(value.unscaled);
-  return value;
-}
-
 const buffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** A Connect value → the avsc value of `type`. */
-export function toAvroValue(type: AvroType, schema: Schema | null, value: unknown): unknown {
-  if (avroKind(type) === "union") return unionValue(type, schema, value);
+export function toAvroValue(type: AvroType, schema: Schema, value: unknown): unknown {
+  const kind = avroKind(type);
   if (value === null || value === undefined) {
-    if (isNullType(type)) return null;
+    if (isNullType(type) || (kind === "union" && type.types.some(isNullType))) return null;
     throw new DataException("Found null value for non-optional schema");
   }
-  const v: any = schema !== null ? logicalToUnderlying(schema, value) : underlyingByAvro(type, value);
-  switch (avroKind(type)) {
+  if (kind === "union") return unionValue(type, schema, value);
+  const v: any = logicalToUnderlying(schema, value);
+  switch (kind) {
     case "null":
       return null;
-    case "boolean":
-      return v === true;
-    case "int":
-    case "long":
-      if (typeof v !== "number" && typeof v !== "bigint") {
-        throw new DataException(`Invalid type for ${avroKind(type)}: ${typeof v}`);
-      }
-      return v;
-    case "float":
-    case "double":
-      return Number(v);
-    case "string":
-      return String(v);
-    case "enum":
-      if (!type.symbols.includes(String(v))) {
-        throw new DataException(`Not a symbol of enum ${type.name}: ${String(v)}`);
-      }
-      return String(v);
-    case "fixed":
-      if (v.length !== type.size) throw new DataException(`Fixed ${type.name} needs ${type.size} bytes`);
-      return buffer(v);
     case "bytes":
+    case "fixed":
       return buffer(v);
     case "record":
       return recordValue(type, v);
     case "array": {
       if (!Array.isArray(v)) return mapEntryValues(type, schema, v);
-      const items = schema?.type === "ARRAY" ? schema.valueSchema() : null;
-      return v.map((item) => toAvroValue(type.itemsType, items, item));
+      return v.map((item) => toAvroValue(type.itemsType, schema.valueSchema(), item));
     }
     case "map": {
-      const values = schema?.type === "MAP" ? schema.valueSchema() : null;
       return Object.fromEntries(
-        mapEntries(v).map(([k, x]) => [String(k), toAvroValue(type.valuesType, values, x)]),
+        mapEntries(v).map(([k, x]) => [String(k), toAvroValue(type.valuesType, schema.valueSchema(), x)]),
       );
     }
   }
-  throw new DataException(`Unsupported Avro type ${type.typeName}`);
+  return v; // a primitive or enum symbol: avsc checks it when writing
 }
 
-function unionValue(type: AvroType, schema: Schema | null, value: unknown): unknown {
+function unionValue(type: AvroType, schema: Schema, value: unknown): unknown {
   const branches: AvroType[] = type.types;
-  if (value === null || value === undefined) {
-    if (!branches.some(isNullType)) throw new DataException("Found null value for non-optional schema");
-    return null;
-  }
   if (value instanceof Struct && value.schema.name === AVRO_UNION_NAME) {
     for (const field of value.schema.fields()) {
       const member = value.get(field);
@@ -135,13 +66,23 @@ function unionValue(type: AvroType, schema: Schema | null, value: unknown): unkn
       if (branch === undefined) throw new DataException(`No union branch for ${field.name}`);
       return { [branch.branchName!]: toAvroValue(branch, field.schema, member) };
     }
-    return unionValue(type, schema, null);
+    return toAvroValue(type, schema, null);
   }
-  const branch = branches.find((b) => accepts(b, value));
+  // One branch takes any value; among several, the first that avsc finds valid (as Avro's GenericData).
+  const nonNull = branches.length - (branches.some(isNullType) ? 1 : 0);
+  const branch = branches.find((b) => !isNullType(b) && (nonNull === 1 || takes(b, schema, value)));
   if (branch === undefined) {
     throw new DataException(`No branch of the union accepts the value (${typeof value})`);
   }
   return { [branch.branchName!]: toAvroValue(branch, schema, value) }; // wrapped: {branchName: value}
+}
+
+function takes(branch: AvroType, schema: Schema, value: unknown): boolean {
+  try {
+    return branch.isValid(toAvroValue(branch, schema, value));
+  } catch {
+    return false;
+  }
 }
 
 function recordValue(type: AvroType, value: unknown): Record<string, unknown> {
@@ -163,16 +104,14 @@ function recordValue(type: AvroType, value: unknown): Record<string, unknown> {
   return out;
 }
 
-function mapEntryValues(type: AvroType, schema: Schema | null, value: unknown): unknown[] {
+function mapEntryValues(type: AvroType, schema: Schema, value: unknown): unknown[] {
   if (!isConnectMap(value) || avroKind(type.itemsType) !== "record") {
     throw new DataException("Expected an array");
   }
   const [keyField, valueField] = type.itemsType.fields;
-  const keySchema = schema?.type === "MAP" ? schema.keySchema() : null;
-  const valueSchema = schema?.type === "MAP" ? schema.valueSchema() : null;
   return mapEntries(value).map(([k, v]) => ({
-    [keyField.name]: toAvroValue(keyField.type, keySchema, k),
-    [valueField.name]: toAvroValue(valueField.type, valueSchema, v),
+    [keyField.name]: toAvroValue(keyField.type, schema.keySchema(), k),
+    [valueField.name]: toAvroValue(valueField.type, schema.valueSchema(), v),
   }));
 }
 

@@ -12,27 +12,8 @@ import { registerSecret } from "../../../observability/redact.ts";
 
 export const SCHEMA_REGISTRY_URL_CONFIG = "schema.registry.url";
 
-export interface StoreSettings {
-  readonly location: string;
-  readonly password: string | null;
-  /** `JKS`, `PKCS12` or `PEM` (upper-cased; default JKS as in Java). */
-  readonly type: string;
-}
-
-export interface RegistryClientSettings {
-  /** Base URLs without user info and without a trailing slash. */
-  readonly urls: readonly string[];
-  /** The `Authorization` header value, or null. */
-  readonly authorization: string | null;
-  /** Extra headers sent with every request. */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly truststore: StoreSettings | null;
-  readonly keystore: StoreSettings | null;
-  readonly maxRetries: number;
-  readonly retryWaitMs: number;
-  readonly retryMaxWaitMs: number;
-  readonly readTimeoutMs: number;
-}
+export type RegistryClientSettings = ReturnType<typeof parseRegistryClientSettings>;
+export type StoreSettings = NonNullable<RegistryClientSettings["truststore"]>;
 
 function text(configs: ConverterConfig, name: string): string | null {
   const value = configs[name];
@@ -112,29 +93,26 @@ function authorization(configs: ConverterConfig, userInfoFromUrl: string | null)
       registerSecret(info.slice(info.indexOf(":") + 1));
       return basicHeader(info);
     }
-    case "SASL_INHERIT":
-      throw ConfigException.invalidValue(
-        "basic.auth.credentials.source",
-        source,
-        "SASL_INHERIT needs the Kafka client's SASL settings, which converters do not see here; use USER_INFO",
-      );
     default:
       throw ConfigException.invalidValue(
         "basic.auth.credentials.source",
         source,
-        "String must be one of: URL, USER_INFO, SASL_INHERIT",
+        source === "SASL_INHERIT"
+          ? "SASL_INHERIT needs the Kafka client's SASL settings, which converters do not see here; use USER_INFO"
+          : "String must be one of: URL, USER_INFO, SASL_INHERIT",
       );
   }
 }
 
-function store(configs: ConverterConfig, role: "truststore" | "keystore"): StoreSettings | null {
+/** A store's path, password and type (`JKS`, `PKCS12` or `PEM`, upper-cased; JKS by default as in Java). */
+function store(configs: ConverterConfig, role: "truststore" | "keystore") {
   const prefix = `schema.registry.ssl.${role}`;
   const location = text(configs, `${prefix}.location`);
   if (location === null) return null;
   const password = text(configs, `${prefix}.password`);
   registerSecret(password);
   registerSecret(text(configs, "schema.registry.ssl.key.password"));
-  return { location, password, type: (text(configs, `${prefix}.type`) ?? "JKS").toUpperCase() };
+  return { path: location, password, type: (text(configs, `${prefix}.type`) ?? "JKS").toUpperCase() };
 }
 
 function extraHeaders(configs: ConverterConfig): Record<string, string> {
@@ -150,7 +128,7 @@ function extraHeaders(configs: ConverterConfig): Record<string, string> {
 }
 
 /** Reads the client settings; throws `ConfigException` naming the property for a missing or invalid value. */
-export function parseRegistryClientSettings(configs: ConverterConfig): RegistryClientSettings {
+export function parseRegistryClientSettings(configs: ConverterConfig) {
   const raw = text(configs, SCHEMA_REGISTRY_URL_CONFIG);
   if (raw === null) {
     throw new ConfigException(
@@ -162,8 +140,11 @@ export function parseRegistryClientSettings(configs: ConverterConfig): RegistryC
     throw ConfigException.invalidValue(SCHEMA_REGISTRY_URL_CONFIG, raw, "at least one URL is required");
   }
   return Object.freeze({
+    /** Without user info and trailing slash. */
     urls: Object.freeze(urls),
+    /** The `Authorization` header value, or null. */
     authorization: authorization(configs, userInfo),
+    /** Sent with every request. */
     headers: Object.freeze(extraHeaders(configs)),
     truststore: store(configs, "truststore"),
     keystore: store(configs, "keystore"),

@@ -18,10 +18,6 @@ export class RegistryResponseError extends Error {
     super(redact(`Schema registry ${request} failed: ${message}; error code: ${errorCode} (HTTP ${status})`));
     this.name = "RegistryResponseError";
   }
-
-  get notFound(): boolean {
-    return this.status === 404;
-  }
 }
 
 export class RegistryUnavailableError extends Error {

@@ -8,7 +8,7 @@
  * Credentials only ever travel in headers; messages and logs name the method, the path and the URL without
  * user info.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { isRetryableStatus, RetryPolicy } from "../../../common/retry_policy.ts";
 import { parseRetryAfter } from "../../../common/retry_after.ts";
 import { type Sleep, sleepEndingOnAbort } from "../../../common/delay.ts";
@@ -23,6 +23,11 @@ const log = logger("registry");
 const CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
 const ACCEPT = "application/vnd.schemaregistry.v1+json, application/vnd.schemaregistry+json; qs=0.9, " +
   "application/json; qs=0.5";
+/** Confluent's error body `{"error_code":40401,"message":"Subject 'x' not found."}`; others give the status. */
+const ERROR_BODY = z.object({
+  error_code: z.number().optional().catch(undefined),
+  message: z.string().optional().catch(undefined),
+});
 /** Retries stop once the next wait would end this long after the first attempt. */
 const MAX_ELAPSED_MS = 300_000;
 
@@ -114,13 +119,14 @@ export class RegistryHttp {
     } catch (error) {
       return failed(`I/O error: ${redact((error as Error).message)}`);
     }
+    let json: unknown;
+    try {
+      json = text === "" ? null : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
     if (response.ok) {
-      let json: unknown;
-      try {
-        json = text === "" ? null : JSON.parse(text);
-      } catch {
-        return failed(`HTTP ${response.status} with a body that is not JSON`);
-      }
+      if (json === undefined) return failed(`HTTP ${response.status} with a body that is not JSON`);
       const parsed = shape.safeParse(json);
       if (parsed.success) return { body: parsed.data };
       const fields = parsed.error.issues.map((issue) => issue.path.join(".")).join(", ");
@@ -130,8 +136,14 @@ export class RegistryHttp {
       const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), response.headers.get("date"));
       return failed(`HTTP ${response.status}`, retryAfterMs);
     }
-    const { errorCode, message } = errorBody(text, response.status);
-    throw new RegistryResponseError(response.status, errorCode, message, label);
+    const { status } = response;
+    const error = ERROR_BODY.safeParse(json).data ?? {};
+    throw new RegistryResponseError(
+      status,
+      error.error_code ?? status,
+      error.message ?? `HTTP ${status}`,
+      label,
+    );
   }
 
   close(): void {
@@ -144,17 +156,4 @@ export class RegistryHttp {
 /** A retryable failure of one attempt on one URL. */
 function failed(description: string, retryAfterMs: number | null = null): { failure: Failure } {
   return { failure: { description, retryAfterMs } };
-}
-
-/** Confluent's error body `{"error_code":40401,"message":"Subject 'x' not found."}`, tolerating other bodies. */
-function errorBody(text: string, status: number): { errorCode: number; message: string } {
-  try {
-    const parsed = JSON.parse(text) as { error_code?: unknown; message?: unknown };
-    return {
-      errorCode: typeof parsed.error_code === "number" ? parsed.error_code : status,
-      message: typeof parsed.message === "string" ? parsed.message : `HTTP ${status}`,
-    };
-  } catch {
-    return { errorCode: status, message: `HTTP ${status}` };
-  }
 }

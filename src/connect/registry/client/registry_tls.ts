@@ -18,7 +18,7 @@ function storeFile(store: StoreSettings | null, role: StoreRole): StoreFile | nu
       "use JKS, PKCS12 or PEM",
     );
   }
-  return { path: store.location, password: store.password, type: store.type };
+  return { ...store, type: store.type };
 }
 
 /** A client honouring the stores, or null when neither is configured (the default client then applies). */

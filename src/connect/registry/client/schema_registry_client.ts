@@ -28,19 +28,13 @@ export type SchemaText = z.infer<typeof SCHEMA_TEXT>;
 export type SchemaType = SchemaText["schemaType"];
 export type SubjectSchema = z.infer<typeof SUBJECT_SCHEMA>;
 
-function body(schema: SchemaText): Record<string, unknown> {
-  // Confluent leaves schemaType out for Avro, the default.
-  return schema.schemaType === "AVRO"
-    ? { schema: schema.schema }
-    : { schemaType: schema.schemaType, schema: schema.schema };
+/** The request body: Confluent leaves schemaType out for Avro, the default. */
+function body({ schemaType, schema }: SchemaText): Record<string, unknown> {
+  return schemaType === "AVRO" ? { schema } : { schemaType, schema };
 }
 
 function subjectPath(subject: string): string {
   return `/subjects/${encodeURIComponent(subject)}`;
-}
-
-function key(...parts: Array<string | number | boolean>): string {
-  return parts.join("\u0000");
 }
 
 /** The cached request for `key`, else `load()`'s: concurrent callers share one, a failed one is forgotten. */
@@ -72,7 +66,7 @@ export class SchemaRegistryClient {
 
   /** Registers the schema under the subject (the registry returns the existing id when it is already there). */
   register(subject: string, schema: SchemaText, normalize = false): Promise<number> {
-    return cached(this.#ids, key(subject, schema.schemaType, schema.schema, normalize), async () => {
+    return cached(this.#ids, JSON.stringify([subject, schema, normalize]), async () => {
       const path = `${subjectPath(subject)}/versions${normalize ? "?normalize=true" : ""}`;
       return (await this.#http.request("POST", path, REGISTERED, body(schema))).id;
     });
@@ -83,7 +77,7 @@ export class SchemaRegistryClient {
     const path = `${subjectPath(subject)}${normalize ? "?normalize=true" : ""}`;
     return cached(
       this.#lookups,
-      key(subject, schema.schemaType, schema.schema, normalize),
+      JSON.stringify([subject, schema, normalize]),
       () => this.#http.request("POST", path, SUBJECT_SCHEMA, body(schema)),
     );
   }

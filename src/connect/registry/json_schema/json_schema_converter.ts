@@ -14,7 +14,6 @@ import { jsonSchemaText } from "./json_schema_from_connect.ts";
 import { jsonSchemaToConnect } from "./json_schema_to_connect.ts";
 import { type DecimalFormat, jsonSchemaValues } from "./json_schema_values.ts";
 import { caseInsensitiveChoice } from "../../converters/config_values.ts";
-import type { ConverterConfig } from "../../converters/converter.ts";
 import { RegistryConverter } from "../registry_converter.ts";
 
 export interface JsonSchemaDocument extends FormatSchema {
@@ -35,9 +34,7 @@ export class JsonSchemaFormat implements RegistryFormat<JsonSchemaDocument> {
     this.#values = jsonSchemaValues(decimalFormat);
   }
 
-  fromConnectSchema(schema: Schema): JsonSchemaDocument {
-    return this.parse(jsonSchemaText(schema));
-  }
+  readonly schemaText = jsonSchemaText;
 
   parse(text: string): JsonSchemaDocument {
     let document: unknown;
@@ -46,9 +43,7 @@ export class JsonSchemaFormat implements RegistryFormat<JsonSchemaDocument> {
     } catch (error) {
       throw new DataException(`Invalid JSON Schema: ${(error as Error).message}`);
     }
-    const title = typeof document === "object" && document !== null
-      ? (document as { title?: unknown }).title
-      : null;
+    const title = (document as { title?: unknown } | null)?.title;
     return { text, document, recordName: typeof title === "string" ? title : null };
   }
 
@@ -73,11 +68,10 @@ export class JsonSchemaFormat implements RegistryFormat<JsonSchemaDocument> {
 export const JSON_SCHEMA_CONVERTER_CLASS = "io.confluent.connect.json.JsonSchemaConverter";
 
 export class JsonSchemaConverter extends RegistryConverter<JsonSchemaDocument> {
-  readonly className = JSON_SCHEMA_CONVERTER_CLASS;
-
-  protected createFormat(configs: ConverterConfig): JsonSchemaFormat {
-    return new JsonSchemaFormat(
-      caseInsensitiveChoice(configs, "decimal.format", ["BASE64", "NUMERIC"], "BASE64"),
-    );
+  constructor() {
+    super(JSON_SCHEMA_CONVERTER_CLASS, (configs) =>
+      new JsonSchemaFormat(
+        caseInsensitiveChoice(configs, "decimal.format", ["BASE64", "NUMERIC"], "BASE64"),
+      ));
   }
 }

@@ -1,16 +1,8 @@
 /**
- * Connect schema → JSON Schema document, as Confluent's `JsonSchemaData.fromConnectSchema` builds it:
- *
- * - INT8…INT64 → `"integer"`, FLOAT32/FLOAT64 → `"number"`, each with `connect.type` (`int8`, …, `float64`);
- *   BOOLEAN `"boolean"`, STRING `"string"`; BYTES `"string"` with `connect.type: bytes` (Decimal: `"number"`).
- * - STRUCT → `"object"` with `properties`; each property carries `connect.index` (its field position).
- * - ARRAY → `"array"` with `items`; MAP with required string keys → `"object"` with `additionalProperties` and
- *   `connect.type: map`, other maps an array of `{key, value}` objects.
- * - Names → `title`, docs → `description`, `connect.version`, `connect.parameters`, `default`.
- * - Optional → `{"oneOf": [{"type": "null"}, <schema>]}` (`connect.index` moves to the `oneOf`).
- *
- * Logical types keep their underlying JSON type and are told apart by `title` (e.g. Timestamp is an integer
- * titled `org.apache.kafka.connect.data.Timestamp` with `connect.type: int64`).
+ * Connect schema → JSON Schema document, as Confluent's `JsonSchemaData.fromConnectSchema` builds it (the
+ * mapping: docs/schema-registry.md, "Schema mapping"): names are `title` (which tells the logical types apart),
+ * docs `description`; struct properties carry `connect.index` (moved to the `oneOf` of an optional one); maps
+ * without required string keys are arrays of `{key, value}` objects.
  */
 import { DECIMAL_LOGICAL_NAME } from "../../logical_names.ts";
 import type { Schema } from "../../schema.ts";

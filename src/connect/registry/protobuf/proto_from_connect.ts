@@ -1,19 +1,10 @@
 /**
- * Connect schema → .proto text, as Confluent's `ProtobufData.fromConnectSchema` builds it:
- *
- * - The root must be a STRUCT: a proto3 message named after the schema's last name part, in the package of the
- *   part before it (`tablesync.incident` → `package tablesync; message incident`). Nested structs become nested
- *   messages (unnamed ones `ConnectDefault1`, `ConnectDefault2`, ... numbered per schema; Confluent numbers them
- *   per converter instance). A message named like its field gets the suffix `Message`.
- * - Field numbers are the field positions from 1, unless the field has an `io.confluent.connect.protobuf.Tag`.
- * - INT8/INT16 → `int32` with `connect.type` in `(confluent.field_meta)`; INT32 `int32`; INT64 `int64`;
- *   FLOAT32 `float`; FLOAT64 `double`; BOOLEAN `bool`; STRING `string`; BYTES `bytes`; ARRAY `repeated`;
- *   MAP `map<K, V>`.
- * - Decimal → `confluent.type.Decimal` with `scale` (and `precision` from `connect.decimal.precision`) params;
- *   Date → `google.type.Date`; Time → `google.type.TimeOfDay`; Timestamp → `google.protobuf.Timestamp`.
- * - Optional primitives are plain proto3 fields by default, so a null reads back as the type's default ("" or
- *   0), as with Confluent's defaults. `wrapper.for.nullables=true` uses `google.protobuf.*Value` wrappers and
- *   `optional.for.nullables=true` the proto3 `optional` label, both of which keep null.
+ * Connect schema → .proto text, as Confluent's `ProtobufData.fromConnectSchema` builds it (the mapping:
+ * docs/schema-registry.md, "Schema mapping"). The root STRUCT is a proto3 message named after the schema's last
+ * name part, in the package of the part before it; a nested message named like its field gets the suffix
+ * `Message`. Field numbers are the positions from 1, unless the field has an `io.confluent.connect.protobuf.Tag`.
+ * Optional primitives are plain fields unless `wrapper.for.nullables` (`google.protobuf.*Value`) or
+ * `optional.for.nullables` (the proto3 `optional` label) keep null.
  */
 import { DataException } from "../../errors.ts";
 import {

@@ -34,29 +34,17 @@ export const WELL_KNOWN_IMPORTS: Readonly<Record<string, string>> = {
   ...Object.fromEntries(Object.keys(WRAPPERS).map((name) => [name, "google/protobuf/wrappers.proto"])),
 };
 
-/** Fields as `name: [type, number]`, declared without proto3 defaults so zeros we pass are written. */
-const WELL_KNOWN_FIELDS: Readonly<Record<string, Record<string, [string, number]>>> = {
-  [TIMESTAMP_TYPE]: { seconds: ["int64", 1], nanos: ["int32", 2] },
-  [DATE_TYPE]: { year: ["int32", 1], month: ["int32", 2], day: ["int32", 3] },
-  [TIME_OF_DAY_TYPE]: {
-    hours: ["int32", 1],
-    minutes: ["int32", 2],
-    seconds: ["int32", 3],
-    nanos: ["int32", 4],
-  },
-  [DECIMAL_TYPE]: { value: ["bytes", 1], precision: ["uint32", 2], scale: ["int32", 3] },
-  ...Object.fromEntries(Object.entries(WRAPPERS).map(([name, scalar]) => [name, { value: [scalar, 1] }])),
-};
-
-function withWellKnownTypes(): protobuf.Root {
-  const root = new protobuf.Root();
-  for (const [fullName, fields] of Object.entries(WELL_KNOWN_FIELDS)) {
-    const type = new protobuf.Type(fullName.slice(fullName.lastIndexOf(".") + 1));
-    for (const [name, [scalar, id]] of Object.entries(fields)) type.add(new protobuf.Field(name, id, scalar));
-    root.define(fullName.slice(0, fullName.lastIndexOf("."))).add(type);
-  }
-  return root;
-}
+/** A proto2 message (so zeros we pass are written); `fields` are "type name, ...", numbered from 1. */
+const message = (name: string, fields: string) =>
+  `message ${name} { ${fields.split(", ").map((f, i) => `optional ${f} = ${i + 1};`).join(" ")} } `;
+/** The well-known messages, one file per package. */
+const WELL_KNOWN_PROTO = [
+  "package google.protobuf; " + message("Timestamp", "int64 seconds, int32 nanos") +
+  Object.entries(WRAPPERS).map(([name, scalar]) => message(name.slice(16), `${scalar} value`)).join(""),
+  "package google.type; " + message("Date", "int32 year, int32 month, int32 day") +
+  message("TimeOfDay", "int32 hours, int32 minutes, int32 seconds, int32 nanos"),
+  "package confluent.type; " + message("Decimal", "bytes value, uint32 precision, int32 scale"),
+];
 
 export interface ProtoFile {
   /** The file's top-level messages, in declaration order. */
@@ -68,8 +56,9 @@ const messagesOf = (namespace: protobuf.NamespaceBase) =>
 
 /** Parses .proto text; throws `DataException` for text protobufjs cannot read or resolve. */
 export function parseProto(text: string): ProtoFile {
-  const root = withWellKnownTypes();
+  const root = new protobuf.Root();
   try {
+    for (const proto of WELL_KNOWN_PROTO) protobuf.parse(proto, root);
     const parsed = protobuf.parse(text, root, { keepCase: true });
     root.resolveAll();
     return {

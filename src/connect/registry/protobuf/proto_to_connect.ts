@@ -1,15 +1,9 @@
 /**
- * Protobuf message → Connect schema, as Confluent's `ProtobufData.toConnectSchema`:
- *
- * - A message is a STRUCT named by the message's simple name; the top level gets the registry version.
- * - `int32`/`sint32`/`sfixed32` → INT32 (INT8/INT16 with `connect.type`), other integers → INT64, `float` →
- *   FLOAT32, `double` → FLOAT64, `bool`, `string`, `bytes` as named; enums → STRING.
- * - `confluent.type.Decimal` → Decimal (scale and precision from the field's params), `google.type.Date` →
- *   Date, `google.type.TimeOfDay` → Time, `google.protobuf.Timestamp` → Timestamp; with `wrapper.for.nullables`
- *   the `google.protobuf.*Value` wrappers → their optional primitive.
- * - `repeated` → ARRAY of optional elements; `map<K, V>` → MAP.
- * - Every field is optional (unless `wrapper.for.nullables`, where only message fields and proto3 `optional`
- *   fields are) and carries its number in `io.confluent.connect.protobuf.Tag`.
+ * Protobuf message → Connect schema, as Confluent's `ProtobufData.toConnectSchema` (the mapping:
+ * docs/schema-registry.md, "Schema mapping"): a message is a STRUCT named by its simple name, the top level gets
+ * the registry version; enums are STRINGs; with `wrapper.for.nullables` the `google.protobuf.*Value` wrappers
+ * are their optional primitive. Every field is optional (with wrappers only message and proto3 `optional` fields
+ * are) and carries its number in `io.confluent.connect.protobuf.Tag`.
  */
 import protobuf from "protobufjs";
 import { DataException } from "../../errors.ts";
@@ -47,6 +41,13 @@ const SCALAR_TYPES: Readonly<Record<string, SchemaType>> = {
   bool: "BOOLEAN",
   string: "STRING",
   bytes: "BYTES",
+};
+
+/** The well-known messages of Connect's temporal logical types. */
+const TEMPORAL_TYPES: Readonly<Record<string, { builder(): SchemaBuilder }>> = {
+  [DATE_TYPE]: ConnectDate,
+  [TIME_OF_DAY_TYPE]: ConnectTime,
+  [TIMESTAMP_TYPE]: ConnectTimestamp,
 };
 
 /** proto3 `optional` (explicit presence), which protobufjs models as a one-field oneof. */
@@ -114,30 +115,15 @@ class Converter {
       }
       return builder.optional();
     }
-    let builder: SchemaBuilder;
     const fullName = protoFullName(resolved);
-    switch (fullName) {
-      case DECIMAL_TYPE: {
-        builder = ConnectDecimal.builder(Number(params.get("scale") ?? 0));
-        const precision = params.get("precision");
-        if (precision !== undefined) builder.parameter("connect.decimal.precision", precision);
-        break;
-      }
-      case DATE_TYPE:
-        builder = ConnectDate.builder();
-        break;
-      case TIME_OF_DAY_TYPE:
-        builder = ConnectTime.builder();
-        break;
-      case TIMESTAMP_TYPE:
-        builder = ConnectTimestamp.builder();
-        break;
-      default:
-        builder = this.wrappers && fullName in WRAPPERS
-          ? this.#type(WRAPPERS[fullName], null, params)
-          : this.struct(resolved as protobuf.Type, null);
+    if (fullName in TEMPORAL_TYPES) return TEMPORAL_TYPES[fullName].builder().optional();
+    if (fullName === DECIMAL_TYPE) {
+      const builder = ConnectDecimal.builder(Number(params.get("scale") ?? 0)).optional();
+      const precision = params.get("precision");
+      return precision === undefined ? builder : builder.parameter("connect.decimal.precision", precision);
     }
-    return builder.optional();
+    if (this.wrappers && fullName in WRAPPERS) return this.#type(WRAPPERS[fullName], null, params).optional();
+    return this.struct(resolved as protobuf.Type, null).optional();
   }
 }
 

@@ -106,10 +106,9 @@ function toMessageValue(type: protobuf.Type, schema: Schema, value: unknown): Me
       return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
     }
     case TIME_OF_DAY_TYPE: {
-      const millis = ConnectTime.fromLogical(schema, value as Date);
-      const [hours, minutes, seconds] = [millis / 3600_000, (millis / 60_000) % 60, (millis / 1000) % 60];
-      const time = { hours, minutes, seconds, nanos: (millis % 1000) * 1_000_000 };
-      return nonZero(Object.fromEntries(Object.entries(time).map(([k, v]) => [k, Math.floor(v)])));
+      const time = new Date(ConnectTime.fromLogical(schema, value as Date));
+      const [hours, minutes, seconds] = [time.getUTCHours(), time.getUTCMinutes(), time.getUTCSeconds()];
+      return nonZero({ hours, minutes, seconds, nanos: time.getUTCMilliseconds() * 1_000_000 });
     }
     case DECIMAL_TYPE: {
       if (!(value instanceof BigDecimal)) {
@@ -136,26 +135,23 @@ export function fromProtoMessage(type: protobuf.Type, schema: Schema, message: M
   return struct;
 }
 
+/**
+ * A field of a decoded message: when absent, its default (protobufjs's prototype value, as protobuf-java's
+ * getField returns it), or null for a field with presence (message fields, `optional`).
+ */
 function fromFieldValue(field: protobuf.Field, schema: Schema, message: Message): unknown {
-  const present = Object.hasOwn(message, field.name);
-  const value = message[field.name];
+  const value = Object.hasOwn(message, field.name) || !field.hasPresence ? message[field.name] : null;
   if (field.map) {
     const long = LONG_TYPES.has((field as any).keyType as string);
     return new Map(
-      Object.entries(present ? value : {}).map(([k, v]) => [
+      Object.entries(value).map(([k, v]) => [
         long ? fromLong(protobuf.util.LongBits.fromHash(k).toLong()) : fromScalar(schema.keySchema(), k),
         fromSingle(field, schema.valueSchema(), v),
       ]),
     );
   }
-  if (field.repeated) {
-    return (present ? value : []).map((v: unknown) => fromSingle(field, schema.valueSchema(), v));
-  }
-  if (present) return fromSingle(field, schema, value);
-  // Absent: fields without presence read as their default, as protobuf-java's getField returns it.
-  const resolved = field.resolvedType;
-  if (resolved === null) return field.hasPresence ? null : fromSingle(field, schema, field.typeDefault);
-  return resolved instanceof protobuf.Enum && !field.hasPresence ? fromSingle(field, schema, 0) : null;
+  if (field.repeated) return value.map((v: unknown) => fromSingle(field, schema.valueSchema(), v));
+  return value === null ? null : fromSingle(field, schema, value);
 }
 
 /** A map key (always a string in protobufjs) as the key schema's type. */
@@ -171,12 +167,12 @@ function fromSingle(field: protobuf.Field, schema: Schema, value: any): unknown 
     return field.type === "bytes" ? new Uint8Array(value ?? []) : value;
   }
   if (resolved instanceof protobuf.Enum) return resolved.valuesById[value] ?? String(value);
-  return fromMessageValue(resolved as protobuf.Type, schema, value ?? {});
+  return fromMessageValue(resolved as protobuf.Type, schema, value ?? (resolved as protobuf.Type).create());
 }
 
 function fromMessageValue(type: protobuf.Type, schema: Schema, message: Message): unknown {
   const fullName = protoFullName(type);
-  const int = (name: string) => toNumber(message[name] ?? 0);
+  const int = (name: string) => toNumber(message[name]);
   switch (fullName) {
     case TIMESTAMP_TYPE:
       return ConnectTimestamp.toLogical(schema, int("seconds") * 1000 + Math.floor(int("nanos") / 1_000_000));

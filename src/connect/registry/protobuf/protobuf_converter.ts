@@ -8,6 +8,7 @@
  * objects and back). Values are written with the file's first message (`[0]`, the one generated from the
  * Connect schema); reading follows the indexes in the payload.
  */
+import protobuf from "protobufjs";
 import { DataException } from "../../errors.ts";
 import type { Schema } from "../../schema.ts";
 import { Struct } from "../../struct.ts";
@@ -18,7 +19,6 @@ import { messageAt, parseProto, type ProtoFile, protoFullName } from "./proto_sc
 import { protoToConnectSchema } from "./proto_to_connect.ts";
 import { fromProtoMessage, toProtoMessage } from "./proto_values.ts";
 import { booleanSetting } from "../../converters/config_values.ts";
-import type { ConverterConfig } from "../../converters/converter.ts";
 import { RegistryConverter } from "../registry_converter.ts";
 
 export interface ProtoSchema extends FormatSchema {
@@ -32,9 +32,7 @@ export class ProtobufFormat implements RegistryFormat<ProtoSchema> {
 
   constructor(private readonly style: NullableStyle) {}
 
-  fromConnectSchema(schema: Schema): ProtoSchema {
-    return this.parse(protoText(schema, this.style));
-  }
+  schemaText = (schema: Schema) => protoText(schema, this.style);
 
   parse(text: string): ProtoSchema {
     const file = parseProto(text);
@@ -44,12 +42,10 @@ export class ProtobufFormat implements RegistryFormat<ProtoSchema> {
 
   serialize(writer: ProtoSchema, _schema: Schema, value: unknown): Uint8Array {
     if (!(value instanceof Struct)) throw new DataException("Protobuf values must be Structs");
-    const type = messageAt(writer.file, [0]);
+    const type = writer.file.messages[0];
     const message = toProtoMessage(type, value);
-    const body = codecCall("Protobuf", "encoding", () => type.encode(message).finish());
-    const out = new Uint8Array(body.length + 1); // message indexes [0]: the single byte 0
-    out.set(body, 1);
-    return out;
+    const indexes = protobuf.Writer.create().uint32(0); // message indexes [0]: the single byte 0
+    return codecCall("Protobuf", "encoding", () => type.encode(message, indexes).finish());
   }
 
   reader(writer: ProtoSchema, version: number | null): PayloadReader {
@@ -72,12 +68,11 @@ export class ProtobufFormat implements RegistryFormat<ProtoSchema> {
 export const PROTOBUF_CONVERTER_CLASS = "io.confluent.connect.protobuf.ProtobufConverter";
 
 export class ProtobufConverter extends RegistryConverter<ProtoSchema> {
-  readonly className = PROTOBUF_CONVERTER_CLASS;
-
-  protected createFormat(configs: ConverterConfig): ProtobufFormat {
-    return new ProtobufFormat({
-      wrappers: booleanSetting(configs, "wrapper.for.nullables", false),
-      optionalLabel: booleanSetting(configs, "optional.for.nullables", false),
-    });
+  constructor() {
+    super(PROTOBUF_CONVERTER_CLASS, (configs) =>
+      new ProtobufFormat({
+        wrappers: booleanSetting(configs, "wrapper.for.nullables", false),
+        optionalLabel: booleanSetting(configs, "optional.for.nullables", false),
+      }));
   }
 }

@@ -1,0 +1,33 @@
+/** Collecting garbage once when a task's isolate goes quiet after a burst (src/runtime/idle_collection.ts). */
+import { assertEquals } from "../support/assert.ts";
+import { collectWhenQuiet } from "../../src/runtime/idle_collection.ts";
+
+Deno.test("idle collection: one collection when a burst of allocation is followed by a quiet look, none otherwise", async () => {
+  const MB = 1024 * 1024;
+  // Allocated bytes at each look: quiet, a burst, quiet (collect), quiet (already collected), small changes.
+  const looks = [0, 0, 20 * MB, 40 * MB, 40.5 * MB, 40.5 * MB, 40.6 * MB, 41 * MB, 41 * MB];
+  let i = 0;
+  const collections: unknown[] = [];
+  const { promise: done, resolve } = Promise.withResolvers<void>();
+  const stop = collectWhenQuiet(
+    { everyMs: 5 },
+    (options) => collections.push({ at: i, ...options }),
+    () => {
+      const value = looks[Math.min(i, looks.length - 1)];
+      if (i++ >= looks.length + 2) resolve();
+      return value;
+    },
+  );
+  // The watch's timer does not keep the test alive (it never keeps a thread alive).
+  const alive = setTimeout(() => {}, 10_000);
+  await done;
+  clearTimeout(alive);
+  stop();
+  // Looks 0 (start), 1, 2, 3 (burst), 4: quiet after the burst; the collection reads usage once more (look 5).
+  assertEquals(collections, [{ at: 5, type: "major", execution: "sync", flavor: "last-resort" }]);
+});
+
+Deno.test("idle collection: without V8's gc exposed it does nothing", () => {
+  const stop = collectWhenQuiet({}, undefined);
+  stop();
+});
