@@ -8,8 +8,9 @@
  * With `--baseline <dir>` the second daemon of each case is instead the one of another checkout (an older commit
  * extracted with `git archive <commit> | tar -x -C <dir>`), as it runs: before and after, side by side.
  *
- *   deno run -A bench/source_e2e.ts [--rows 100000] [--batch 5000] [--latency-ms 0] [--baseline <dir>]
+ *   deno run -A bench/source_e2e.ts [--rows 100000] [--batch 5000] [--latency-ms 0] [--baseline <dir>] [--one-table]
  *
+ * `--one-table` stops after the one-table case (a shorter run while exploring).
  * `--latency-ms` adds that much latency to every simulator request: a latency-bound instance, where one table's
  * rate is about batch / (latency + transfer time) whatever the daemon does (see docs/scaling.md).
  *
@@ -31,6 +32,7 @@ import {
 const rows = arg("rows", 100_000);
 const batch = arg("batch", 5000);
 const latencyMs = arg("latency-ms", 0);
+const oneTable = Deno.args.includes("--one-table");
 const baselineAt = Deno.args.indexOf("--baseline");
 const baseline = baselineAt >= 0 ? Deno.args[baselineAt + 1].replace(/\/$/, "") : null;
 /** How the second daemon of each case runs: untuned, or the baseline checkout's. */
@@ -170,7 +172,7 @@ memoryLine("one table: idle memory after the backfill (VmRSS)", e2e.idle, e2ePla
 
 // (d) memory with five tables: five aliases of the table (one priority each, so together they read every row),
 // each with its own topic, poller and dedup window of 50,000.
-{
+if (!oneTable) {
   const tables = [1, 2, 3, 4, 5].map((n) => ({
     alias: `t${n}`,
     topic: `bench.multi${n}`,
@@ -200,7 +202,7 @@ memoryLine("one table: idle memory after the backfill (VmRSS)", e2e.idle, e2ePla
 }
 
 // (e) a freshly started daemon with one source whose table has nothing to read: what the daemon costs at rest.
-{
+if (!oneTable) {
   const nothing = [{ alias: "incident", topic: "bench.e2e", query: "number=NONE" }];
   const fresh = await idleDaemon(nothing);
   const freshPlain = await idleDaemon(nothing, { second: true });

@@ -6,6 +6,7 @@
  */
 import "./idle_fix.ts";
 import "./encoder_fix.ts";
+import "./produce_encoder.ts";
 import { Kafka, type KafkaConfig, type SASLOptions } from "kafkajs";
 import { type Logger, logger } from "../observability/log.ts";
 import { KafkajsAdminAdapter } from "./admin.ts";

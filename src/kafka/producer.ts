@@ -21,6 +21,7 @@
 import { Buffer } from "node:buffer";
 import { type Message, Partitioners, type Producer as KafkajsProducer } from "kafkajs";
 import type { Logger } from "../observability/log.ts";
+import { murmur2 } from "./murmur2.ts";
 import type { ProducedRecord, Producer, ProducerOptions, RecordAck } from "./types.ts";
 
 /**
@@ -39,12 +40,21 @@ export const DEFAULT_PRODUCER_OPTIONS: ProducerOptions = {
   retryBackoffMaxMs: 1_000,
 };
 
-/** A kafkajs partitioner factory that records the chosen partition on each message (see the module comment). */
+/**
+ * A kafkajs partitioner factory that records the chosen partition on each message (see the module comment). Keyed
+ * messages take kafkajs's DefaultPartitioner's choice, computed without its per-message costs (a filtered copy of
+ * the partition list and a 64-bit Long per hash step): murmur2 of the key, made positive, modulo the partitions.
+ */
 export function pinningPartitioner() {
   const choose = Partitioners.DefaultPartitioner();
   return (args: { topic: string; partitionMetadata: unknown[]; message: Message }): number => {
-    const partition = choose(args as Parameters<typeof choose>[0]);
-    args.message.partition = partition;
+    const message = args.message;
+    let partition: number;
+    if (message.partition !== null && message.partition !== undefined) partition = message.partition;
+    else if (Buffer.isBuffer(message.key)) {
+      partition = (murmur2(message.key) & 0x7fffffff) % args.partitionMetadata.length;
+    } else partition = choose(args as Parameters<typeof choose>[0]);
+    message.partition = partition;
     return partition;
   };
 }
@@ -141,9 +151,13 @@ export class KafkajsProducerAdapter implements Producer {
     const acks: Array<RecordAck | undefined> = new Array(records.length);
     let pending = records.map((_, i) => i);
     for (let round = 1; pending.length > 0; round++) {
-      const baseOffsets = await this.#sendOnce(pending.map((i) => [records[i].topic, messages[i]]));
-      const nextIndex = new Map<string, number>();
+      const baseOffsets = await this.#sendOnce(records, messages, pending);
+      // Records' next index per topic and partition; the topic's maps are looked up once per run of its records.
+      const nextIndex = new Map<string, Map<number, number>>();
       const missing: number[] = [];
+      let topicOf: string | undefined;
+      let bases: Map<number, number> | undefined;
+      let next = new Map<number, number>();
       for (const i of pending) {
         const topic = records[i].topic;
         const partition = messages[i].partition!;
@@ -151,14 +165,20 @@ export class KafkajsProducerAdapter implements Producer {
           acks[i] = { topic, partition, offset: -1 };
           continue;
         }
-        const key = `${partition}\u0000${topic}`;
-        const base = baseOffsets.get(key);
+        if (topic !== topicOf) {
+          topicOf = topic;
+          bases = baseOffsets.get(topic);
+          let known = nextIndex.get(topic);
+          if (known === undefined) nextIndex.set(topic, known = new Map());
+          next = known;
+        }
+        const base = bases?.get(partition);
         if (base === undefined) {
           missing.push(i);
           continue;
         }
-        const index = nextIndex.get(key) ?? 0;
-        nextIndex.set(key, index + 1);
+        const index = next.get(partition) ?? 0;
+        next.set(partition, index + 1);
         acks[i] = { topic, partition, offset: base + index };
       }
       if (missing.length > 0) {
@@ -178,25 +198,31 @@ export class KafkajsProducerAdapter implements Producer {
     return acks as RecordAck[];
   }
 
-  /** One kafkajs sendBatch; returns the base offset per "partition\0topic" (first answer wins). */
-  async #sendOnce(entries: Array<[string, Message]>): Promise<Map<string, number>> {
+  /** One kafkajs sendBatch of the `pending` records; returns the base offset per topic and partition (first answer wins). */
+  async #sendOnce(
+    records: ProducedRecord[],
+    messages: Message[],
+    pending: number[],
+  ): Promise<Map<string, Map<number, number>>> {
     const byTopic = new Map<string, Message[]>();
-    for (const [topic, message] of entries) {
+    for (const i of pending) {
+      const topic = records[i].topic;
       const list = byTopic.get(topic);
-      if (list) list.push(message);
-      else byTopic.set(topic, [message]);
+      if (list) list.push(messages[i]);
+      else byTopic.set(topic, [messages[i]]);
     }
     const response = await this.#producer.sendBatch({
       acks: this.#options.acks,
       compression: COMPRESSION_CODES[this.#options.compression],
       topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
     });
-    const baseOffsets = new Map<string, number>();
+    const baseOffsets = new Map<string, Map<number, number>>();
     for (const r of response) {
-      const key = `${r.partition}\u0000${r.topicName}`;
+      let bases = baseOffsets.get(r.topicName);
+      if (bases === undefined) baseOffsets.set(r.topicName, bases = new Map());
       // When a retry moves a partition from an answered broker to another one, kafkajs writes it twice and
       // reports it twice; the first answer covers the first copy, which is as good as the second.
-      if (!baseOffsets.has(key) && r.baseOffset !== undefined) baseOffsets.set(key, Number(r.baseOffset));
+      if (!bases.has(r.partition) && r.baseOffset !== undefined) bases.set(r.partition, Number(r.baseOffset));
     }
     return baseOffsets;
   }

@@ -132,7 +132,9 @@ export class SourceDriver {
       const handle = original.sourcePartition && original.sourceOffset
         ? this.#submitted.submit(original.sourcePartition, original.sourceOffset)
         : null;
-      const prepared = await this.#prepare(original);
+      // Synchronous unless a transform failed or a converter must fetch a schema first: no await per record.
+      let prepared = this.#prepare(original);
+      if (prepared instanceof Promise) prepared = await prepared;
       if (prepared === null) {
         if (handle) this.#submitted.drop(handle);
         continue;
@@ -189,46 +191,70 @@ export class SourceDriver {
     }
   }
 
-  /** Transforms and converts one record; null when it is dropped (filtered, or a tolerated failure). */
-  async #prepare(record: SourceRecord): Promise<ProducedRecord | null> {
-    const errors = this.#o.errors;
+  /**
+   * Transforms and converts one record; null when it is dropped (filtered, or a tolerated failure). A promise only
+   * when something must be awaited: a transform's failure goes to the error handler, a converter prepares a schema.
+   */
+  #prepare(record: SourceRecord): ProducedRecord | null | Promise<ProducedRecord | null> {
     let transformed: SourceRecord | null;
     try {
       transformed = this.#o.transforms.apply(record);
     } catch (e) {
-      const result = await errors.execute("TRANSFORMATION", () => this.#o.transforms.apply(record), {
-        executingClass: (e as { transformClass?: string }).transformClass ?? "transforms",
-        describe: () => String(record),
-        failedRecord: () => this.#failedSourceRecord(record),
-      });
-      if (!result.ok) return null;
-      transformed = result.value;
+      return this.#retryTransform(record, e).then((t) => t === null ? null : this.#convert(t));
     }
-    if (transformed === null) return null;
+    return transformed === null ? null : this.#convert(transformed);
+  }
+
+  /** A transform threw: the error handler retries or tolerates it (null: dropped). */
+  async #retryTransform(record: SourceRecord, e: unknown): Promise<SourceRecord | null> {
+    const result = await this.#o.errors.execute("TRANSFORMATION", () => this.#o.transforms.apply(record), {
+      executingClass: (e as { transformClass?: string }).transformClass ?? "transforms",
+      describe: () => String(record),
+      failedRecord: () => this.#failedSourceRecord(record),
+    });
+    return result.ok ? result.value : null;
+  }
+
+  /** A transformed record to its bytes, once its converters' schemas are ready. */
+  #convert(record: SourceRecord): ProducedRecord | null | Promise<ProducedRecord | null> {
+    let pending;
+    try {
+      pending = prepareToBytes(this.#o.converters, record);
+    } catch (e) {
+      return this.#conversionFailed(record, e);
+    }
+    if (pending) {
+      return pending.then(() => this.#toProduced(record), (e) => this.#conversionFailed(record, e));
+    }
+    return this.#toProduced(record);
+  }
+
+  #toProduced(record: SourceRecord): ProducedRecord | Promise<null> {
     let bytes;
     try {
-      const pending = prepareToBytes(this.#o.converters, transformed);
-      if (pending) await pending;
-      bytes = toBytes(this.#o.converters, transformed);
+      bytes = toBytes(this.#o.converters, record);
     } catch (e) {
-      if (!(e instanceof ConversionError)) throw e;
-      const rec = transformed;
-      // Either throws (the task fails) or tolerates: the record is skipped.
-      await errors.handleFailure(e.stage, e.original, {
-        executingClass: e.executingClass,
-        describe: () => String(rec),
-        failedRecord: () => this.#failedSourceRecord(rec),
-      });
-      return null;
+      return this.#conversionFailed(record, e);
     }
     return {
-      topic: transformed.topic,
-      partition: transformed.kafkaPartition ?? undefined,
+      topic: record.topic,
+      partition: record.kafkaPartition ?? undefined,
       key: bytes.key,
       value: bytes.value,
       headers: bytes.headers,
-      timestamp: transformed.timestamp ?? undefined,
+      timestamp: record.timestamp ?? undefined,
     };
+  }
+
+  /** Either throws (the task fails) or tolerates (the record is skipped: null). Not a ConversionError: thrown. */
+  async #conversionFailed(record: SourceRecord, e: unknown): Promise<null> {
+    if (!(e instanceof ConversionError)) throw e;
+    await this.#o.errors.handleFailure(e.stage, e.original, {
+      executingClass: e.executingClass,
+      describe: () => String(record),
+      failedRecord: () => this.#failedSourceRecord(record),
+    });
+    return null;
   }
 
   /** A source record that could not be converted has no bytes: the DLQ gets its key and value as JSON text. */

@@ -143,3 +143,83 @@ Deno.test("source driver: records awaiting acks are bounded in bytes too; offset
   assertEquals(mostUnacked, 4);
   assertEquals(committed.at(-1)?.at(-1)?.offset, { at: "9-3" });
 });
+
+/** Records with values `v0`… and the given bad ones; a transform that throws on `bad-transform`, a value converter that throws on `bad-convert`. */
+function toleranceCase(values: string[], toleranceAll: boolean) {
+  const partition = { table: "incident" };
+  const records = values.map((value, i) =>
+    new SourceRecord({
+      topic: "t",
+      keySchema: Schema.STRING_SCHEMA,
+      key: `k${i}`,
+      valueSchema: Schema.STRING_SCHEMA,
+      value,
+      sourcePartition: partition,
+      sourceOffset: { at: i },
+    })
+  );
+  const producer = new SlowAckProducer();
+  const committed: OffsetUpdate[][] = [];
+  const parts = driverParts();
+  const string = new StringConverter();
+  const failing = Object.assign(Object.create(string), {
+    fromConnectData: (topic: string, schema: Schema, value: unknown) => {
+      if (value === "bad-convert") throw new Error("cannot convert");
+      return string.fromConnectData(topic, schema, value);
+    },
+  });
+  let polled = false;
+  const task: SourceTask = {
+    start: () => Promise.resolve(),
+    poll: () => {
+      if (polled) {
+        if (producer.sent.flat().length === values.filter((v) => !v.startsWith("bad")).length) driver.stop();
+        return new Promise((r) => setTimeout(() => r([]), 5));
+      }
+      polled = true;
+      return Promise.resolve(records);
+    },
+    stop: () => Promise.resolve(),
+  } as SourceTask;
+  const driver: SourceDriver = new SourceDriver({
+    task,
+    producer,
+    ...parts,
+    converters: { ...parts.converters, value: failing },
+    transforms: {
+      apply: (r: SourceRecord) => {
+        if (r.value === "bad-transform") throw new Error("cannot transform");
+        return r;
+      },
+    },
+    errors: new ErrorHandler(
+      { retryTimeoutMs: 0, retryDelayMaxMs: 0, toleranceAll, logEnable: false } as never,
+      {
+        logger: logger("test"),
+        dlq: null,
+        metrics: parts.metrics,
+        signal: new AbortController().signal,
+        taskLabel: "t-0",
+      },
+    ),
+    commitOffsets: (entries) => committed.push(entries),
+  });
+  return { driver, producer, committed };
+}
+
+Deno.test("source driver: tolerated transform and conversion failures drop those records only, in order", async () => {
+  const values = ["v0", "bad-transform", "v2", "bad-convert", "v4", "v5"];
+  const { driver, producer, committed } = toleranceCase(values, true);
+  await driver.run();
+  const decoder = new TextDecoder();
+  assertEquals(producer.sent.flat().map((r) => decoder.decode(r.value!)), ["v0", "v2", "v4", "v5"]);
+  assertEquals(committed.at(-1)?.at(-1)?.offset, { at: 5 });
+});
+
+Deno.test("source driver: an intolerable conversion failure fails the task; nothing after it is sent", async () => {
+  const { driver, producer } = toleranceCase(["v0", "bad-convert", "v2"], false);
+  let failed: unknown = null;
+  await driver.run().catch((e) => failed = e);
+  assertEquals(failed !== null, true);
+  assertEquals(producer.sent.flat().length, 0);
+});
