@@ -30,14 +30,14 @@ import {
 } from "./registry.ts";
 import { SIMPLE_HEADER_CONVERTER_CLASS } from "./simple_header_converter.ts";
 
-export const KEY_CONVERTER_CLASS_CONFIG = "key.converter";
-export const VALUE_CONVERTER_CLASS_CONFIG = "value.converter";
-export const HEADER_CONVERTER_CLASS_CONFIG = "header.converter";
+const KEY_CONVERTER_CLASS_CONFIG = "key.converter";
+const VALUE_CONVERTER_CLASS_CONFIG = "value.converter";
+const HEADER_CONVERTER_CLASS_CONFIG = "header.converter";
 
 /** Connect's defaults when neither the connector nor the worker names a converter. */
-export const DEFAULT_KEY_CONVERTER_CLASS = JSON_CONVERTER_CLASS;
-export const DEFAULT_VALUE_CONVERTER_CLASS = JSON_CONVERTER_CLASS;
-export const DEFAULT_HEADER_CONVERTER_CLASS = SIMPLE_HEADER_CONVERTER_CLASS;
+const DEFAULT_KEY_CONVERTER_CLASS = JSON_CONVERTER_CLASS;
+const DEFAULT_VALUE_CONVERTER_CLASS = JSON_CONVERTER_CLASS;
+const DEFAULT_HEADER_CONVERTER_CLASS = SIMPLE_HEADER_CONVERTER_CLASS;
 
 type Config = Readonly<Record<string, string>>;
 
@@ -60,7 +60,7 @@ export interface TaskConverters {
 }
 
 /** Connect's `originalsWithPrefix`: the entries under `prefix`, with the prefix removed. */
-export function settingsWithPrefix(config: Config, prefix: string): Record<string, string> {
+function settingsWithPrefix(config: Config, prefix: string): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [key, value] of Object.entries(config)) {
     if (key.startsWith(prefix)) result[key.slice(prefix.length)] = value;
@@ -69,7 +69,7 @@ export function settingsWithPrefix(config: Config, prefix: string): Record<strin
 }
 
 /** Picks the class and settings for one class property (see module comment for the precedence). */
-export function chooseConverter(
+function chooseConverter(
   classProperty: string,
   type: ConverterType,
   connectorConfig: Config,
@@ -133,7 +133,7 @@ function pluginFor(
 }
 
 /** Instantiates and configures a key or value converter for a choice. */
-export function newConverter(
+function newConverter(
   registry: ConverterRegistry,
   classProperty: string,
   choice: ConverterChoice,
@@ -145,7 +145,7 @@ export function newConverter(
 }
 
 /** Instantiates and configures a header converter for a choice. */
-export function newHeaderConverter(
+function newHeaderConverter(
   registry: ConverterRegistry,
   classProperty: string,
   choice: ConverterChoice,

@@ -16,14 +16,14 @@ import { type Charset, charsetForName } from "./charsets.ts";
 import type { Converter, ConverterConfig, HeaderConverter } from "./converter.ts";
 
 export const STRING_CONVERTER_CLASS = "org.apache.kafka.connect.storage.StringConverter";
-export const ENCODING_CONFIG = "converter.encoding";
-export const ENCODING_DEFAULT = "UTF8";
+const ENCODING_CONFIG = "converter.encoding";
+const ENCODING_DEFAULT = "UTF8";
 
 const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** Java's `Date.toString()` in UTC: `Thu Jan 01 00:00:00 UTC 1970`. */
-export function javaDateToString(date: Date): string {
+function javaDateToString(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${DAYS[date.getUTCDay()]} ${MONTHS[date.getUTCMonth()]} ${pad(date.getUTCDate())} ${
     pad(date.getUTCHours())
@@ -31,7 +31,7 @@ export function javaDateToString(date: Date): string {
 }
 
 /** The text StringConverter writes for a value (see module comment). */
-export function javaToString(schema: Schema | null, value: unknown): string {
+function javaToString(schema: Schema | null, value: unknown): string {
   if (typeof value === "string") return value;
   if (value instanceof Date) return javaDateToString(value);
   if (

@@ -11,10 +11,10 @@
 import { booleanSetting, caseInsensitiveChoice, intSetting } from "../config_values.ts";
 import type { ConverterConfig } from "../converter.ts";
 
-export const SCHEMAS_ENABLE_CONFIG = "schemas.enable";
-export const SCHEMAS_CACHE_SIZE_CONFIG = "schemas.cache.size";
-export const DECIMAL_FORMAT_CONFIG = "decimal.format";
-export const REPLACE_NULL_WITH_DEFAULT_CONFIG = "replace.null.with.default";
+const SCHEMAS_ENABLE_CONFIG = "schemas.enable";
+const SCHEMAS_CACHE_SIZE_CONFIG = "schemas.cache.size";
+const DECIMAL_FORMAT_CONFIG = "decimal.format";
+const REPLACE_NULL_WITH_DEFAULT_CONFIG = "replace.null.with.default";
 
 export type DecimalFormat = "BASE64" | "NUMERIC";
 

@@ -7,7 +7,7 @@
  */
 import type { JsonNode } from "./json_node.ts";
 
-export class JsonParseError extends Error {
+class JsonParseError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "JsonParseError";
