@@ -3,21 +3,6 @@
  * src/kafka/ imports kafkajs.
  */
 export { createKafka, type CreateKafkaOptions } from "./client.ts";
-export {
-  DEFAULT_CLIENT_ID,
-  DEFAULT_CONNECTION_TIMEOUT_MS,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  type KafkaOptions,
-  kafkaOptionsFromProperties,
-  parseJaasConfig,
-  stripPrefix,
-} from "./options.ts";
-export { DEFAULT_PRODUCER_OPTIONS } from "./producer.ts";
-export { DEFAULT_CONSUMER_OPTIONS } from "./consumer.ts";
-export {
-  GroupNotEmptyError,
-  KafkaConfigError,
-  TopicCreationUnsupportedError,
-  UnknownTopicError,
-} from "./errors.ts";
+export { type KafkaOptions, kafkaOptionsFromProperties, stripPrefix } from "./options.ts";
+export { KafkaConfigError, TopicCreationUnsupportedError, UnknownTopicError } from "./errors.ts";
 export type * from "./types.ts";

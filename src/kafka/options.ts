@@ -32,9 +32,9 @@ export interface KafkaOptions {
   consumer: Partial<ConsumerOptions>;
 }
 
-export const DEFAULT_CLIENT_ID = "tablesync";
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-export const DEFAULT_CONNECTION_TIMEOUT_MS = 10_000;
+const DEFAULT_CLIENT_ID = "tablesync";
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECTION_TIMEOUT_MS = 10_000;
 
 /** kafkajs backs off exponentially; beyond this many retries a dead cluster would hold a send for many minutes. */
 const MAX_RETRIES = 30;
@@ -188,7 +188,7 @@ function parseSasl(mechanismValue: string | undefined, jaasConfig: string | unde
   return { mechanism, username, password };
 }
 
-export interface JaasConfig {
+interface JaasConfig {
   loginModule: string;
   controlFlag: string;
   options: Record<string, string>;
@@ -198,7 +198,7 @@ export interface JaasConfig {
  * Parses one JAAS login module entry: `<LoginModule> <flag> key="value" key2=value2;`.
  * Quoted values may contain spaces, `;` and backslash escapes. Error messages never quote option values.
  */
-export function parseJaasConfig(text: string): JaasConfig {
+function parseJaasConfig(text: string): JaasConfig {
   const fail = (what: string): never => {
     throw new KafkaConfigError("sasl.jaas.config", `cannot parse: ${what}`);
   };

@@ -348,7 +348,7 @@ function adopt(target: EncoderLike, value: EncoderLike): boolean {
   return true;
 }
 
-export const originalWriteEncoder = Encoder.prototype.writeEncoder as (
+const originalWriteEncoder = Encoder.prototype.writeEncoder as (
   this: EncoderLike,
   value: unknown,
 ) => unknown;

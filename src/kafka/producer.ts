@@ -28,7 +28,7 @@ import type { ProducedRecord, Producer, ProducerOptions, RecordAck } from "./typ
  * Record bytes per request: under the broker's default message.max.bytes (1048588) with room for the batch header
  * and each record's varint framing, which approximateSize counts only roughly.
  */
-export const MAX_REQUEST_BYTES = 1_000_000;
+const MAX_REQUEST_BYTES = 1_000_000;
 
 export const DEFAULT_PRODUCER_OPTIONS: ProducerOptions = {
   acks: -1,
