@@ -12,9 +12,9 @@ import { SchemaBuilder } from "../connect/schema_builder.ts";
 import { Struct } from "../connect/struct.ts";
 import type { RowValue } from "./schema_modes/mod.ts";
 
-export const ENVELOPE_OP_UPDATE = "u";
+const ENVELOPE_OP_UPDATE = "u";
 /** A deletion (svc.table.<alias>.capture.deletes): `after` is null, `before` carries only the sys_id. */
-export const ENVELOPE_OP_DELETE = "d";
+const ENVELOPE_OP_DELETE = "d";
 
 const SOURCE_SCHEMA = SchemaBuilder.struct().name("tablesync.Source")
   .field("table", Schemas.STRING_SCHEMA)

@@ -18,7 +18,7 @@ export const HEADER_OPERATION = "svc.source.operation";
 export const HEADER_EXTRACTED_AT = "svc.extracted_at";
 export const HEADER_SCHEMA_MODE = "svc.schema.mode";
 /** The source cannot tell creates from updates: every record is an upsert. */
-export const OPERATION_UPSERT = "UPSERT";
+const OPERATION_UPSERT = "UPSERT";
 /** A captured deletion (svc.table.<alias>.capture.deletes): the envelope record and the tombstone. */
 export const OPERATION_DELETE = "DELETE";
 

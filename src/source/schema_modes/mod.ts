@@ -24,7 +24,7 @@ export interface ValueBuilderOptions {
 }
 
 /** The Connect name of a table's value schema. */
-export function valueSchemaName(table: string): string {
+function valueSchemaName(table: string): string {
   return `tablesync.${table}`;
 }
 

@@ -18,7 +18,7 @@ export interface StringFieldContext {
 }
 
 /** The nested shape a field gets from its sample values, or null for a plain STRING. */
-export function nestedShapeOf(displayValue: DisplayValue, samples: readonly unknown[]): NestedShape | null {
+function nestedShapeOf(displayValue: DisplayValue, samples: readonly unknown[]): NestedShape | null {
   if (displayValue === "all") return "all";
   const anObject = samples.some((v) => typeof v === "object" && v !== null);
   if (!anObject) return null;
@@ -38,7 +38,7 @@ export function nestedStringCodec(shape: NestedShape): FieldCodec {
 }
 
 /** A plain optional STRING field. */
-export function stringCodec(field: string, ctx: StringFieldContext): FieldCodec {
+function stringCodec(field: string, ctx: StringFieldContext): FieldCodec {
   let warned = false;
   return {
     schema: Schemas.OPTIONAL_STRING_SCHEMA,
