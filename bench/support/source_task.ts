@@ -3,7 +3,7 @@
  * simulator's incident table (alias `inc`) as the user every benchmark simulator is started with.
  */
 import type { Logger } from "pino";
-import type { RawConfig } from "../../src/config/types.ts";
+import type { RawConfig } from "../../src/common/props.ts";
 import type { SourceTaskContext } from "../../src/connect/task_api.ts";
 
 /** The simulator user of the benchmarks (`users: [BENCH_USER]`). */

@@ -91,13 +91,13 @@ Deno.test("imports in src/ follow the direction of dependencies", async () => {
 Deno.test("the check names an import against the direction", () => {
   const files = new Map([
     ["src/runtime/a.ts", 'import { startRestServer } from "../rest/server.ts";\nimport { x } from "./b.ts";'],
-    ["src/instance/b.ts", 'import type { TypedProps } from "../config/types.ts";'],
+    ["src/instance/b.ts", 'import type { DaemonConfig } from "../config/load.ts";'],
     ["src/connect/c.ts", 'export { loadStore } from "../instance/tls/keystore.ts";'],
     ["src/source/d.ts", 'import { TableClient } from "../instance/mod.ts";'],
   ]);
   assertEquals(violations(files), [
     "src/connect/c.ts: ../instance/tls/keystore.ts (connect → instance)",
-    "src/instance/b.ts: ../config/types.ts (instance → config)",
+    "src/instance/b.ts: ../config/load.ts (instance → config)",
     "src/runtime/a.ts: ../rest/server.ts (runtime → rest)",
   ]);
 });
