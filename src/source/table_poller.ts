@@ -1,6 +1,6 @@
 /**
- * One table's polling loop: sweeps (sweep.ts) of keyset pages (keyset_query.ts) bounded by a high-water mark
- * (instance_time.ts), rows checked for their cursor (row_cursor.ts) and against the dedup cache (dedup_cache.ts),
+ * One table's polling loop: sweeps (sweep.ts) of keyset pages (keyset_query.ts; read by page_reader.ts within the
+ * task's page budget) bounded by a high-water mark (instance_time.ts), rows checked for their cursor (row_cursor.ts) and against the dedup cache (dedup_cache.ts),
  * turned into records (record_builder.ts) and handed to the task (record_queue.ts).
  *
  * Failures are kept to the table (table_backoff.ts): it backs off and retries the same page while the task's other
@@ -14,7 +14,7 @@ import { BadRowError } from "./bad_row.ts";
 import { compareCursors, type Cursor, cursorToOffset } from "./cursor.ts";
 import { DedupCache } from "./dedup_cache.ts";
 import type { OverlapLedger } from "./overlap_ledger.ts";
-import { rawValueOf, toDisplayShape, wireDisplayValue } from "./display_value.ts";
+import { rawValueOf, toDisplayShape } from "./display_value.ts";
 import { type HighWaterMark, highWaterMark, type InstanceTimeSource } from "./instance_time.ts";
 import { KeysetQuery } from "./keyset_query.ts";
 import type { StepObserver } from "./progress_tracker.ts";
@@ -27,7 +27,8 @@ import { hintsFrom, Sweep, sweepStart } from "./sweep.ts";
 import { type BackfillState, ParallelBackfill } from "./parallel_backfill.ts";
 import type { PageEnd } from "./page_window.ts";
 import { TableBackoff } from "./table_backoff.ts";
-import type { PageBudget, PageTicket } from "./page_budget.ts";
+import type { PageBudget } from "./page_budget.ts";
+import { PageReader } from "./page_reader.ts";
 
 export interface TablePollerOptions {
   readonly table: TableSettings;
@@ -57,15 +58,6 @@ export interface TablePollerOptions {
   readonly sweepBound?: (mark: HighWaterMark, signal: AbortSignal) => Promise<HighWaterMark>;
 }
 
-/**
- * The projection sent: the configured fields plus the mod-count field (needed for the dedup version, prefixed in a
- * view like the other cursor fields); empty = all.
- */
-export function projectionOf(fields: readonly string[], modCountField: string): string[] {
-  if (fields.length === 0) return [];
-  return fields.includes(modCountField) ? [...fields] : [...fields, modCountField];
-}
-
 /** Where handled rows move a cursor: the table's, or a range's of a parallel backfill. */
 interface RowPosition {
   cursor(): Cursor | null;
@@ -79,7 +71,6 @@ export class TablePoller {
   readonly #t: TableSettings;
   readonly #query: KeysetQuery;
   readonly #dedup: DedupCache;
-  readonly #fields: string[];
   readonly #keepRaw: ReadonlySet<string>;
   readonly #labels: Record<string, string>;
   /** The last row handled (emitted, suppressed or skipped): where the next sweep's overlap is measured from. */
@@ -99,8 +90,8 @@ export class TablePoller {
   #delivered: Promise<void> = Promise.resolve();
   /** The table's own cursor as a row position. */
   readonly #streaming: RowPosition;
-  /** Body bytes per row asked for, of the last page read (what the next page is expected to weigh). */
-  #bytesPerRow: number | null = null;
+  /** Pages asked for within the task's page budget (page_reader.ts). */
+  readonly #pages: PageReader;
 
   constructor(o: TablePollerOptions, keepRaw: ReadonlySet<string>) {
     this.#o = o;
@@ -108,12 +99,12 @@ export class TablePoller {
     this.#query = new KeysetQuery(o.table.query, o.table.timestampField, o.table.sysIdField);
     this.#dedup = new DedupCache(o.source.dedupWindowRecords);
     for (const version of o.sentInOverlap ?? []) this.#dedup.add(version);
-    this.#fields = projectionOf(o.table.fields, o.table.modCountField);
     this.#keepRaw = keepRaw;
     this.#labels = { table: o.table.table, alias: o.table.alias };
     this.#cursor = o.committed;
     this.#offset = o.committed === null ? null : cursorToOffset(o.committed);
     this.#backoff = new TableBackoff(o.table, o.context, o.progress);
+    this.#pages = new PageReader({ ...o, backoff: this.#backoff });
     this.#backfill = o.backfill ? new ParallelBackfill(o.backfill) : null;
     this.#streaming = {
       cursor: () => this.#cursor,
@@ -220,7 +211,7 @@ export class TablePoller {
       await this.#backoff.wait(signal);
       if (signal.aborted) return;
       try {
-        const { page, limit, extractedAt, done } = await this.#fetchPage(sweep, query);
+        const { page, limit, extractedAt, done } = await this.#pages.read(sweep, query);
         going = await this.#serially(async () => {
           try {
             const { rows, last, emitted } = await this.#handlePage(page.slices, extractedAt, position);
@@ -263,7 +254,7 @@ export class TablePoller {
       this.#sweep = sweep;
     }
     const sweep = this.#sweep;
-    const { page, limit, extractedAt, done } = await this.#fetchPage(sweep, this.#query);
+    const { page, limit, extractedAt, done } = await this.#pages.read(sweep, this.#query);
     let handled;
     try {
       handled = await this.#handlePage(page.slices, extractedAt, this.#streaming);
@@ -283,49 +274,6 @@ export class TablePoller {
       this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
     }
     return emitted;
-  }
-
-  /**
-   * Requests the sweep's next page at the current page size, once the task's page budget has room for it;
-   * `done` gives its share back (call it once the page's records are queued).
-   */
-  async #fetchPage(sweep: Sweep, query: KeysetQuery) {
-    const limit = this.#backoff.limit;
-    const budget = this.#o.pageBudget;
-    const ticket = budget
-      ? await budget.acquire(
-        this.#bytesPerRow === null ? budget.unknownPageBytes : Math.ceil(this.#bytesPerRow * limit),
-        this.#o.signal,
-      )
-      : null;
-    try {
-      return await this.#requestPage(sweep, query, limit, ticket);
-    } catch (error) {
-      ticket?.release();
-      throw error;
-    }
-  }
-
-  async #requestPage(sweep: Sweep, query: KeysetQuery, limit: number, ticket: PageTicket | null) {
-    const t = this.#t;
-    const request = sweep.next(query);
-    const page = await this.#o.client.listSliced(t.table, {
-      query: request.query,
-      count: request.count,
-      limit,
-      fields: this.#fields,
-      displayValue: wireDisplayValue(t.displayValue),
-      excludeReferenceLink: t.excludeReferenceLink,
-      queryNoDomain: !t.queryDomain,
-      queryCategory: t.queryCategory,
-      signal: this.#o.signal,
-    });
-    const extractedAt = Date.now();
-    ticket?.settle(page.bytes);
-    this.#bytesPerRow = page.bytes / limit;
-    this.#backoff.pageRead();
-    this.#o.clock.observe(page.instanceTime);
-    return { page, limit, extractedAt, done: () => ticket?.release() };
   }
 
   async #highWater(): Promise<HighWaterMark> {

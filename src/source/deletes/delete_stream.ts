@@ -15,7 +15,8 @@ import { rawValueOf, toDisplayShape, wireDisplayValue } from "../display_value.t
 import type { Envelope } from "../envelope.ts";
 import { formatGlideDateTime } from "../glide_timestamp.ts";
 import type { InstanceTimeSource } from "../instance_time.ts";
-import { projectionOf, TablePoller } from "../table_poller.ts";
+import { TablePoller } from "../table_poller.ts";
+import { projectionOf } from "../page_reader.ts";
 import { RecordBuilder } from "../record_builder.ts";
 import type { RecordQueue } from "../record_queue.ts";
 import type { RowValueBuilder } from "../schema_modes/mod.ts";
