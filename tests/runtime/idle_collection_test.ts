@@ -27,7 +27,11 @@ Deno.test("idle collection: one collection when a burst of allocation is followe
   assertEquals(collections, [{ at: 5, type: "major", execution: "sync", flavor: "last-resort" }]);
 });
 
-Deno.test("idle collection: without V8's gc exposed it does nothing", () => {
-  const stop = collectWhenQuiet({}, undefined);
+Deno.test("idle collection: without V8's gc exposed it does nothing", async () => {
+  // This test process runs without the daemon's V8 flags: the default (the exposed gc) is absent.
+  let looks = 0;
+  const stop = collectWhenQuiet({ everyMs: 1 }, undefined, () => looks++);
+  await new Promise((resolve) => setTimeout(resolve, 20));
   stop();
+  assertEquals(looks, 0, "no watch started");
 });
