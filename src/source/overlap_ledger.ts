@@ -27,13 +27,21 @@ export const MAX_OVERLAP_SENT = 2000;
 export class OverlapLedger {
   /** Versions built but not yet acknowledged, by record. */
   readonly #built = new WeakMap<SourceRecord, { version: string; cursor: Cursor }>();
-  /** Acknowledged versions in acknowledgement order, with the row's position; at most `capacity`. */
-  readonly #acked = new Map<string, Cursor>();
-
   /**
-   * `overlapSeconds`: the table's `svc.source.overlap.seconds`. `capacity`: most versions remembered
-   * (`svc.source.dedup.window.records`, the bound of the dedup cache the list seeds).
+   * Acknowledged versions in acknowledgement order, with the row's position and their place in `#order`; at
+   * most `capacity`.
    */
+  readonly #acked = new Map<string, { cursor: Cursor; place: number }>();
+  /**
+   * The versions in acknowledgement order from `#order[#head]` on, to drop the oldest: reading the Map's first key
+   * instead skips every entry deleted before it (see dedup_cache.ts), a scan per acknowledgement once the ledger
+   * is full. A version's place is its index plus `#shifted`; one acknowledged again gets a new place, and its
+   * earlier one is stale (skipped).
+   */
+  #order: string[] = [];
+  #head = 0;
+  #shifted = 0;
+
   constructor(readonly overlapSeconds: number, readonly capacity: number) {}
 
   /** The poller built `record` for the row version `version` at `cursor`. */
@@ -62,9 +70,37 @@ export class OverlapLedger {
   }
 
   #remember(version: string, cursor: Cursor): void {
+    // Deleted first so that a version acknowledged again moves to the end of the Map's order.
     this.#acked.delete(version);
-    this.#acked.set(version, cursor);
-    if (this.#acked.size > this.capacity) this.#acked.delete(this.#acked.keys().next().value!);
+    this.#acked.set(version, { cursor, place: this.#shifted + this.#order.length });
+    this.#order.push(version);
+    if (this.#acked.size > this.capacity) this.#dropOldest();
+    // Dropped and stale places are cut off once they outnumber the window (amortised O(1) per acknowledgement).
+    if (this.#order.length > 2 * this.capacity + 1) this.#compact();
+  }
+
+  /** Drops the version acknowledged longest ago, skipping stale places. */
+  #dropOldest(): void {
+    while (this.#head < this.#order.length) {
+      const place = this.#shifted + this.#head;
+      const version = this.#order[this.#head];
+      this.#order[this.#head++] = ""; // not kept alive until the next compaction
+      if (this.#acked.get(version)?.place === place) {
+        this.#acked.delete(version);
+        return;
+      }
+    }
+  }
+
+  /** `#order` again from the Map (whose iteration order is the acknowledgement order): only live places. */
+  #compact(): void {
+    this.#shifted += this.#order.length;
+    this.#order = [];
+    this.#head = 0;
+    for (const [version, entry] of this.#acked) {
+      entry.place = this.#shifted + this.#order.length;
+      this.#order.push(version);
+    }
   }
 
   /**
@@ -76,7 +112,7 @@ export class OverlapLedger {
     if (cursor === null) return committed;
     const from = cursor.epochMs - this.overlapSeconds * 1000;
     const sent: string[] = [];
-    for (const [version, at] of this.#acked) {
+    for (const [version, { cursor: at }] of this.#acked) {
       if (at.epochMs >= from && compareCursors(at, cursor) <= 0) sent.push(version);
     }
     if (sent.length === 0 || sent.length > MAX_OVERLAP_SENT) return committed;

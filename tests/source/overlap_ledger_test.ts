@@ -82,6 +82,27 @@ Deno.test("overlap ledger: over the cap, or nothing in the window, the committed
   assertEquals(overlapSentFromOffset(null), []);
 });
 
+Deno.test("overlap ledger: holds the latest `capacity` acknowledged versions, a version acknowledged again counting as new", () => {
+  const ledger = new OverlapLedger(3600, 3);
+  const ack = (id: string) => {
+    const r = record();
+    ledger.built(r, DedupCache.versionKey("2024-07-01 10:00:04", id, "0"), at("2024-07-01 10:00:04", id));
+    ledger.acked(r);
+  };
+  // Many rounds of dropping and rebuilding its order; "a" acknowledged again every third version stays in.
+  for (let i = 0; i < 40; i++) {
+    ack(`v${String(i).padStart(2, "0")}`);
+    if (i % 3 === 0) ack("a");
+  }
+  ack("v37"); // gone already: comes back as the newest, and "v38" is dropped instead of it
+  const committed = cursorToOffset(at("2024-07-01 10:00:04", "zz"));
+  assertEquals(overlapSentFromOffset(ledger.finalOffset(committed)), [
+    "2024-07-01 10:00:04|v39|0",
+    "2024-07-01 10:00:04|a|0",
+    "2024-07-01 10:00:04|v37|0",
+  ]);
+});
+
 /** Polls like the runtime: every record acknowledged (commitRecord), the last offset of each table committed. */
 async function pollAcked(driven: Driven, done: (r: SourceRecord[]) => boolean): Promise<SourceRecord[]> {
   const got = await pollUntil(driven, done);

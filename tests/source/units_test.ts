@@ -106,6 +106,20 @@ Deno.test("dedup cache: bounded, oldest versions dropped first", () => {
   assertEquals([cache.has("a"), cache.has("b"), cache.has("c"), cache.size], [false, true, true, 2]);
 });
 
+Deno.test("dedup cache: after many rounds of eviction it holds exactly the latest `capacity` versions", () => {
+  const cache = new DedupCache(3);
+  for (let i = 0; i < 20; i++) {
+    cache.add(`v${i}`);
+    if (i % 4 === 0) cache.add(`v${i}`); // a version already held neither moves nor evicts
+  }
+  assertEquals(cache.size, 3);
+  assertEquals(Array.from({ length: 20 }, (_, i) => cache.has(`v${i}`)).flatMap((h, i) => h ? [i] : []), [
+    17,
+    18,
+    19,
+  ]);
+});
+
 Deno.test("strings schema: built from the first page, grows with new fields, keeps vanished fields as null", () => {
   const builder = createValueBuilder({
     mode: "strings",
