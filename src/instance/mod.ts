@@ -6,7 +6,7 @@
  * and to read the metrics.
  */
 export { instanceOptionsFromProps } from "./options.ts";
-export { type DisplayValue, TableClient } from "./table_client.ts";
+export { type DisplayValue, type SlicedListPage, TableClient } from "./table_client.ts";
 export type { TableRow } from "./table_rows.ts";
 export { BatchWriter } from "./batch_writer.ts";
 export { aggregateCount } from "./aggregate_count.ts";

@@ -44,6 +44,45 @@ export function resultSlices(body: Uint8Array, sliceBytes = SLICE_BYTES): Iterab
   return sliceRows(body, skipSpace(body, open), close, sliceBytes);
 }
 
+/** What the end of a result array tells before its rows are parsed (resultEnd). */
+export interface ResultEnd {
+  /** At least the number of rows: every boundary between two rows is counted, and a rare false one (inside a string). */
+  readonly rowsAtMost: number;
+  /** The array's last row, or null when it is empty or its start could not be told. */
+  readonly last: TableRow | null;
+}
+
+/** Row starts tried from the end when looking for the last row (a false candidate fails to parse). */
+const LAST_ROW_TRIES = 8;
+
+/**
+ * How many rows the result array holds at most and its last row, read from the body's end without parsing the
+ * others (the same candidate cuts as the slices); null when the body is not of the shape `{"result":[…]}`. What
+ * a caller does with it must not depend on it being right (a guess about the page, checked once it is parsed).
+ */
+export function resultEnd(body: Uint8Array): ResultEnd | null {
+  const open = arrayOpening(body);
+  if (open < 0) return null;
+  const close = arrayClosing(body);
+  if (close < open) return null;
+  const from = skipSpace(body, open);
+  if (from >= close) return { rowsAtMost: 0, last: null };
+  const cuts: number[] = [];
+  for (let i = nextCandidate(body, from, close); i >= 0; i = nextCandidate(body, i + 1, close)) cuts.push(i);
+  const decoder = new TextDecoder();
+  let last: TableRow | null = null;
+  for (let k = cuts.length - 1; k >= Math.max(0, cuts.length - LAST_ROW_TRIES) && last === null; k--) {
+    const start = skipSpace(body, body.indexOf(COMMA, cuts[k] + 1) + 1);
+    const rows = parseSlice(decoder.decode(body.subarray(start, close)));
+    if (rows !== null && rows.length === 1) last = rows[0];
+  }
+  // Every candidate tried was false (inside the strings of a first and only row): the array from its start.
+  if (last === null && cuts.length <= LAST_ROW_TRIES) {
+    last = parseSlice(decoder.decode(body.subarray(from, close)))?.at(-1) ?? null;
+  }
+  return { rowsAtMost: cuts.length + 1, last };
+}
+
 function* sliceRows(body: Uint8Array, from: number, end: number, sliceBytes: number): Generator<TableRow[]> {
   const decoder = new TextDecoder();
   let start = from;

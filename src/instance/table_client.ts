@@ -26,7 +26,7 @@ import {
 import type { InstanceAddress } from "./instance_url.ts";
 import type { InstanceClientOptions } from "./options.ts";
 import { describeUnusableDate } from "./instance_clock.ts";
-import { BrokenResultError, resultSlices } from "./result_slices.ts";
+import { BrokenResultError, type ResultEnd, resultEnd, resultSlices } from "./result_slices.ts";
 import { errorEnvelopeText, type TableRow } from "./table_rows.ts";
 
 export type DisplayValue = "false" | "true" | "all";
@@ -79,6 +79,11 @@ export interface SlicedListPage extends PageFacts {
   slices: Iterable<TableRow[]>;
   /** The body's size (after decompression): what the page holds in memory until its slices are read. */
   bytes: number;
+  /**
+   * At most how many rows the page holds and its last row, read before the slices are (result_slices.ts's
+   * resultEnd): a guess to act on early (reading the next page ahead) only where a wrong one is found out later.
+   */
+  end(): ResultEnd | null;
 }
 
 export type UpdateMethod = "PATCH" | "PUT";
@@ -141,6 +146,11 @@ export class TableClient {
     return {
       slices,
       bytes: response.body.byteLength,
+      end: () => {
+        if (sliced !== null) return resultEnd(response.body);
+        const rows = (slices as TableRow[][])[0];
+        return { rowsAtMost: rows.length, last: rows.at(-1) ?? null };
+      },
       instanceTime: response.date,
       total: this.#totalOf(response, params),
     };

@@ -7,10 +7,9 @@
 import type { TableClient } from "../instance/mod.ts";
 import { wireDisplayValue } from "./display_value.ts";
 import type { InstanceTimeSource } from "./instance_time.ts";
-import type { KeysetQuery } from "./keyset_query.ts";
 import type { PageBudget, PageTicket } from "./page_budget.ts";
 import type { TableSettings } from "./settings.ts";
-import type { Sweep } from "./sweep.ts";
+import type { PageRequest } from "./sweep.ts";
 import type { TableBackoff } from "./table_backoff.ts";
 
 /**
@@ -43,27 +42,29 @@ export class PageReader {
     this.#fields = projectionOf(o.table.fields, o.table.modCountField);
   }
 
-  /** Requests the sweep's next page once the page budget has room for it. */
-  async read(sweep: Sweep, query: KeysetQuery) {
+  /**
+   * Requests a sweep's page (`sweep.next`) once the page budget has room for it. `signal`: the task's, or one
+   * that also ends a read ahead no longer wanted.
+   */
+  async read(request: PageRequest, signal: AbortSignal = this.#o.signal) {
     const limit = this.#o.backoff.limit;
     const budget = this.#o.pageBudget;
     const ticket = budget
       ? await budget.acquire(
         this.#bytesPerRow === null ? budget.unknownPageBytes : Math.ceil(this.#bytesPerRow * limit),
-        this.#o.signal,
+        signal,
       )
       : null;
     try {
-      return await this.#request(sweep, query, limit, ticket);
+      return await this.#request(request, limit, ticket, signal);
     } catch (error) {
       ticket?.release();
       throw error;
     }
   }
 
-  async #request(sweep: Sweep, query: KeysetQuery, limit: number, ticket: PageTicket | null) {
+  async #request(request: PageRequest, limit: number, ticket: PageTicket | null, signal: AbortSignal) {
     const t = this.#o.table;
-    const request = sweep.next(query);
     const page = await this.#o.client.listSliced(t.table, {
       query: request.query,
       count: request.count,
@@ -73,7 +74,7 @@ export class PageReader {
       excludeReferenceLink: t.excludeReferenceLink,
       queryNoDomain: !t.queryDomain,
       queryCategory: t.queryCategory,
-      signal: this.#o.signal,
+      signal,
     });
     const extractedAt = Date.now();
     ticket?.settle(page.bytes);

@@ -141,6 +141,18 @@ export class Sweep {
     return { query: query.page(this.#start, this.#end), count: this.#count };
   }
 
+  /**
+   * The request `advance` would lead to after a full page (`limit` rows) whose last row is at `last`, without
+   * moving: null when that page would end the window (then there is nothing to ask ahead). For reading the next
+   * page while this one is handled; whoever does compares it with `next` once the page was advanced over.
+   */
+  nextAfterFull(query: KeysetQuery, last: Cursor, limit: number, total: number | null): PageRequest | null {
+    const remaining = this.#count && total !== null ? total : this.#remaining;
+    if (remaining !== null && remaining - limit <= 0) return null;
+    const start: PageStart = { kind: "after", timestamp: last.timestamp, sysId: last.sysId };
+    return { query: query.page(start, this.#end), count: false };
+  }
+
   /** Moves past a page; returns whether the sweep goes on. */
   advance(page: PageOutcome): boolean {
     this.#pages++;

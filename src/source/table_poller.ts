@@ -9,7 +9,7 @@
  */
 import type { SourceOffset, SourcePartition, SourceRecord } from "../connect/record.ts";
 import type { SourceTaskContext } from "../connect/task_api.ts";
-import type { TableClient, TableRow } from "../instance/mod.ts";
+import type { SlicedListPage, TableClient, TableRow } from "../instance/mod.ts";
 import { BadRowError } from "./bad_row.ts";
 import { compareCursors, type Cursor, cursorToOffset } from "./cursor.ts";
 import { DedupCache } from "./dedup_cache.ts";
@@ -23,7 +23,7 @@ import type { RecordQueue } from "./record_queue.ts";
 import { readRowCursor } from "./row_cursor.ts";
 import { FieldValueError } from "./schema_modes/mod.ts";
 import type { SourceSettings, TableSettings } from "./settings.ts";
-import { hintsFrom, Sweep, sweepStart } from "./sweep.ts";
+import { hintsFrom, type PageRequest, Sweep, sweepStart } from "./sweep.ts";
 import { type BackfillState, ParallelBackfill } from "./parallel_backfill.ts";
 import type { PageEnd } from "./page_window.ts";
 import { TableBackoff } from "./table_backoff.ts";
@@ -56,6 +56,20 @@ export interface TablePollerOptions {
   readonly expand?: (records: SourceRecord[]) => Promise<SourceRecord[]>;
   /** Bounds each sweep's high-water mark (deletion capture keeps rows behind the deletions read). */
   readonly sweepBound?: (mark: HighWaterMark, signal: AbortSignal) => Promise<HighWaterMark>;
+}
+
+/** A page asked for ahead of its turn (TablePoller's #readAhead). */
+interface PageAhead {
+  readonly request: PageRequest;
+  /** The page size it asked for. */
+  readonly limit: number;
+  readonly page: ReturnType<PageReader["read"]>;
+  /** Ends the request if it is still going, and gives its share of the page budget back. */
+  cancel(): void;
+}
+
+function sameRequest(a: PageRequest, b: PageRequest): boolean {
+  return a.query === b.query && a.count === b.count;
 }
 
 /** Where handled rows move a cursor: the table's, or a range's of a parallel backfill. */
@@ -92,6 +106,8 @@ export class TablePoller {
   readonly #streaming: RowPosition;
   /** Pages asked for within the task's page budget (page_reader.ts). */
   readonly #pages: PageReader;
+  /** The streaming sweep's next page, asked for while the last one was handled (#readAhead), or null. */
+  #ahead: PageAhead | null = null;
 
   constructor(o: TablePollerOptions, keepRaw: ReadonlySet<string>) {
     this.#o = o;
@@ -144,6 +160,8 @@ export class TablePoller {
       // Told after the records are queued; no sweep running means the last one reached its end.
       this.#o.progress?.stepped(emitted, this.#cursor, this.#sweep === null);
     }
+    this.#ahead?.cancel();
+    this.#ahead = null;
     context.logger.debug({ ...this.#labels }, "table poller stopped");
   }
 
@@ -211,7 +229,7 @@ export class TablePoller {
       await this.#backoff.wait(signal);
       if (signal.aborted) return;
       try {
-        const { page, limit, extractedAt, done } = await this.#pages.read(sweep, query);
+        const { page, limit, extractedAt, done } = await this.#pages.read(sweep.next(query));
         going = await this.#serially(async () => {
           try {
             const { rows, last, emitted } = await this.#handlePage(page.slices, extractedAt, position);
@@ -254,26 +272,78 @@ export class TablePoller {
       this.#sweep = sweep;
     }
     const sweep = this.#sweep;
-    const { page, limit, extractedAt, done } = await this.#pages.read(sweep, this.#query);
-    let handled;
+    const { page, limit, extractedAt, done } = await this.#nextPage(sweep.next(this.#query));
+    // The next page is asked for while this one is handled (the instance prepares and sends it meanwhile) when
+    // this one looks full; it is used only if the sweep, advanced over this page, asks for that very page.
+    let ahead = this.#readAhead(sweep, page, limit);
+    let emitted;
     try {
-      handled = await this.#handlePage(page.slices, extractedAt, this.#streaming);
+      let handled;
+      try {
+        handled = await this.#handlePage(page.slices, extractedAt, this.#streaming);
+      } finally {
+        done();
+      }
+      const { rows, last } = handled;
+      emitted = handled.emitted;
+      if (this.#cursor && page.instanceTime) {
+        // How far the table's cursor trails the instance clock (includes the safety lag and quiet periods).
+        const lag = (page.instanceTime.getTime() - this.#cursor.epochMs) / 1000;
+        this.#o.context.metrics.set("tablesync_source_lag_seconds", this.#labels, Math.max(0, lag));
+      }
+      if (sweep.advance({ rows, limit, last, total: page.total })) {
+        this.#ahead = ahead;
+        ahead = null;
+        return emitted;
+      }
     } finally {
-      done();
+      ahead?.cancel();
     }
-    const { rows, last, emitted } = handled;
-    if (this.#cursor && page.instanceTime) {
-      // How far the table's cursor trails the instance clock (includes the safety lag and quiet periods).
-      const lag = (page.instanceTime.getTime() - this.#cursor.epochMs) / 1000;
-      this.#o.context.metrics.set("tablesync_source_lag_seconds", this.#labels, Math.max(0, lag));
-    }
-    if (!sweep.advance({ rows, limit, last, total: page.total })) {
-      this.#sweep = null;
-      this.#hints = hintsFrom(sweep.coveredWindows, this.#backoff.limit);
-      this.#backoff.pollIntervalStarts();
-      this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
-    }
+    this.#sweep = null;
+    this.#hints = hintsFrom(sweep.coveredWindows, this.#backoff.limit);
+    this.#backoff.pollIntervalStarts();
+    this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
     return emitted;
+  }
+
+  /** The page `request` names: the one read ahead when it is that page (at today's page size), else read now. */
+  #nextPage(request: PageRequest): ReturnType<PageReader["read"]> {
+    const ahead = this.#ahead;
+    this.#ahead = null;
+    if (ahead && ahead.limit === this.#backoff.limit && sameRequest(ahead.request, request)) {
+      return ahead.page;
+    }
+    ahead?.cancel();
+    return this.#pages.read(request);
+  }
+
+  /**
+   * Starts reading the page that follows `page` if `page` is full (as far as its end tells before it is parsed:
+   * result_slices.ts's resultEnd), or null. Whatever it guesses is checked by #nextPage against the request the
+   * sweep makes once it has advanced over `page`; a wrong guess costs a request, never a row.
+   */
+  #readAhead(sweep: Sweep, page: SlicedListPage, limit: number): PageAhead | null {
+    const end = page.end();
+    if (end === null || end.rowsAtMost < limit || end.last === null) return null;
+    const t = this.#t;
+    const row = t.displayValue === "true" ? toDisplayShape(end.last, this.#keepRaw) : end.last;
+    const rc = readRowCursor(row, t.timestampField, t.sysIdField);
+    if (!rc.ok) return null;
+    const request = sweep.nextAfterFull(this.#query, rc.cursor, limit, page.total);
+    if (request === null) return null;
+    const abort = new AbortController();
+    const read = this.#pages.read(request, AbortSignal.any([this.#o.signal, abort.signal]));
+    // Not awaited until used: a failure is seen by #step then (as if the page were read then), or not at all.
+    read.catch(() => {});
+    return {
+      request,
+      limit,
+      page: read,
+      cancel: () => {
+        abort.abort();
+        read.then((r) => r.done(), () => {});
+      },
+    };
   }
 
   async #highWater(): Promise<HighWaterMark> {

@@ -1,6 +1,6 @@
 /** Slicing a `{"result":[…]}` body: the same rows as JSON.parse, in slices, whatever the rows' strings hold. */
 import { assert, assertEquals, assertThrows } from "../support/assert.ts";
-import { BrokenResultError, resultSlices } from "../../src/instance/result_slices.ts";
+import { BrokenResultError, resultEnd, resultSlices } from "../../src/instance/result_slices.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -62,4 +62,21 @@ Deno.test("a body broken between its envelope's ends fails when the broken slice
   assertEquals(slices.next().value, [{ sys_id: "a" }]);
   assertEquals(slices.next().value, [{ sys_id: "b" }]);
   assertThrows(() => slices.next(), BrokenResultError);
+});
+
+Deno.test("resultEnd: the last row and a bound on the rows, from the body's end, whatever the rows' strings hold", () => {
+  for (const n of [1, 2, 3, 7, 31]) {
+    const rows = trickyRows(n);
+    for (const body of [JSON.stringify({ result: rows }), JSON.stringify({ result: rows }, null, 2)]) {
+      const end = resultEnd(encode(body));
+      assert(end !== null);
+      assertEquals(end.last, rows[n - 1], `${n} rows`);
+      assert(end.rowsAtMost >= n, `${end.rowsAtMost} >= ${n}`);
+    }
+  }
+  // Rows whose strings hold nothing like a row boundary: the bound is exact.
+  const plain = Array.from({ length: 40 }, (_, i) => ({ sys_id: `id${i}`, n: `${i}` }));
+  assertEquals(resultEnd(encode(JSON.stringify({ result: plain }))), { rowsAtMost: 40, last: plain[39] });
+  assertEquals(resultEnd(encode(`{"result":[]}`)), { rowsAtMost: 0, last: null });
+  assertEquals(resultEnd(encode(`{"error":{"message":"x"}}`)), null);
 });

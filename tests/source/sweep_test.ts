@@ -62,3 +62,38 @@ Deno.test("an empty page with a count above the limit halves its window; no coun
     "a proxy stripped the count",
   );
 });
+
+Deno.test("nextAfterFull: the request a full page leads to, without moving; null when that page ends the window", () => {
+  // Pages of 10 over a count of 25, then a sweep whose count the instance leaves out, then a probe after an
+  // empty page: in each state the guess equals what advance over a full page leads to, or is null when the
+  // sweep would end or the window be covered.
+  const cases: { pages: { rows: number; total: number | null; last: typeof LAST | null }[] }[] = [
+    { pages: [{ rows: 10, total: 25, last: LAST }, { rows: 10, total: null, last: LAST }] },
+    { pages: [{ rows: 10, total: null, last: LAST }, { rows: 10, total: null, last: LAST }] },
+    { pages: [{ rows: 0, total: 40, last: null }, { rows: 10, total: 30, last: LAST }] },
+    { pages: [{ rows: 10, total: 10, last: LAST }] },
+  ];
+  let guesses = 0;
+  for (const { pages } of cases) {
+    const sweep = new Sweep("2024-01-01 00:00:00", high);
+    for (const [i, page] of pages.entries()) {
+      const last = cursor(`2024-01-01 00:${String(10 + i).padStart(2, "0")}:00`, "b".repeat(32));
+      const guess = sweep.nextAfterFull(query, last, 10, page.total);
+      const before = sweep.next(query);
+      if (page.rows < 10) {
+        assert(sweep.advance({ rows: page.rows, limit: 10, last: page.last, total: page.total }));
+        continue;
+      }
+      assertEquals(sweep.next(query), before, "nextAfterFull does not move the sweep");
+      const goesOn = sweep.advance({ rows: 10, limit: 10, last, total: page.total });
+      // No guess: the page ends the sweep, or proves its window covered (the next asks for a new count).
+      if (guess === null) assert(!goesOn || sweep.next(query).count, JSON.stringify(page));
+      else {
+        assert(goesOn);
+        assertEquals(guess, sweep.next(query));
+        guesses++;
+      }
+    }
+  }
+  assertEquals(guesses, 5);
+});
