@@ -89,8 +89,13 @@ export interface SourceTask {
    * after a backoff; any other error fails the task.
    */
   poll(): Promise<SourceRecord[]>;
-  /** Called once per record after Kafka acknowledged it (per partition in order). Optional. */
-  commitRecord?(record: SourceRecord): void;
+  /**
+   * Connect's `commitRecord`, in a form that lets the record go: called once per record as it is handed to the
+   * producer; the callback returned (if any) is called once Kafka acknowledged the record (per partition in
+   * order). The driver holds that callback until the ack, not the record and its value (rows are garbage once
+   * converted, not a round trip later). Optional.
+   */
+  whenAcknowledged?(record: SourceRecord): (() => void) | null;
   /**
    * Graceful stop only, after every sent record settled: given the last committed offset of each source
    * partition, returns replacements to commit last (the same position, with what the next run should know).

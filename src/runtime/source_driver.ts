@@ -1,6 +1,7 @@
 /**
  * Drives a source task inside its worker (Kafka Connect's WorkerSourceTask):
- *   poll → transforms → converters → producer → ack → commitRecord → committable offsets to the main thread.
+ *   poll → transforms → converters → producer → ack → whenAcknowledged's callback (Connect's commitRecord) →
+ *   committable offsets to the main thread.
  *
  * Offsets advance only past records Kafka acknowledged (SubmittedRecords keeps per-partition order), so a crash
  * at any instant re-delivers rather than loses. Sends are pipelined: the next poll runs while earlier batches
@@ -125,8 +126,9 @@ export class SourceDriver {
   async #dispatch(records: SourceRecord[]): Promise<void> {
     const out: ProducedRecord[] = [];
     const handles: (SubmittedRecord | null)[] = [];
-    // Rows are let go once converted: only a task that wants commitRecord() keeps its records until the ack.
-    const kept: SourceRecord[] | null = this.#o.task.commitRecord ? [] : null;
+    // What to call on each record's ack (the task's callbacks, not its records: rows are let go once converted).
+    const task = this.#o.task;
+    const onAck: ((() => void) | null)[] | null = task.whenAcknowledged ? [] : null;
     let bytes = 0;
     for (const original of records) {
       const handle = original.sourcePartition && original.sourceOffset
@@ -146,7 +148,7 @@ export class SourceDriver {
       out.push(prepared);
       bytes += sizeOf(prepared);
       handles.push(handle);
-      kept?.push(original);
+      onAck?.push(task.whenAcknowledged!(original));
     }
     // The polled array is the driver's now and its rows are converted: emptying it lets them be collected while
     // this waits for acks, instead of living as long as this call.
@@ -169,7 +171,7 @@ export class SourceDriver {
     // Sends are chained, one request at a time, as Kafka Connect's source producers do: a retried batch can
     // never land after a later one, so row versions stay in order within each partition. Polling the next
     // page still overlaps with the send.
-    const send = this.#lastSend.then(() => this.#send(out, handles, kept));
+    const send = this.#lastSend.then(() => this.#send(out, handles, onAck));
     this.#lastSend = send;
     this.#unsettledBytes += bytes;
     const settled: Promise<void> = send.then(() => {}, () => {}).then(() => {
@@ -278,7 +280,7 @@ export class SourceDriver {
   async #send(
     out: ProducedRecord[],
     handles: (SubmittedRecord | null)[],
-    kept: SourceRecord[] | null,
+    onAck: ((() => void) | null)[] | null,
   ): Promise<void> {
     for (let attempt = 1;; attempt++) {
       const started = performance.now();
@@ -307,7 +309,7 @@ export class SourceDriver {
     for (let i = 0; i < out.length; i++) {
       const handle = handles[i];
       if (handle) this.#submitted.ack(handle);
-      if (kept) this.#o.task.commitRecord!(kept[i]);
+      onAck?.[i]?.();
       perTopic.set(out[i].topic, (perTopic.get(out[i].topic) ?? 0) + 1);
     }
     for (const [topic, count] of perTopic) {

@@ -49,12 +49,15 @@ export class OverlapLedger {
     this.#built.set(record, { version, cursor });
   }
 
-  /** Kafka acknowledged `record` (a record this ledger did not see built is ignored). */
-  acked(record: SourceRecord): void {
+  /**
+   * `record` goes to Kafka: what to call once Kafka acknowledged it (null for a record this ledger did not see
+   * built). The callback holds the version and cursor only, not the record.
+   */
+  whenAcknowledged(record: SourceRecord): (() => void) | null {
     const entry = this.#built.get(record);
-    if (!entry) return;
+    if (!entry) return null;
     this.#built.delete(record);
-    this.#remember(entry.version, entry.cursor);
+    return () => this.#remember(entry.version, entry.cursor);
   }
 
   /**

@@ -53,6 +53,8 @@ export class TableSourceTask implements SourceTask {
   #unlink: () => void = () => {};
   /** Each table's acknowledged versions near its cursor, by partitionKey of its source partition. */
   #ledgers = new Map<string, OverlapLedger>();
+  /** The same ledgers by partition object. */
+  readonly #ledgerOf = new WeakMap<SourcePartition, OverlapLedger>();
 
   constructor(private readonly options: TableSourceTaskOptions = {}) {
     this.#pageBudget = new PageBudget(options.pageBudgetBytes);
@@ -209,8 +211,16 @@ export class TableSourceTask implements SourceTask {
     return this.#queue.drain();
   }
 
-  commitRecord(record: SourceRecord): void {
-    if (record.sourcePartition) this.#ledgers.get(partitionKey(record.sourcePartition))?.acked(record);
+  whenAcknowledged(record: SourceRecord): (() => void) | null {
+    const partition = record.sourcePartition;
+    if (!partition) return null;
+    // Records carry their table's partition object: its ledger is found without serialising it per record.
+    let ledger = this.#ledgerOf.get(partition);
+    if (ledger === undefined) {
+      ledger = this.#ledgers.get(partitionKey(partition));
+      if (ledger) this.#ledgerOf.set(partition, ledger);
+    }
+    return ledger?.whenAcknowledged(record) ?? null;
   }
 
   /** Graceful stop: each table's final offset lists the versions sent inside its overlap window. */

@@ -50,8 +50,8 @@ Deno.test("overlap ledger: the final offset lists the acknowledged versions of t
     ledger.built(r, DedupCache.versionKey(ts, id, mod), at(ts, id));
     return r;
   });
-  for (const r of built.slice(0, 5)) ledger.acked(r);
-  ledger.acked(record()); // a record it never saw built is ignored
+  for (const r of built.slice(0, 5)) ledger.whenAcknowledged(r)?.();
+  assertEquals(ledger.whenAcknowledged(record()), null, "a record it never saw built");
   const committed = cursorToOffset(at("2024-07-01 10:00:04", "d"));
   const final = ledger.finalOffset(committed);
   assertEquals(overlapSentFromOffset(final), [
@@ -72,7 +72,7 @@ Deno.test("overlap ledger: over the cap, or nothing in the window, the committed
     const r = record();
     const id = `id${String(i).padStart(5, "0")}`;
     ledger.built(r, DedupCache.versionKey("2024-07-01 10:00:04", id, "0"), at("2024-07-01 10:00:04", id));
-    ledger.acked(r);
+    ledger.whenAcknowledged(r)?.();
   }
   const committed = cursorToOffset(at("2024-07-01 10:00:04", "id99999"));
   assertEquals(ledger.finalOffset(committed), committed, `${MAX_OVERLAP_SENT + 1} versions: left out`);
@@ -87,7 +87,7 @@ Deno.test("overlap ledger: holds the latest `capacity` acknowledged versions, a 
   const ack = (id: string) => {
     const r = record();
     ledger.built(r, DedupCache.versionKey("2024-07-01 10:00:04", id, "0"), at("2024-07-01 10:00:04", id));
-    ledger.acked(r);
+    ledger.whenAcknowledged(r)?.();
   };
   // Many rounds of dropping and rebuilding its order; "a" acknowledged again every third version stays in.
   for (let i = 0; i < 40; i++) {
@@ -103,11 +103,11 @@ Deno.test("overlap ledger: holds the latest `capacity` acknowledged versions, a 
   ]);
 });
 
-/** Polls like the runtime: every record acknowledged (commitRecord), the last offset of each table committed. */
+/** Polls like the runtime: every record acknowledged (whenAcknowledged), the last offset of each table committed. */
 async function pollAcked(driven: Driven, done: (r: SourceRecord[]) => boolean): Promise<SourceRecord[]> {
   const got = await pollUntil(driven, done);
   const quiet = await pollUntilQuiet(driven);
-  for (const r of [...got, ...quiet]) driven.task.commitRecord(r);
+  for (const r of [...got, ...quiet]) driven.task.whenAcknowledged(r)?.();
   return [...got, ...quiet];
 }
 
