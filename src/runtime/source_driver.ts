@@ -65,6 +65,8 @@ export class SourceDriver {
   #unsettled: Promise<void>[] = [];
   /** Bytes of the records of those sends. */
   #unsettledBytes = 0;
+  /** The group of records waiting for the send before it to settle, which later polls join; null when none. */
+  #waiting: SendGroup | null = null;
   #knownTopics = new Set<string>();
   #fatal: Error | null = null;
   /** The latest offset committed of each source partition (by its JSON), for the final offsets. */
@@ -170,15 +172,33 @@ export class SourceDriver {
     }
     // Sends are chained, one request at a time, as Kafka Connect's source producers do: a retried batch can
     // never land after a later one, so row versions stay in order within each partition. Polling the next
-    // page still overlaps with the send.
-    const send = this.#lastSend.then(() => this.#send(out, handles, onAck));
-    this.#lastSend = send;
+    // page still overlaps with the send. What polls convert while a send is in flight waits in one group, sent
+    // whole once that send settled: small polls (a slice of a page each) do not make a request each.
+    let group = this.#waiting;
+    if (group === null) group = this.#waiting = this.#chainGroup(onAck !== null);
+    for (let i = 0; i < out.length; i++) {
+      group.out.push(out[i]);
+      group.handles.push(handles[i]);
+      group.onAck?.push(onAck![i]);
+    }
+    group.bytes += bytes;
     this.#unsettledBytes += bytes;
+  }
+
+  /** A new group of records, sent once every send before it settled (and joined by polls until then). */
+  #chainGroup(acknowledged: boolean): SendGroup {
+    const group: SendGroup = { out: [], handles: [], onAck: acknowledged ? [] : null, bytes: 0 };
+    const send = this.#lastSend.then(() => {
+      if (this.#waiting === group) this.#waiting = null;
+      return this.#send(group.out, group.handles, group.onAck);
+    });
+    this.#lastSend = send;
     const settled: Promise<void> = send.then(() => {}, () => {}).then(() => {
       this.#unsettled.splice(this.#unsettled.indexOf(settled), 1);
-      this.#unsettledBytes -= bytes;
+      this.#unsettledBytes -= group.bytes;
     });
     this.#unsettled.push(settled);
+    return group;
   }
 
   /**
@@ -340,6 +360,14 @@ export class SourceDriver {
       if (final.length > 0) this.#o.commitOffsets(final);
     }
   }
+}
+
+/** Records sent together (one producer send), with their offset handles and ack callbacks. */
+interface SendGroup {
+  readonly out: ProducedRecord[];
+  readonly handles: (SubmittedRecord | null)[];
+  readonly onAck: ((() => void) | null)[] | null;
+  bytes: number;
 }
 
 /** A record's bytes as sent: key, value and header values. */

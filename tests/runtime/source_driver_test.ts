@@ -2,7 +2,7 @@
  * The source driver's back-pressure: a poll may hand over more records than `maxInFlightRecords` (several tables'
  * pages at once); they must still be sent, and offsets must only follow acknowledged records.
  */
-import { assertEquals } from "../support/assert.ts";
+import { assert, assertEquals } from "../support/assert.ts";
 import { SourceRecord } from "../../src/connect/record.ts";
 import { Schema } from "../../src/connect/schema.ts";
 import { StringConverter } from "../../src/connect/converters/string_converter.ts";
@@ -142,6 +142,50 @@ Deno.test("source driver: records awaiting acks are bounded in bytes too; offset
   assertEquals(producer.sent.flat().length, expected);
   assertEquals(mostUnacked, 4);
   assertEquals(committed.at(-1)?.at(-1)?.offset, { at: "9-3" });
+});
+
+Deno.test("source driver: polls converted while a send is in flight go out together in the next send, in order", async () => {
+  const partition = { table: "incident" };
+  // Twenty polls of 3 records, each handed over at once: the first send takes the first poll, the polls made
+  // during its 5 ms join one group for the next send, and so on; whatever the grouping, order and acks hold.
+  const polls = Array.from({ length: 20 }, (_, p) =>
+    Array.from({ length: 3 }, (_, i) =>
+      new SourceRecord({
+        topic: "t",
+        keySchema: Schema.STRING_SCHEMA,
+        key: `k${p}-${i}`,
+        valueSchema: Schema.STRING_SCHEMA,
+        value: `v${p}-${i}`,
+        sourcePartition: partition,
+        sourceOffset: { at: `${p}-${i}` },
+      })));
+  const keys = polls.flat().map((r) => r.key);
+  const acknowledged: string[] = [];
+  const producer = new SlowAckProducer();
+  const committed: OffsetUpdate[][] = [];
+  const driver: SourceDriver = new SourceDriver({
+    task: {
+      start: () => Promise.resolve(),
+      poll: () => {
+        const poll = polls.shift();
+        if (poll) return Promise.resolve(poll);
+        if (producer.next === keys.length) driver.stop();
+        return new Promise((r) => setTimeout(() => r([]), 5));
+      },
+      whenAcknowledged: (r: SourceRecord) => () => acknowledged.push(r.key as string),
+      stop: () => Promise.resolve(),
+    } as SourceTask,
+    producer,
+    ...driverParts(),
+    commitOffsets: (entries) => committed.push(entries),
+  });
+  await driver.run();
+  const decoder = new TextDecoder();
+  assertEquals(producer.sent.flat().map((r) => decoder.decode(r.key!)), keys);
+  assertEquals(producer.sent[0].length, 3, "the first poll goes alone, at once");
+  assert(producer.sent.length < 20, `${producer.sent.length} sends for 20 polls`);
+  assertEquals(acknowledged, keys);
+  assertEquals(committed.at(-1)?.at(-1)?.offset, { at: "19-2" });
 });
 
 /** Records with values `v0`… and the given bad ones; a transform that throws on `bad-transform`, a value converter that throws on `bad-convert`. */
