@@ -1,7 +1,7 @@
 /**
  * Hands records from the table pollers (one async loop per table) to `poll()`. A poller's `put` resolves when
  * `poll()` has taken the batch; each poller awaits its previous batch before putting the next (a batch is a slice
- * of a page, about 1 MB of rows), so it builds one batch ahead and no further (backpressure, bounded memory).
+ * of a page, about 100 KB of rows), so it builds one batch ahead and no further (backpressure, bounded memory).
  *
  * `drain` hands over the oldest batches up to `maxRecordsPerDrain` records (always at least one batch): the pollers
  * whose batches stay queued wait instead of building their next one, so with many tables the task holds about
