@@ -100,7 +100,7 @@ function* sliceRows(body: Uint8Array, from: number, end: number, sliceBytes: num
     while (rows === null) {
       const candidate = cut < end ? nextCandidate(body, cut, end) : -1;
       const stop = candidate < 0 ? end : candidate + 1;
-      rows = parseSlice(decoder.decode(body.subarray(start, stop)));
+      rows = parseBracketed(body, start, stop, decoder);
       if (rows === null) {
         if (candidate < 0) throw new BrokenResultError("the result array is not valid JSON");
         cut = stop;
@@ -110,6 +110,36 @@ function* sliceRows(body: Uint8Array, from: number, end: number, sliceBytes: num
     }
     start = next;
     yield rows;
+  }
+}
+
+/**
+ * Rows of `body[start, stop)` (rows separated by commas), or null when it does not parse as such. The bytes just
+ * outside the slice (the array's `[`, a comma or whitespace before it; a comma, whitespace or the array's `]`
+ * after it) are set to `[` and `]` while it is decoded, then restored: the text is decoded as an array
+ * directly, not decoded and then copied once more into `[` + text + `]` (a third of what parsing allocated).
+ */
+function parseBracketed(
+  body: Uint8Array,
+  start: number,
+  stop: number,
+  decoder: TextDecoder,
+): TableRow[] | null {
+  const before = body[start - 1];
+  const after = body[stop];
+  body[start - 1] = OPEN_BRACKET;
+  body[stop] = CLOSE_BRACKET;
+  let text: string;
+  try {
+    text = decoder.decode(body.subarray(start - 1, stop + 1));
+  } finally {
+    body[start - 1] = before;
+    body[stop] = after;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
   }
 }
 
