@@ -254,14 +254,29 @@ function toMessage(record: ProducedRecord, now: number): Message {
     timestamp: String(record.timestamp ?? now),
   };
   if (record.partition !== undefined) message.partition = record.partition;
-  if (record.headers) {
-    const headers: Record<string, Buffer | string> = {};
-    for (const [name, value] of Object.entries(record.headers)) {
+  if (record.headers) message.headers = messageHeaders(record.headers);
+  return message;
+}
+
+/**
+ * kafkajs's headers of a record's headers, shared by the records that share one headers object (a source's
+ * records of a page do: runtime/record_bytes.ts), so each record awaiting its ack does not hold its own set of
+ * Buffer views. Neither is mutated once built.
+ */
+const messageHeadersOf = new WeakMap<ProducedRecord["headers"] & object, Record<string, Buffer | string>>();
+
+function messageHeaders(
+  recordHeaders: NonNullable<ProducedRecord["headers"]>,
+): Record<string, Buffer | string> {
+  let headers = messageHeadersOf.get(recordHeaders);
+  if (headers === undefined) {
+    headers = {};
+    for (const [name, value] of Object.entries(recordHeaders)) {
       headers[name] = typeof value === "string" ? value : asBuffer(value);
     }
-    message.headers = headers;
+    messageHeadersOf.set(recordHeaders, headers);
   }
-  return message;
+  return headers;
 }
 
 /** A Buffer view over the same memory (kafkajs's encoder expects Buffers). */

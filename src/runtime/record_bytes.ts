@@ -106,15 +106,44 @@ function headerBytes(c: RecordConverters, topic: string, h: Header): Uint8Array 
   return bytes;
 }
 
-/** Connect record → bytes. Throws ConversionError naming the failing stage. */
-export function toBytes(c: RecordConverters, record: ConnectRecord<any>): RecordBytes {
+/**
+ * The last record's converted headers, per header converter: a record whose headers are the same Header objects
+ * (a source's records of one page) shares them, so the records awaiting acks do not each hold a copy (they live
+ * long enough to reach V8's old space). Never mutated once built.
+ */
+const lastHeaders = new WeakMap<
+  HeaderConverter,
+  { topic: string; list: Header[]; headers: Record<string, Uint8Array>; raw: RawHeader[] }
+>();
+
+function recordHeaders(c: RecordConverters, record: ConnectRecord<any>) {
+  const last = lastHeaders.get(c.header);
+  if (last !== undefined && last.topic === record.topic && sameHeaders(last.list, record.headers)) {
+    return last;
+  }
+  const list: Header[] = [];
   const headers: Record<string, Uint8Array> = {};
   const raw: RawHeader[] = [];
   for (const h of record.headers) {
     const bytes = headerBytes(c, record.topic, h);
     headers[h.key] = bytes ?? EMPTY;
     raw.push({ key: h.key, value: bytes });
+    list.push(h);
   }
+  const built = { topic: record.topic, list, headers, raw };
+  lastHeaders.set(c.header, built);
+  return built;
+}
+
+function sameHeaders(list: Header[], headers: Iterable<Header>): boolean {
+  let i = 0;
+  for (const h of headers) if (list[i++] !== h) return false;
+  return i === list.length;
+}
+
+/** Connect record → bytes. Throws ConversionError naming the failing stage. */
+export function toBytes(c: RecordConverters, record: ConnectRecord<any>): RecordBytes {
+  const { headers, raw } = recordHeaders(c, record);
   const key = attempt(
     "KEY_CONVERTER",
     c.classes.key,
