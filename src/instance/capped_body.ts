@@ -48,7 +48,7 @@ export async function readCappedBody(
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { value, done } = await readWithin(() => reader.read(), () => abandon(reader), limits.idleMs);
+    const { value, done } = await readWithin(() => reader.read(), reader, limits.idleMs);
     if (done) break;
     total += value.byteLength;
     if (total > limits.maxBytes) {
@@ -104,7 +104,7 @@ async function readIntoBuffer(
       buffer = grown;
     }
     const free = buffer.subarray(total);
-    const { value, done } = await readWithin(() => reader.read(free), () => abandon(reader), limits.idleMs);
+    const { value, done } = await readWithin(() => reader.read(free), reader, limits.idleMs);
     // The read takes the buffer over and hands it back (transferred) with what it filled.
     if (value) buffer = new Uint8Array(value.buffer, 0, value.buffer.byteLength);
     if (done) break;
@@ -117,21 +117,17 @@ async function readIntoBuffer(
   return buffer.subarray(0, total);
 }
 
-/**
- * `read`, failed with `BodyStalledError` when it has not settled within `idleMs`; `drop` then lets go of the
- * body (the connection may be half dead).
- */
-export async function readWithin<T>(
-  read: () => Promise<T>,
-  drop: () => void,
+async function readWithin<T>(
+  read: () => Promise<ReadableStreamReadResult<T>>,
+  reader: ReadableStreamDefaultReader<Uint8Array> | ReadableStreamBYOBReader,
   idleMs: number,
-): Promise<T> {
+): Promise<ReadableStreamReadResult<T>> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const stalled = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      // Reject before dropping: cancelling settles the pending read as "done", which must not win the race.
+      // Reject before cancelling: cancelling settles the pending read as "done", which must not win the race.
       reject(new BodyStalledError(idleMs));
-      drop();
+      abandon(reader);
     }, idleMs);
   });
   try {

@@ -14,7 +14,6 @@ import type { Authenticator } from "./auth/authenticator.ts";
 import { BasicAuthenticator } from "./auth/basic.ts";
 import { OAuthAuthenticator } from "./auth/oauth.ts";
 import { abandon, readCappedBody } from "./capped_body.ts";
-import { isSmallBody, readSmallBody } from "./small_body.ts";
 import {
   AmbiguousRequestError,
   InstanceConfigError,
@@ -243,13 +242,11 @@ export class InstanceHttpClient {
           excerpt,
         };
       }
-      const body = isSmallBody(response, maxResponseBytes)
-        ? await readSmallBody(response, requestTimeoutMs, () => controller.abort())
-        : await readCappedBody(
-          response,
-          { maxBytes: maxResponseBytes, idleMs: requestTimeoutMs, expectedBytes: request.expectedBodyBytes },
-          label,
-        );
+      const body = await readCappedBody(
+        response,
+        { maxBytes: maxResponseBytes, idleMs: requestTimeoutMs, expectedBytes: request.expectedBodyBytes },
+        label,
+      );
       if (adaptiveThrottling) this.pool.succeeded();
       return {
         kind: "response",
