@@ -14,14 +14,7 @@ import {
   TIMESTAMP_LOGICAL_NAME,
 } from "../../logical_names.ts";
 import type { Schema } from "../../schema.ts";
-import {
-  DATE_TYPE,
-  DECIMAL_TYPE,
-  TIME_OF_DAY_TYPE,
-  TIMESTAMP_TYPE,
-  WELL_KNOWN_IMPORTS,
-  WRAPPERS,
-} from "./proto_schema.ts";
+import { WELL_KNOWN, WELL_KNOWN_IMPORTS, WRAPPERS } from "./proto_schema.ts";
 import { checkName, splitName } from "../schema_names.ts";
 
 export const PROTOBUF_NAMESPACE = "io.confluent.connect.protobuf";
@@ -48,10 +41,10 @@ const SCALAR_OF: Partial<Record<Schema["type"], string>> = {
 };
 
 const LOGICAL_MESSAGES: Record<string, string> = {
-  [DECIMAL_LOGICAL_NAME]: DECIMAL_TYPE,
-  [DATE_LOGICAL_NAME]: DATE_TYPE,
-  [TIME_LOGICAL_NAME]: TIME_OF_DAY_TYPE,
-  [TIMESTAMP_LOGICAL_NAME]: TIMESTAMP_TYPE,
+  [DECIMAL_LOGICAL_NAME]: WELL_KNOWN.decimal,
+  [DATE_LOGICAL_NAME]: WELL_KNOWN.date,
+  [TIME_LOGICAL_NAME]: WELL_KNOWN.timeOfDay,
+  [TIMESTAMP_LOGICAL_NAME]: WELL_KNOWN.timestamp,
 };
 
 function fieldMeta(params: ReadonlyArray<[string, string]>): string {
