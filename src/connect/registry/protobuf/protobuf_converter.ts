@@ -59,10 +59,8 @@ class ProtobufFormat implements RegistryFormat<ProtoSchema> {
       if (schema === undefined) {
         schemas.set(key, schema = protoToConnectSchema(type, version, this.style.wrappers));
       }
-      const message = dataCall(
-        "Protobuf decoding failed",
-        () => type.decode(payload.subarray(reader.offset)),
-      );
+      const body = payload.subarray(reader.offset);
+      const message = dataCall("Protobuf decoding failed", () => type.decode(body));
       return { schema, value: fromProtoMessage(type, schema, message) };
     };
   }
