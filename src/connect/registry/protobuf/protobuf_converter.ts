@@ -13,7 +13,7 @@ import { DataException } from "../../errors.ts";
 import type { Schema } from "../../schema.ts";
 import { Struct } from "../../struct.ts";
 import { ByteReader, readMessageIndexes } from "../wire_format.ts";
-import { codecCall, type FormatSchema, type PayloadReader, type RegistryFormat } from "../registry_format.ts";
+import { dataCall, type FormatSchema, type PayloadReader, type RegistryFormat } from "../registry_format.ts";
 import { type NullableStyle, protoText } from "./proto_from_connect.ts";
 import { messageAt, parseProto, type ProtoFile, protoFullName } from "./proto_schema.ts";
 import { protoToConnectSchema } from "./proto_to_connect.ts";
@@ -45,7 +45,7 @@ class ProtobufFormat implements RegistryFormat<ProtoSchema> {
     const type = writer.file.messages[0];
     const message = toProtoMessage(type, value);
     const indexes = protobuf.Writer.create().uint32(0); // message indexes [0]: the single byte 0
-    return codecCall("Protobuf", "encoding", () => type.encode(message, indexes).finish());
+    return dataCall("Protobuf encoding failed", () => type.encode(message, indexes).finish());
   }
 
   reader(writer: ProtoSchema, version: number | null): PayloadReader {
@@ -59,7 +59,8 @@ class ProtobufFormat implements RegistryFormat<ProtoSchema> {
       if (schema === undefined) {
         schemas.set(key, schema = protoToConnectSchema(type, version, this.style.wrappers));
       }
-      const message = codecCall("Protobuf", "decoding", () => type.decode(payload.subarray(reader.offset)));
+      const body = payload.subarray(reader.offset);
+      const message = dataCall("Protobuf decoding failed", () => type.decode(body));
       return { schema, value: fromProtoMessage(type, schema, message) };
     };
   }
