@@ -12,6 +12,7 @@ import { type AvroType, parseAvroSchema } from "./avro_schema.ts";
 import { avroToConnectSchema } from "./avro_schema_to_connect.ts";
 import { fromAvroValue, toAvroValue } from "./avro_values.ts";
 import { RegistryConverter } from "../registry_converter.ts";
+import { AVRO_CONVERTER_CLASS } from "../registry_converter_classes.ts";
 
 export interface AvroSchema extends FormatSchema {
   readonly type: AvroType;
@@ -44,8 +45,6 @@ class AvroFormat implements RegistryFormat<AvroSchema> {
     };
   }
 }
-
-export const AVRO_CONVERTER_CLASS = "io.confluent.connect.avro.AvroConverter";
 
 export class AvroConverter extends RegistryConverter<AvroSchema> {
   constructor() {

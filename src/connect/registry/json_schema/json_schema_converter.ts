@@ -15,6 +15,7 @@ import { jsonSchemaToConnect } from "./json_schema_to_connect.ts";
 import { type DecimalFormat, jsonSchemaValues } from "./json_schema_values.ts";
 import { caseInsensitiveChoice } from "../../converters/config_values.ts";
 import { RegistryConverter } from "../registry_converter.ts";
+import { JSON_SCHEMA_CONVERTER_CLASS } from "../registry_converter_classes.ts";
 
 export interface JsonSchemaDocument extends FormatSchema {
   readonly document: unknown;
@@ -59,8 +60,6 @@ class JsonSchemaFormat implements RegistryFormat<JsonSchemaDocument> {
     };
   }
 }
-
-export const JSON_SCHEMA_CONVERTER_CLASS = "io.confluent.connect.json.JsonSchemaConverter";
 
 export class JsonSchemaConverter extends RegistryConverter<JsonSchemaDocument> {
   constructor() {

@@ -20,6 +20,7 @@ import { protoToConnectSchema } from "./proto_to_connect.ts";
 import { fromProtoMessage, toProtoMessage } from "./proto_values.ts";
 import { booleanSetting } from "../../converters/config_values.ts";
 import { RegistryConverter } from "../registry_converter.ts";
+import { PROTOBUF_CONVERTER_CLASS } from "../registry_converter_classes.ts";
 
 export interface ProtoSchema extends FormatSchema {
   readonly file: ProtoFile;
@@ -65,8 +66,6 @@ class ProtobufFormat implements RegistryFormat<ProtoSchema> {
     };
   }
 }
-
-export const PROTOBUF_CONVERTER_CLASS = "io.confluent.connect.protobuf.ProtobufConverter";
 
 export class ProtobufConverter extends RegistryConverter<ProtoSchema> {
   constructor() {
