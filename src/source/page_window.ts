@@ -9,6 +9,7 @@
  * worth of hidden rows plus the halvings that found the first covered window. The ends of the windows a sweep
  * proved covered are hints for the next sweep, which tries them before halving (hintInside).
  */
+import type { Cursor } from "./cursor.ts";
 import { formatGlideDateTime, parseGlideDateTime } from "./glide_timestamp.ts";
 
 /** Where a page starts: every row at or after a second, or every row strictly after a cursor key. */
@@ -67,6 +68,17 @@ function endsAfter(start: PageStart, end: PageEnd): boolean {
   const s = seconds(start.timestamp), e = seconds(end.timestamp);
   if (start.kind === "from" || e !== s) return e >= s;
   return end.kind === "through" || end.sysId > start.sysId;
+}
+
+/**
+ * True when a row at `cursor` lies at or before `end`, i.e. inside a page that ends there. A row of a page beyond
+ * its end changed after the page was queried (the instance renders a page's rows after it picked them): the page
+ * does not say where it is.
+ */
+export function atOrBefore(cursor: Cursor, end: PageEnd): boolean {
+  const c = Math.floor(cursor.epochMs / 1000), e = seconds(end.timestamp);
+  if (c !== e) return c < e;
+  return end.kind === "through" || cursor.sysId <= end.sysId;
 }
 
 /** True when `end` is at or after `limit` (both inclusive upper bounds). */

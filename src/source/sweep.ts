@@ -136,6 +136,11 @@ export class Sweep {
     return { pages: this.#pages, counted: this.#counted, splits: this.#splits };
   }
 
+  /** Where the next page's window ends (inclusive): a row of that page beyond it changed after it was queried. */
+  get end(): PageEnd {
+    return this.#end;
+  }
+
   /** The next page. */
   next(query: KeysetQuery): PageRequest {
     return { query: query.page(this.#start, this.#end), count: this.#count };

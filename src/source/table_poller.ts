@@ -25,7 +25,7 @@ import { FieldValueError } from "./schema_modes/mod.ts";
 import type { SourceSettings, TableSettings } from "./settings.ts";
 import { hintsFrom, Sweep, sweepStart } from "./sweep.ts";
 import { type BackfillState, ParallelBackfill } from "./parallel_backfill.ts";
-import type { PageEnd } from "./page_window.ts";
+import { atOrBefore, type PageEnd } from "./page_window.ts";
 import { TableBackoff } from "./table_backoff.ts";
 import type { PageBudget } from "./page_budget.ts";
 import { PageReader } from "./page_reader.ts";
@@ -211,10 +211,11 @@ export class TablePoller {
       await this.#backoff.wait(signal);
       if (signal.aborted) return;
       try {
+        const end = sweep.end;
         const { page, limit, extractedAt, done } = await this.#pages.read(sweep, query);
         going = await this.#serially(async () => {
           try {
-            const { rows, last, emitted } = await this.#handlePage(page.slices, extractedAt, position);
+            const { rows, last, emitted } = await this.#handlePage(page.slices, extractedAt, position, end);
             const more = sweep.advance({ rows, limit, last, total: page.total });
             this.#o.progress?.stepped(emitted, null, false);
             return more;
@@ -254,10 +255,11 @@ export class TablePoller {
       this.#sweep = sweep;
     }
     const sweep = this.#sweep;
+    const end = sweep.end;
     const { page, limit, extractedAt, done } = await this.#pages.read(sweep, this.#query);
     let handled;
     try {
-      handled = await this.#handlePage(page.slices, extractedAt, this.#streaming);
+      handled = await this.#handlePage(page.slices, extractedAt, this.#streaming, end);
     } finally {
       done();
     }
@@ -297,12 +299,13 @@ export class TablePoller {
     slices: Iterable<TableRow[]>,
     extractedAt: number,
     position: RowPosition,
+    end: PageEnd,
   ): Promise<{ rows: number; last: Cursor | null; emitted: number }> {
     let rows = 0;
     let emitted = 0;
     let last: Cursor | null = null;
     for (const slice of slices) {
-      const handled = await this.#handleRows(slice, extractedAt, position);
+      const handled = await this.#handleRows(slice, extractedAt, position, end);
       rows += slice.length;
       last = handled.last ?? last;
       const records = this.#o.expand ? await this.#o.expand(handled.records) : handled.records;
@@ -311,10 +314,17 @@ export class TablePoller {
     return { rows, last, emitted };
   }
 
+  /**
+   * `end`: where the page's window ends. A row beyond it was updated after the instance picked the page's rows
+   * and before it rendered them (its new sys_updated_on is after the sweep's high-water mark): moving the cursor
+   * there would pass every row of the window not read yet, and a crash would then lose them. Such a row is left
+   * to the sweep that reaches its new position in cursor order.
+   */
   async #handleRows(
     wireRows: TableRow[],
     extractedAt: number,
     position: RowPosition,
+    end: PageEnd,
   ): Promise<{ records: SourceRecord[]; last: Cursor | null }> {
     const t = this.#t;
     const rows = t.displayValue === "true" ? wireRows.map((r) => toDisplayShape(r, this.#keepRaw)) : wireRows;
@@ -322,6 +332,7 @@ export class TablePoller {
     const records: SourceRecord[] = [];
     let last: Cursor | null = null;
     let suppressed = 0;
+    let changed = 0;
     for (const row of rows) {
       const rc = readRowCursor(row, t.timestampField, t.sysIdField);
       if (!rc.ok) {
@@ -329,6 +340,10 @@ export class TablePoller {
         continue;
       }
       const c = rc.cursor;
+      if (!atOrBefore(c, end)) {
+        changed++;
+        continue;
+      }
       last = c;
       const version = DedupCache.versionKey(
         c.timestamp,
@@ -359,6 +374,9 @@ export class TablePoller {
     if (records.length > 0) metrics.increment("tablesync_source_records_total", this.#labels, records.length);
     if (suppressed > 0) {
       metrics.increment("tablesync_source_duplicates_suppressed_total", this.#labels, suppressed);
+    }
+    if (changed > 0) {
+      metrics.increment("tablesync_source_rows_changed_during_read_total", this.#labels, changed);
     }
     return { records, last };
   }

@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
-import { collectTopic } from "../support/topic_collector.ts";
+import { collectTopic, readTopicOnce } from "../support/topic_collector.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { parseDateTimeUtc } from "../../src/config/validators.ts";
@@ -82,6 +82,8 @@ Deno.test("20 kill -9 during backfill and streaming lose nothing; duplicates onl
       }
       await new Promise((r) => setTimeout(r, 200 + Math.random() * 1800));
       await daemon.stop("SIGKILL");
+      // Kept for a failure's diagnosis (the error names the directory).
+      await Deno.writeTextFile(`${dir}/daemon-${i}.log`, daemon.output());
       windows.push(await committedCursorMs(`${dir}/offsets.json`));
     }
     sim.writer.stop();
@@ -94,14 +96,28 @@ Deno.test("20 kill -9 during backfill and streaming lose nothing; duplicates onl
         return [...expected].filter(([id, mod]) => !have.has(`${id}/${mod}`));
       };
       await waitFor(() => missing().length === 0, 120_000, "every final row version on the topic").catch(
-        (e) => {
+        async (e) => {
           const left = missing();
+          // Told apart: versions the reader missed (they are on the topic) and versions never produced.
+          const onTopic = new Set(
+            await readTopicOnce(
+              kafka.bootstrapServers,
+              "crash.incident",
+              (m) => `${m.key}/${m.value.sys_mod_count}`,
+            ),
+          );
+          const produced = left.filter(([id, mod]) => onTopic.has(`${id}/${mod}`)).length;
           const sample = left.slice(0, 5).map(([id, mod]) =>
             `${id}/${mod} @ ${table.get(id)!.sys_updated_on}`
           );
           throw new Error(
-            `${e.message}: ${left.length} of ${expected.size} missing, e.g. ${sample.join(", ")}; ` +
-              `${seen.length} records seen; committed cursors ${JSON.stringify(windows)}; ` +
+            `${e.message}: ${left.length} of ${expected.size} missing (${produced} of them are on the topic, read ` +
+              `once again; the reader ${consumer.failure()?.message ?? "had not failed"}), e.g. ${
+                sample.join(", ")
+              }; ` +
+              `${seen.length} records seen; each run's log in ${dir}; committed cursors ${
+                JSON.stringify(windows)
+              }; ` +
               final.output().slice(-1500),
           );
         },

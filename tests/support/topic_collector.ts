@@ -23,7 +23,7 @@ export function collectTopic<T>(
   topic: string,
   out: T[],
   map: (message: CollectedMessage) => T,
-): Promise<{ disconnect(): Promise<void> }> {
+): Promise<{ failure(): Error | null; disconnect(): Promise<void> }> {
   const child = new Deno.Command("kcat", {
     // -C consume, -o beginning of every partition, -u unbuffered output, -J one JSON object per message; no -e:
     // kcat keeps reading at the end of each partition.
@@ -59,6 +59,8 @@ export function collectTopic<T>(
     if (!stopped) failure ??= new Error(`kcat reading ${topic} exited (${status.code}): ${await stderr}`);
   });
   return Promise.resolve({
+    /** Why reading stopped early (a line kcat wrote that did not parse, or kcat exited), or null. */
+    failure: () => failure,
     async disconnect() {
       stopped = true;
       try {
@@ -71,5 +73,39 @@ export function collectTopic<T>(
       await stderr;
       if (failure) throw failure;
     },
+  });
+}
+
+/** Every message of `topic` now on the broker, read once from the beginning of each partition to its end (kcat -e). */
+export async function readTopicOnce<T>(
+  bootstrap: string,
+  topic: string,
+  map: (message: CollectedMessage) => T,
+): Promise<T[]> {
+  const out = await new Deno.Command("kcat", {
+    args: ["-C", "-b", bootstrap, "-t", topic, "-o", "beginning", "-e", "-J", "-q"],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(
+      `kcat reading ${topic} once failed (${out.code}): ${new TextDecoder().decode(out.stderr)}`,
+    );
+  }
+  return new TextDecoder().decode(out.stdout).split("\n").filter((l) => l.trim() !== "").map((line) => {
+    const m = JSON.parse(line) as {
+      partition: number;
+      offset: number;
+      ts: number;
+      key: string;
+      payload: string;
+    };
+    return map({
+      key: m.key,
+      value: JSON.parse(m.payload),
+      timestamp: m.ts,
+      partition: m.partition,
+      offset: m.offset,
+    });
   });
 }
