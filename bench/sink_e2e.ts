@@ -4,7 +4,7 @@
  * (8 permits at 20 ms = 400 writes/s); then the same records through the Batch API (svc.sink.batch.enabled).
  *
  *   deno run -A bench/sink_e2e.ts [--records 4000] [--latency-ms 20] [--permits 8] [--batch-records 50]
- *                                 [--check-latency-ms 100] [--check-records 800] [--baseline <dir>]
+ *                                 [--check-latency-ms 100] [--check-records 800] [--baseline <dir>] [--rounds 1]
  *
  * Records are PATCHes of existing rows keyed by sys_id, spread over many keys. The simulator runs in a process
  * of its own (bench/support/journal_simulator.ts): its journal gives the exact time of the first and last write
@@ -15,9 +15,11 @@
  * per write matters much less: near its ceiling there, the daemon keeps its permits busy, and what it lacks at
  * the shorter latency is CPU. `--baseline <dir>` also runs the daemon of another checkout (e.g. an older
  * commit extracted with `git archive`) on the same records, alternating with this one, so figures before and
- * after a change come from one run. Before and after those runs at `--latency-ms`, bare fetch loops
- * (bench/support/bare_writer.ts: one per permit, no Kafka, no daemon) write the same number of rows: what the
- * machine allows at that moment, to read the daemon's figures against. Figures are printed, never asserted.
+ * after a change come from one run; `--rounds N` repeats the one-request-per-record runs at `--latency-ms` N
+ * times, every other round in the reverse order, and prints each daemon's mean. Before and after those runs,
+ * bare fetch loops (bench/support/bare_writer.ts: one per permit, no Kafka, no daemon) write the same number of
+ * rows: what the machine allows at that moment, to read the daemon's figures against (the daemon's rate as a
+ * ratio to their mean, and their CPU per write beside the daemon's). Figures are printed, never asserted.
  */
 import { createKafka, kafkaOptionsFromProperties } from "../src/kafka/mod.ts";
 import {
@@ -36,6 +38,7 @@ const permits = arg("permits", 8);
 const batchRecords = arg("batch-records", 50);
 const checkLatencyMs = arg("check-latency-ms", 100);
 const checkRecords = arg("check-records", 800);
+const rounds = arg("rounds", 1);
 const baselineAt = Deno.args.indexOf("--baseline");
 const baseline = baselineAt >= 0 ? Deno.args[baselineAt + 1] : null;
 
@@ -56,10 +59,11 @@ const sim = await startJournalSimulator({
 const daemons: Array<{ label: string; root?: string }> = baseline === null
   ? [{ label: "" }]
   : [{ label: " (before)", root: baseline }, { label: " (after)" }];
-const topics = daemons.flatMap((
-  _,
-  i,
-) => [`bench.sink.${i}`, `bench.sink.batch.${i}`, `bench.sink.slow.${i}`]);
+const topics = daemons.flatMap((_, i) => [
+  ...Array.from({ length: rounds }, (_, round) => `bench.sink.${i}.${round}`),
+  `bench.sink.batch.${i}`,
+  `bench.sink.slow.${i}`,
+]);
 const broker = await startBrokerProcess(topics.map((t) => `${t}:8`).join(","));
 const ids: string[] = await (await fetch(`${sim.control}/sys-ids?table=incident`)).json();
 const encoder = new TextEncoder();
@@ -69,15 +73,41 @@ console.log(
     `ceiling permits/latency ${fmt(ceiling)} writes/s`,
 );
 
-await runBareWriter();
+const bare = [await runBareWriter()];
 
-const single: number[] = [];
-for (const [i, daemon] of daemons.entries()) {
-  single.push(await runSink(`bench.sink.${i}`, {}, daemon.label, daemon.root));
-  console.log(`ratio to the ceiling${daemon.label} ${(single[i] / ceiling).toFixed(2)}  (target >= 0.90)`);
+// Per daemon, its rate in each round; every other round runs the daemons in the reverse order, so that a drift
+// of the machine's load during the rounds weighs on both alike.
+const rates: number[][] = daemons.map(() => []);
+for (let round = 0; round < rounds; round++) {
+  const order = [...daemons.keys()];
+  if (round % 2 === 1) order.reverse();
+  for (const i of order) {
+    const { label, root } = daemons[i];
+    const rate = await runSink(`bench.sink.${i}.${round}`, {}, label, root);
+    rates[i].push(rate);
+    console.log(`ratio to the ceiling${label} ${(rate / ceiling).toFixed(2)}  (target >= 0.90)`);
+  }
+}
+const single = rates.map((r) => r.reduce((a, b) => a + b, 0) / r.length);
+if (rounds > 1) {
+  for (const [i, daemon] of daemons.entries()) {
+    console.log(
+      `\nmean of ${rounds} rounds${daemon.label}: ${fmt(single[i])} writes/s = ${
+        (single[i] / ceiling).toFixed(2)
+      } of the ceiling`,
+    );
+  }
 }
 // Again after the daemons, since what the machine allows drifts with the other jobs on it.
-await runBareWriter();
+bare.push(await runBareWriter());
+const bareMean = (bare[0] + bare[1]) / 2;
+for (const [i, daemon] of daemons.entries()) {
+  console.log(
+    `ratio to the bare fetch loops${daemon.label} ${(single[i] / bareMean).toFixed(2)}  (their mean ${
+      fmt(bareMean)
+    } writes/s)`,
+  );
+}
 if (checkLatencyMs > latencyMs) {
   await sim.extraLatency(checkLatencyMs - latencyMs);
   const slowCeiling = permits / (checkLatencyMs / 1000);
@@ -231,9 +261,9 @@ async function runSink(
 
 /**
  * The same writes from bench/support/bare_writer.ts (fetch loops, one per permit, no daemon) against the same
- * simulator: what this machine allows now, to read the daemon's figures against.
+ * simulator: what this machine allows now, to read the daemon's figures against. Returns writes per second.
  */
-async function runBareWriter(): Promise<void> {
+async function runBareWriter(): Promise<number> {
   const { seq } = await sim.writes("PATCH", 0);
   const cpuBefore = cpuSeconds(sim.pid);
   const child = new Deno.Command(Deno.execPath(), {
@@ -248,8 +278,11 @@ async function runBareWriter(): Promise<void> {
       String(records),
       String(permits),
     ],
+    stdout: "piped",
   }).spawn();
-  if (!(await child.status).success) throw new Error("the bare writer failed");
+  const output = await child.output();
+  if (!output.success) throw new Error("the bare writer failed");
+  const bareCpu = Number(/cpu (\S+)/.exec(new TextDecoder().decode(output.stdout))?.[1] ?? NaN);
   const writes = await sim.writes("PATCH", seq);
   const simCpu = cpuSeconds(sim.pid) - cpuBefore;
   const rate = writes.ok / ((writes.last - writes.first) / 1000);
@@ -258,8 +291,10 @@ async function runBareWriter(): Promise<void> {
       (rate / ceiling).toFixed(2)
     } of the ceiling; simulator: ${writes.meanMs.toFixed(1)} ms per round trip, ${
       writes.meanInFlight.toFixed(2)
-    } in flight on average, CPU ${(simCpu / writes.ok * 1000).toFixed(2)} s per 1000 writes`,
+    } in flight on average; CPU per 1000 writes: bare loops ${(bareCpu / writes.ok * 1000).toFixed(2)} s, ` +
+      `simulator ${(simCpu / writes.ok * 1000).toFixed(2)} s`,
   );
+  return rate;
 }
 
 /** The daemon's requests in flight to the instance now (the sum of `tablesync_instance_in_flight`). */

@@ -4,7 +4,10 @@
  * the daemon, so the figures show what this machine allows at that moment, beside what the daemon reaches.
  *
  *   deno run -A bench/support/bare_writer.ts <api url> <user:password> <control url> <table> <count> <permits>
+ *
+ * Prints its CPU seconds over the writes (`cpu <seconds>`), to read the daemon's CPU per write against.
  */
+import process from "node:process";
 const [url, user, control, table, countText, permitsText] = Deno.args;
 const count = Number(countText);
 const ids: string[] = await (await fetch(`${control}/sys-ids?table=${table}`)).json();
@@ -29,4 +32,7 @@ async function loop(): Promise<void> {
     if (response.status !== 200) throw new Error(`PATCH answered ${response.status}`);
   }
 }
+const before = process.cpuUsage();
 await Promise.all(Array.from({ length: Number(permitsText) }, loop));
+const used = process.cpuUsage(before);
+console.log(`cpu ${(used.user + used.system) / 1e6}`);

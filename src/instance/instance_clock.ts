@@ -36,12 +36,19 @@ export function describeUnusableDate(value: string | null): string {
 
 export class InstanceClock {
   private offsetMs: number | null = null;
+  /** The last header seen and its instant: the header changes once a second, so each value is parsed once. */
+  private lastHeader: string | null = null;
+  private lastMs: number | null = null;
 
   /** Records a response's `Date` header received at local time `receivedAt`. Returns the parsed date. */
   observe(dateHeader: string | null, receivedAt: number = Date.now()): Date | null {
-    const date = parseHttpDate(dateHeader);
-    if (date) this.offsetMs = date.getTime() - receivedAt;
-    return date;
+    if (dateHeader !== this.lastHeader) {
+      this.lastHeader = dateHeader;
+      this.lastMs = parseHttpDate(dateHeader)?.getTime() ?? null;
+    }
+    if (this.lastMs === null) return null;
+    this.offsetMs = this.lastMs - receivedAt;
+    return new Date(this.lastMs);
   }
 
   /** Estimated current instance time, or null before any response carried a `Date` header. */

@@ -65,8 +65,15 @@ function keyOf(name: string, labels: Labels): string {
 export class MetricsRegistry {
   #counters = new Map<string, MetricSample>();
   #gauges = new Map<string, MetricSample>();
+  #increments = 0;
+
+  /** How many times a counter was incremented: it grows while the thread does work (idle_collection.ts). */
+  get increments(): number {
+    return this.#increments;
+  }
 
   increment(name: string, labels: Labels = {}, by = 1): void {
+    this.#increments++;
     const key = keyOf(name, labels);
     const sample = this.#counters.get(key);
     if (sample) sample.value += by;

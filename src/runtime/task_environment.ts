@@ -9,7 +9,7 @@ import { analyzeWorker, taskWorkerStrings } from "../config/worker_config.ts";
 import { analyzeConnector } from "../config/connector_config.ts";
 import { errorLines } from "../config/analyze.ts";
 import { createKafka, type KafkaClient, kafkaOptionsFromProperties, stripPrefix } from "../kafka/mod.ts";
-import { createTaskConverters } from "../connect/converters/factory.ts";
+import { createTaskConverters, loadTaskConverterPlugins } from "../connect/converters/factory.ts";
 import type { TaskMetrics } from "../connect/task_api.ts";
 import type { Logger } from "../observability/log.ts";
 import type { MetricsRegistry } from "../observability/metrics.ts";
@@ -78,6 +78,7 @@ export async function taskEnvironment(msg: StartMessage, hooks: EnvironmentHooks
     log,
     onConsumerCrash: hooks.onConsumerCrash,
   });
+  await loadTaskConverterPlugins(config, worker);
   const built = createTaskConverters(config, worker);
   const converters: RecordConverters = {
     key: built.keyConverter,

@@ -87,12 +87,12 @@ function taskMetrics(): TaskMetrics {
 async function start(msg: StartMessage): Promise<void> {
   startCpuProfileFromEnv(`task-${msg.connectorName}-${msg.taskId}`);
   startMemoryTraceFromEnv(`task-${msg.connectorName}-${msg.taskId}`);
-  collectWhenQuiet();
+  metrics = new MetricsRegistry();
+  collectWhenQuiet({ activity: () => metrics.increments });
   pauseWanted = msg.paused;
   setLogLevel(msg.logLevel);
   importPermitPools(msg.permitPools as PermitPoolTransfer);
   const log = logger("task", { connector: msg.connectorName, task: msg.taskId });
-  metrics = new MetricsRegistry();
   metricsTimer = setInterval(
     () => post({ type: "metrics", snapshot: metrics.snapshot() }),
     METRICS_INTERVAL_MS,

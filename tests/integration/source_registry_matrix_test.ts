@@ -92,7 +92,7 @@ async function runFormat(format: keyof typeof CLASSES) {
       );
       const values = await rawValues(kafka.bootstrapServers, cell.topic);
       assertEquals(values.length, records.length, cell.name);
-      const converter = defaultConverterRegistry.resolve(CLASSES[format])!.newConverter!();
+      const converter = (await defaultConverterRegistry.load(CLASSES[format]))!.newConverter!();
       converter.configure({ ...settings, "converter.type": "value" }, false);
       const ids = new Set(registry.versions(`${cell.topic}-value`).map((v) => v.id));
       for (let i = 0; i < records.length; i++) {

@@ -27,6 +27,34 @@ Deno.test("idle collection: one collection when a burst of allocation is followe
   assertEquals(collections, [{ at: 5, type: "major", execution: "sync", flavor: "last-resort" }]);
 });
 
+Deno.test("idle collection: a look with little allocation is not quiet while the task's work count grows", async () => {
+  const MB = 1024 * 1024;
+  // A burst, then allocation that changes little between looks (young collections) while work goes on
+  // (looks 3–6), then no more work (look 7 onwards).
+  const looks = [0, 20 * MB, 20.5 * MB, 20.2 * MB, 20.6 * MB, 20.3 * MB, 20.4 * MB, 20.4 * MB, 20.4 * MB];
+  const work = [0, 5, 10, 15, 20, 25, 30, 30, 30];
+  let i = 0;
+  const collections: number[] = [];
+  const { promise: done, resolve } = Promise.withResolvers<void>();
+  const stop = collectWhenQuiet(
+    // Read after the look's usage (which advanced i): the work count at the same look.
+    { everyMs: 5, activity: () => work[Math.min(Math.max(i - 1, 0), work.length - 1)] },
+    () => collections.push(i),
+    () => {
+      const value = looks[Math.min(i, looks.length - 1)];
+      if (i++ >= looks.length + 2) resolve();
+      return value;
+    },
+  );
+  const alive = setTimeout(() => {}, 10_000);
+  await done;
+  clearTimeout(alive);
+  stop();
+  // Looks 2–6 changed by less than 1 MB, but work was counted before each; look 7 is the first quiet one (the
+  // collection then reads usage once more: look 8).
+  assertEquals(collections, [8]);
+});
+
 Deno.test("idle collection: without V8's gc exposed it does nothing", async () => {
   // This test process runs without the daemon's V8 flags: the default (the exposed gc) is absent.
   let looks = 0;

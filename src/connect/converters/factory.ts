@@ -27,6 +27,7 @@ import {
   type ConverterPluginKind,
   type ConverterRegistry,
   defaultConverterRegistry,
+  isDeferred,
 } from "./registry.ts";
 import { SIMPLE_HEADER_CONVERTER_CLASS } from "./simple_header_converter.ts";
 
@@ -118,6 +119,11 @@ function pluginFor(
       `Class ${choice.className} could not be found.`,
     );
   }
+  if (isDeferred(plugin)) {
+    throw new Error(
+      `converter class ${plugin.className} is not loaded: await loadTaskConverterPlugins first`,
+    );
+  }
   const able = kind === "converter" ? plugin.newConverter : plugin.newHeaderConverter;
   if (able === undefined) {
     const what = kind === "converter" ? "Converter" : "HeaderConverter";
@@ -164,6 +170,29 @@ export function createTaskConverters(
   workerConfig: Config = {},
   registry: ConverterRegistry = defaultConverterRegistry,
 ): TaskConverters {
+  const { key, value, header } = taskConverterChoices(connectorConfig, workerConfig);
+  return {
+    keyConverter: newConverter(registry, KEY_CONVERTER_CLASS_CONFIG, key, true),
+    valueConverter: newConverter(registry, VALUE_CONVERTER_CLASS_CONFIG, value, false),
+    headerConverter: newHeaderConverter(registry, HEADER_CONVERTER_CLASS_CONFIG, header),
+    choices: Object.freeze({ key, value, header }),
+  };
+}
+
+/** Imports the deferred plugins (registry.ts) a task's converters need; call before `createTaskConverters`. */
+export async function loadTaskConverterPlugins(
+  connectorConfig: Config,
+  workerConfig: Config = {},
+  registry: ConverterRegistry = defaultConverterRegistry,
+): Promise<void> {
+  const choices = taskConverterChoices(connectorConfig, workerConfig);
+  for (const choice of Object.values(choices)) await registry.load(choice.className);
+}
+
+function taskConverterChoices(
+  connectorConfig: Config,
+  workerConfig: Config,
+): Record<"key" | "value" | "header", ConverterChoice> {
   const key = chooseConverter(
     KEY_CONVERTER_CLASS_CONFIG,
     "key",
@@ -185,10 +214,5 @@ export function createTaskConverters(
     workerConfig,
     DEFAULT_HEADER_CONVERTER_CLASS,
   );
-  return {
-    keyConverter: newConverter(registry, KEY_CONVERTER_CLASS_CONFIG, key, true),
-    valueConverter: newConverter(registry, VALUE_CONVERTER_CLASS_CONFIG, value, false),
-    headerConverter: newHeaderConverter(registry, HEADER_CONVERTER_CLASS_CONFIG, header),
-    choices: Object.freeze({ key, value, header }),
-  };
+  return { key, value, header };
 }

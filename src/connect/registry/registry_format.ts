@@ -41,14 +41,14 @@ export interface RegistryFormat<S extends FormatSchema> {
 export type PayloadReader = (payload: Uint8Array) => SchemaAndValue;
 
 /**
- * Runs a call into a codec library (avsc, protobufjs), reporting its errors (bad values, truncated or trailing
- * bytes) as `DataException`s: "`format` `what` failed: ...".
+ * Runs a call into a library (avsc, protobufjs, JSON.parse), reporting its errors (bad schemas or values,
+ * truncated or trailing bytes) as `DataException`s: "`context`: ...".
  */
-export function codecCall<T>(format: string, what: string, call: () => T): T {
+export function dataCall<T>(context: string, call: () => T): T {
   try {
     return call();
   } catch (error) {
     if (error instanceof DataException) throw error;
-    throw new DataException(`${format} ${what} failed: ${(error as Error).message}`);
+    throw new DataException(`${context}: ${(error as Error).message}`);
   }
 }

@@ -8,7 +8,7 @@
 import protobuf from "protobufjs";
 import { DataException } from "../errors.ts";
 import { normalizeInt64 } from "../values.ts";
-import { codecCall } from "./registry_format.ts";
+import { dataCall } from "./registry_format.ts";
 
 const MAGIC_BYTE = 0x00;
 
@@ -45,7 +45,7 @@ export class ByteReader {
   }
 
   zigzag(): number | bigint {
-    const long = codecCall("Protobuf", "message index reading", () => this.#reader.sint64());
+    const long = dataCall("Protobuf message index reading failed", () => this.#reader.sint64());
     return normalizeInt64(BigInt(long.toString()));
   }
 }

@@ -9,7 +9,7 @@ import { tlsFixtures } from "../../support/tls_fixtures.ts";
 import { AvroConverter } from "../../../src/connect/registry/avro/avro_converter.ts";
 import { ConfigException } from "../../../src/connect/errors.ts";
 import { RetriableException } from "../../../src/connect/task_api.ts";
-import { createTaskConverters } from "../../../src/connect/converters/factory.ts";
+import { createTaskConverters, loadTaskConverterPlugins } from "../../../src/connect/converters/factory.ts";
 import { isPreparingConverter } from "../../../src/connect/converters/preparing_converter.ts";
 import { setLogSink } from "../../../src/observability/log.ts";
 import { stringsSchema, stringsValue, TOPIC, write } from "./fixtures.ts";
@@ -174,12 +174,16 @@ Deno.test("converters are chosen by Connect's class names with prefixed settings
       "io.confluent.connect.protobuf.ProtobufConverter",
     ]
   ) {
-    const converters = createTaskConverters({
+    const config = {
       "value.converter": className,
       "value.converter.schema.registry.url": registry.url,
       "value.converter.value.subject.name.strategy":
         "io.confluent.kafka.serializers.subject.RecordNameStrategy",
-    });
+    };
+    // Naming a schema registry converter does not load it; the task environment loads it first.
+    assertThrows(() => createTaskConverters(config), Error, "is not loaded");
+    await loadTaskConverterPlugins(config);
+    const converters = createTaskConverters(config);
     assert(isPreparingConverter(converters.valueConverter), className);
     await write(converters.valueConverter, schema, value);
   }

@@ -6,12 +6,13 @@
  */
 import { Buffer } from "node:buffer";
 import type { Schema } from "../../schema.ts";
-import { codecCall, type FormatSchema, type PayloadReader, type RegistryFormat } from "../registry_format.ts";
+import { dataCall, type FormatSchema, type PayloadReader, type RegistryFormat } from "../registry_format.ts";
 import { avroSchemaText } from "./avro_schema_from_connect.ts";
 import { type AvroType, parseAvroSchema } from "./avro_schema.ts";
 import { avroToConnectSchema } from "./avro_schema_to_connect.ts";
 import { fromAvroValue, toAvroValue } from "./avro_values.ts";
 import { RegistryConverter } from "../registry_converter.ts";
+import { AVRO_CONVERTER_CLASS } from "../registry_converter_classes.ts";
 
 export interface AvroSchema extends FormatSchema {
   readonly type: AvroType;
@@ -31,7 +32,7 @@ class AvroFormat implements RegistryFormat<AvroSchema> {
 
   serialize(writer: AvroSchema, schema: Schema, value: unknown): Uint8Array {
     const avroValue = toAvroValue(writer.type, schema, value);
-    const bytes = codecCall("Avro", "encoding", () => writer.type.toBuffer(avroValue));
+    const bytes = dataCall("Avro encoding failed", () => writer.type.toBuffer(avroValue));
     return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
@@ -39,13 +40,11 @@ class AvroFormat implements RegistryFormat<AvroSchema> {
     const schema = avroToConnectSchema(writer.type, version);
     return (payload) => {
       const buffer = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
-      const avroValue = codecCall("Avro", "decoding", () => writer.type.fromBuffer(buffer));
+      const avroValue = dataCall("Avro decoding failed", () => writer.type.fromBuffer(buffer));
       return { schema, value: fromAvroValue(writer.type, schema, avroValue) };
     };
   }
 }
-
-export const AVRO_CONVERTER_CLASS = "io.confluent.connect.avro.AvroConverter";
 
 export class AvroConverter extends RegistryConverter<AvroSchema> {
   constructor() {

@@ -6,8 +6,8 @@
  */
 import avsc from "avsc";
 import { Buffer } from "node:buffer";
-import { DataException } from "../../errors.ts";
 import { normalizeInt64 } from "../../values.ts";
+import { dataCall } from "../registry_format.ts";
 
 export type AvroType = avsc.Type & Record<string, any>;
 /** A record field as avsc gives it. */
@@ -70,12 +70,7 @@ function longType(): avsc.Type {
 
 /** Parses schema JSON text; throws `DataException` for invalid schemas. */
 export function parseAvroSchema(text: string): AvroType {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new DataException(`Invalid Avro schema JSON: ${(error as Error).message}`);
-  }
+  const json = dataCall("Invalid Avro schema JSON", () => JSON.parse(text));
   const seen = new Set<unknown>();
   const typeHook = (schema: any, opts: any): avsc.Type | undefined => {
     if (schema === "long" || schema?.type === "long") {
@@ -93,9 +88,8 @@ export function parseAvroSchema(text: string): AvroType {
     attributes.set(type, schema);
     return type;
   };
-  try {
-    return avsc.Type.forSchema(json as avsc.Schema, { wrapUnions: true, typeHook }) as AvroType;
-  } catch (error) {
-    throw new DataException(`Invalid Avro schema: ${(error as Error).message}`);
-  }
+  return dataCall(
+    "Invalid Avro schema",
+    () => avsc.Type.forSchema(json, { wrapUnions: true, typeHook }) as AvroType,
+  );
 }

@@ -8,13 +8,7 @@
  */
 import { DataException } from "../../errors.ts";
 import { encodeLatin1Default } from "./avro_defaults.ts";
-import {
-  ConnectDecimal,
-  DATE_LOGICAL_NAME,
-  DECIMAL_LOGICAL_NAME,
-  TIME_LOGICAL_NAME,
-  TIMESTAMP_LOGICAL_NAME,
-} from "../../logical.ts";
+import { ConnectDate, ConnectDecimal, ConnectTime, ConnectTimestamp } from "../../logical.ts";
 import { type Schema, schemaEquals } from "../../schema.ts";
 import { checkName, splitName } from "../schema_names.ts";
 
@@ -39,10 +33,10 @@ const AVRO_PRIMITIVE: Partial<Record<Schema["type"], string>> = {
 };
 
 const LOGICAL_AVRO: Record<string, string> = {
-  [DECIMAL_LOGICAL_NAME]: "decimal",
-  [TIME_LOGICAL_NAME]: "time-millis",
-  [TIMESTAMP_LOGICAL_NAME]: "timestamp-millis",
-  [DATE_LOGICAL_NAME]: "date",
+  [ConnectDecimal.LOGICAL_NAME]: "decimal",
+  [ConnectTime.LOGICAL_NAME]: "time-millis",
+  [ConnectTimestamp.LOGICAL_NAME]: "timestamp-millis",
+  [ConnectDate.LOGICAL_NAME]: "date",
 };
 
 type Json = unknown;
@@ -64,7 +58,7 @@ class Generator {
     const props: Array<[string, Json]> = [];
     let type = AVRO_PRIMITIVE[schema.type];
     const extra: Array<[string, Json]> = [];
-    if (schema.name === DECIMAL_LOGICAL_NAME && schema.type === "BYTES") {
+    if (schema.name === ConnectDecimal.LOGICAL_NAME && schema.type === "BYTES") {
       const precision = Number(schema.parameters?.get(DECIMAL_PRECISION_PARAM) ?? DEFAULT_DECIMAL_PRECISION);
       props.push(["scale", ConnectDecimal.scale(schema)], ["precision", precision]);
     }

@@ -35,6 +35,7 @@ interface Failure {
   readonly description: string;
   readonly retryAfterMs: number | null;
 }
+type Outcome<T> = { body: T } | { failure: Failure };
 
 export class RegistryHttp {
   readonly #settings: RegistryClientSettings;
@@ -62,12 +63,21 @@ export class RegistryHttp {
     const client = await (this.#client ??= createRegistryHttpClient(this.#settings));
     const started = Date.now();
     const label = `${method} ${path.replace(/\?.*$/, "")}`;
+    const headers: Record<string, string> = { ...this.#settings.headers, Accept: ACCEPT };
+    if (body !== undefined) headers["Content-Type"] = CONTENT_TYPE;
+    if (this.#settings.authorization !== null) headers.Authorization = this.#settings.authorization;
+    const init = {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      ...(client === null ? {} : { client }),
+    };
     for (let attempt = 1;; attempt++) {
       let failure: Failure | null = null;
       const { urls } = this.#settings;
       for (let tried = 0; tried < urls.length; tried++) {
         const base = urls[this.#current];
-        const outcome = await this.#send(client, base, method, path, body, label, shape);
+        const outcome = await this.#send(`${base}${path}`, init, label, shape);
         if (!("failure" in outcome)) return outcome.body;
         failure = outcome.failure;
         if (urls.length > 1) {
@@ -93,28 +103,12 @@ export class RegistryHttp {
     }
   }
 
-  async #send<T>(
-    client: Deno.HttpClient | null,
-    base: string,
-    method: string,
-    path: string,
-    body: unknown,
-    label: string,
-    shape: z.ZodType<T>,
-  ): Promise<{ body: T } | { failure: Failure }> {
-    const headers: Record<string, string> = { ...this.#settings.headers, Accept: ACCEPT };
-    if (body !== undefined) headers["Content-Type"] = CONTENT_TYPE;
-    if (this.#settings.authorization !== null) headers.Authorization = this.#settings.authorization;
+  /** One attempt on one URL: the checked body, or a retryable failure; throws `RegistryResponseError`. */
+  async #send<T>(url: string, init: RequestInit, label: string, shape: z.ZodType<T>): Promise<Outcome<T>> {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(`${base}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.#settings.readTimeoutMs),
-        ...(client === null ? {} : { client }),
-      });
+      response = await fetch(url, { ...init, signal: AbortSignal.timeout(this.#settings.readTimeoutMs) });
       text = await response.text();
     } catch (error) {
       return failed(`I/O error: ${redact((error as Error).message)}`);

@@ -9,12 +9,13 @@ import { DataException } from "../../errors.ts";
 import { parseJson } from "../../converters/json/json_parser.ts";
 import type { JsonDataCodec } from "../../converters/json/json_data.ts";
 import type { Schema } from "../../schema.ts";
-import type { FormatSchema, PayloadReader, RegistryFormat } from "../registry_format.ts";
+import { dataCall, type FormatSchema, type PayloadReader, type RegistryFormat } from "../registry_format.ts";
 import { jsonSchemaText } from "./json_schema_from_connect.ts";
 import { jsonSchemaToConnect } from "./json_schema_to_connect.ts";
 import { type DecimalFormat, jsonSchemaValues } from "./json_schema_values.ts";
 import { caseInsensitiveChoice } from "../../converters/config_values.ts";
 import { RegistryConverter } from "../registry_converter.ts";
+import { JSON_SCHEMA_CONVERTER_CLASS } from "../registry_converter_classes.ts";
 
 export interface JsonSchemaDocument extends FormatSchema {
   readonly document: unknown;
@@ -37,12 +38,7 @@ class JsonSchemaFormat implements RegistryFormat<JsonSchemaDocument> {
   readonly schemaText = jsonSchemaText;
 
   parse(text: string): JsonSchemaDocument {
-    let document: unknown;
-    try {
-      document = JSON.parse(text);
-    } catch (error) {
-      throw new DataException(`Invalid JSON Schema: ${(error as Error).message}`);
-    }
+    const document = dataCall("Invalid JSON Schema", () => JSON.parse(text));
     const title = (document as { title?: unknown } | null)?.title;
     return { text, document, recordName: typeof title === "string" ? title : null };
   }
@@ -64,8 +60,6 @@ class JsonSchemaFormat implements RegistryFormat<JsonSchemaDocument> {
     };
   }
 }
-
-export const JSON_SCHEMA_CONVERTER_CLASS = "io.confluent.connect.json.JsonSchemaConverter";
 
 export class JsonSchemaConverter extends RegistryConverter<JsonSchemaDocument> {
   constructor() {

@@ -8,12 +8,6 @@
  */
 import { DataException } from "../../errors.ts";
 import { ConnectDate, ConnectDecimal, ConnectTime, ConnectTimestamp } from "../../logical.ts";
-import {
-  DATE_LOGICAL_NAME,
-  DECIMAL_LOGICAL_NAME,
-  TIME_LOGICAL_NAME,
-  TIMESTAMP_LOGICAL_NAME,
-} from "../../logical_names.ts";
 import type { Schema, SchemaType } from "../../schema.ts";
 import { SchemaBuilder } from "../../schema_builder.ts";
 import { parseJson } from "../../converters/json/json_parser.ts";
@@ -78,13 +72,12 @@ class Converter {
         return SchemaBuilder.bool();
       case "integer":
       case "number": {
-        if (title === DECIMAL_LOGICAL_NAME || connectType === "bytes") {
+        if (title === ConnectDecimal.LOGICAL_NAME || connectType === "bytes") {
           const scale = Number((node["connect.parameters"] as JsonObject | undefined)?.scale ?? 0);
           return ConnectDecimal.builder(scale);
         }
-        if (title === TIMESTAMP_LOGICAL_NAME) return ConnectTimestamp.builder();
-        if (title === DATE_LOGICAL_NAME) return ConnectDate.builder();
-        if (title === TIME_LOGICAL_NAME) return ConnectTime.builder();
+        const temporal = [ConnectTimestamp, ConnectDate, ConnectTime].find((t) => t.LOGICAL_NAME === title);
+        if (temporal !== undefined) return temporal.builder();
         const connectNumber = String(connectType);
         const builder = NUMBER_TYPES.has(connectNumber)
           ? SchemaBuilder.type(connectNumber.toUpperCase() as SchemaType)

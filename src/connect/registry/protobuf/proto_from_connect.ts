@@ -7,21 +7,9 @@
  * `optional.for.nullables` (the proto3 `optional` label) keep null.
  */
 import { DataException } from "../../errors.ts";
-import {
-  DATE_LOGICAL_NAME,
-  DECIMAL_LOGICAL_NAME,
-  TIME_LOGICAL_NAME,
-  TIMESTAMP_LOGICAL_NAME,
-} from "../../logical_names.ts";
+import { ConnectDate, ConnectDecimal, ConnectTime, ConnectTimestamp } from "../../logical.ts";
 import type { Schema } from "../../schema.ts";
-import {
-  DATE_TYPE,
-  DECIMAL_TYPE,
-  TIME_OF_DAY_TYPE,
-  TIMESTAMP_TYPE,
-  WELL_KNOWN_IMPORTS,
-  WRAPPERS,
-} from "./proto_schema.ts";
+import { WELL_KNOWN, WELL_KNOWN_IMPORTS, WRAPPERS } from "./proto_schema.ts";
 import { checkName, splitName } from "../schema_names.ts";
 
 export const PROTOBUF_NAMESPACE = "io.confluent.connect.protobuf";
@@ -48,10 +36,10 @@ const SCALAR_OF: Partial<Record<Schema["type"], string>> = {
 };
 
 const LOGICAL_MESSAGES: Record<string, string> = {
-  [DECIMAL_LOGICAL_NAME]: DECIMAL_TYPE,
-  [DATE_LOGICAL_NAME]: DATE_TYPE,
-  [TIME_LOGICAL_NAME]: TIME_OF_DAY_TYPE,
-  [TIMESTAMP_LOGICAL_NAME]: TIMESTAMP_TYPE,
+  [ConnectDecimal.LOGICAL_NAME]: WELL_KNOWN.decimal,
+  [ConnectDate.LOGICAL_NAME]: WELL_KNOWN.date,
+  [ConnectTime.LOGICAL_NAME]: WELL_KNOWN.timeOfDay,
+  [ConnectTimestamp.LOGICAL_NAME]: WELL_KNOWN.timestamp,
 };
 
 function fieldMeta(params: ReadonlyArray<[string, string]>): string {
@@ -132,7 +120,7 @@ class Generator {
     if (schema.name !== null && schema.name in LOGICAL_MESSAGES) {
       const type = LOGICAL_MESSAGES[schema.name];
       this.imports.add(WELL_KNOWN_IMPORTS[type]);
-      if (schema.name === DECIMAL_LOGICAL_NAME) {
+      if (schema.name === ConnectDecimal.LOGICAL_NAME) {
         const precision = schema.parameters?.get("connect.decimal.precision");
         if (precision !== undefined) params.push(["precision", precision]);
         const scale = schema.parameters?.get("scale");

@@ -6,11 +6,15 @@
  */
 import protobuf from "protobufjs";
 import { DataException } from "../../errors.ts";
+import { dataCall } from "../registry_format.ts";
 
-export const TIMESTAMP_TYPE = "google.protobuf.Timestamp";
-export const DATE_TYPE = "google.type.Date";
-export const TIME_OF_DAY_TYPE = "google.type.TimeOfDay";
-export const DECIMAL_TYPE = "confluent.type.Decimal";
+/** The well-known messages of Connect's logical types. */
+export const WELL_KNOWN = Object.freeze({
+  timestamp: "google.protobuf.Timestamp",
+  date: "google.type.Date",
+  timeOfDay: "google.type.TimeOfDay",
+  decimal: "confluent.type.Decimal",
+});
 
 /** Wrapper message → the scalar it wraps (its only field, `value = 1`). */
 export const WRAPPERS: Readonly<Record<string, string>> = {
@@ -27,10 +31,10 @@ export const WRAPPERS: Readonly<Record<string, string>> = {
 
 /** The file each well-known type is imported from. */
 export const WELL_KNOWN_IMPORTS: Readonly<Record<string, string>> = {
-  [TIMESTAMP_TYPE]: "google/protobuf/timestamp.proto",
-  [DATE_TYPE]: "google/type/date.proto",
-  [TIME_OF_DAY_TYPE]: "google/type/timeofday.proto",
-  [DECIMAL_TYPE]: "confluent/type/decimal.proto",
+  [WELL_KNOWN.timestamp]: "google/protobuf/timestamp.proto",
+  [WELL_KNOWN.date]: "google/type/date.proto",
+  [WELL_KNOWN.timeOfDay]: "google/type/timeofday.proto",
+  [WELL_KNOWN.decimal]: "confluent/type/decimal.proto",
   ...Object.fromEntries(Object.keys(WRAPPERS).map((name) => [name, "google/protobuf/wrappers.proto"])),
 };
 
@@ -56,17 +60,15 @@ const messagesOf = (namespace: protobuf.NamespaceBase) =>
 
 /** Parses .proto text; throws `DataException` for text protobufjs cannot read or resolve. */
 export function parseProto(text: string): ProtoFile {
-  const root = new protobuf.Root();
-  try {
+  return dataCall("Invalid Protobuf schema", () => {
+    const root = new protobuf.Root();
     for (const proto of WELL_KNOWN_PROTO) protobuf.parse(proto, root);
     const parsed = protobuf.parse(text, root, { keepCase: true });
     root.resolveAll();
     return {
       messages: messagesOf(parsed.package ? root.lookup(parsed.package) as protobuf.Namespace : root),
     };
-  } catch (error) {
-    throw new DataException(`Invalid Protobuf schema: ${(error as Error).message}`);
-  }
+  });
 }
 
 /** The message at a Confluent message-index path (`[0]` = the first top-level message). */

@@ -11,14 +11,7 @@ import { ConnectDate, ConnectDecimal, ConnectTime, ConnectTimestamp } from "../.
 import type { Schema, SchemaType } from "../../schema.ts";
 import { SchemaBuilder } from "../../schema_builder.ts";
 import { PROTOBUF_NAMESPACE, TAG_PARAM } from "./proto_from_connect.ts";
-import {
-  DATE_TYPE,
-  DECIMAL_TYPE,
-  protoFullName,
-  TIME_OF_DAY_TYPE,
-  TIMESTAMP_TYPE,
-  WRAPPERS,
-} from "./proto_schema.ts";
+import { protoFullName, WELL_KNOWN, WRAPPERS } from "./proto_schema.ts";
 
 /** Confluent's `(confluent.field_meta)` params of a field (e.g. `connect.type`, `scale`, `precision`). */
 function fieldParams(field: protobuf.Field): Map<string, string> {
@@ -45,9 +38,9 @@ const SCALAR_TYPES: Readonly<Record<string, SchemaType>> = {
 
 /** The well-known messages of Connect's temporal logical types. */
 const TEMPORAL_TYPES: Readonly<Record<string, { builder(): SchemaBuilder }>> = {
-  [DATE_TYPE]: ConnectDate,
-  [TIME_OF_DAY_TYPE]: ConnectTime,
-  [TIMESTAMP_TYPE]: ConnectTimestamp,
+  [WELL_KNOWN.date]: ConnectDate,
+  [WELL_KNOWN.timeOfDay]: ConnectTime,
+  [WELL_KNOWN.timestamp]: ConnectTimestamp,
 };
 
 /** proto3 `optional` (explicit presence), which protobufjs models as a one-field oneof. */
@@ -117,7 +110,7 @@ class Converter {
     }
     const fullName = protoFullName(resolved);
     if (fullName in TEMPORAL_TYPES) return TEMPORAL_TYPES[fullName].builder().optional();
-    if (fullName === DECIMAL_TYPE) {
+    if (fullName === WELL_KNOWN.decimal) {
       const builder = ConnectDecimal.builder(Number(params.get("scale") ?? 0)).optional();
       const precision = params.get("precision");
       return precision === undefined ? builder : builder.parameter("connect.decimal.precision", precision);

@@ -12,14 +12,7 @@ import { ConnectDate, ConnectTime, ConnectTimestamp } from "../../logical.ts";
 import type { Schema } from "../../schema.ts";
 import { Struct } from "../../struct.ts";
 import { mapEntries, normalizeInt64 } from "../../values.ts";
-import {
-  DATE_TYPE,
-  DECIMAL_TYPE,
-  protoFullName,
-  TIME_OF_DAY_TYPE,
-  TIMESTAMP_TYPE,
-  WRAPPERS,
-} from "./proto_schema.ts";
+import { protoFullName, WELL_KNOWN, WRAPPERS } from "./proto_schema.ts";
 
 type Message = Record<string, any>;
 const LONG_TYPES = new Set(["int64", "uint64", "sint64", "fixed64", "sfixed64"]);
@@ -95,22 +88,22 @@ function toSingle(field: protobuf.Field, schema: Schema, value: unknown): unknow
 function toMessageValue(type: protobuf.Type, schema: Schema, value: unknown): Message {
   const fullName = protoFullName(type);
   switch (fullName) {
-    case TIMESTAMP_TYPE: {
+    case WELL_KNOWN.timestamp: {
       const millis = ConnectTimestamp.fromLogical(schema, value as Date);
       const seconds = Math.floor(millis / 1000);
       return nonZero({ seconds, nanos: (millis - seconds * 1000) * 1_000_000 });
     }
-    case DATE_TYPE: {
+    case WELL_KNOWN.date: {
       const date = value as Date;
       ConnectDate.fromLogical(schema, date);
       return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
     }
-    case TIME_OF_DAY_TYPE: {
+    case WELL_KNOWN.timeOfDay: {
       const time = new Date(ConnectTime.fromLogical(schema, value as Date));
       const [hours, minutes, seconds] = [time.getUTCHours(), time.getUTCMinutes(), time.getUTCSeconds()];
       return nonZero({ hours, minutes, seconds, nanos: time.getUTCMilliseconds() * 1_000_000 });
     }
-    case DECIMAL_TYPE: {
+    case WELL_KNOWN.decimal: {
       if (!(value instanceof BigDecimal)) {
         throw new DataException("Invalid type for Decimal, expected BigDecimal");
       }
@@ -174,17 +167,17 @@ function fromMessageValue(type: protobuf.Type, schema: Schema, message: Message)
   const fullName = protoFullName(type);
   const int = (name: string) => toNumber(message[name]);
   switch (fullName) {
-    case TIMESTAMP_TYPE:
+    case WELL_KNOWN.timestamp:
       return ConnectTimestamp.toLogical(schema, int("seconds") * 1000 + Math.floor(int("nanos") / 1_000_000));
-    case DATE_TYPE:
+    case WELL_KNOWN.date:
       return new Date(Date.UTC(int("year"), int("month") - 1, int("day")));
-    case TIME_OF_DAY_TYPE:
+    case WELL_KNOWN.timeOfDay:
       return ConnectTime.toLogical(
         schema,
         int("hours") * 3600_000 + int("minutes") * 60_000 + int("seconds") * 1000 +
           Math.floor(int("nanos") / 1_000_000),
       );
-    case DECIMAL_TYPE: {
+    case WELL_KNOWN.decimal: {
       const bytes: Uint8Array | undefined = message.value;
       return new BigDecimal(
         bytes === undefined || bytes.length === 0 ? 0n : twosComplementToBigint(bytes),

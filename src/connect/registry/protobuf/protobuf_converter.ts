@@ -13,13 +13,14 @@ import { DataException } from "../../errors.ts";
 import type { Schema } from "../../schema.ts";
 import { Struct } from "../../struct.ts";
 import { ByteReader, readMessageIndexes } from "../wire_format.ts";
-import { codecCall, type FormatSchema, type PayloadReader, type RegistryFormat } from "../registry_format.ts";
+import { dataCall, type FormatSchema, type PayloadReader, type RegistryFormat } from "../registry_format.ts";
 import { type NullableStyle, protoText } from "./proto_from_connect.ts";
 import { messageAt, parseProto, type ProtoFile, protoFullName } from "./proto_schema.ts";
 import { protoToConnectSchema } from "./proto_to_connect.ts";
 import { fromProtoMessage, toProtoMessage } from "./proto_values.ts";
 import { booleanSetting } from "../../converters/config_values.ts";
 import { RegistryConverter } from "../registry_converter.ts";
+import { PROTOBUF_CONVERTER_CLASS } from "../registry_converter_classes.ts";
 
 export interface ProtoSchema extends FormatSchema {
   readonly file: ProtoFile;
@@ -45,7 +46,7 @@ class ProtobufFormat implements RegistryFormat<ProtoSchema> {
     const type = writer.file.messages[0];
     const message = toProtoMessage(type, value);
     const indexes = protobuf.Writer.create().uint32(0); // message indexes [0]: the single byte 0
-    return codecCall("Protobuf", "encoding", () => type.encode(message, indexes).finish());
+    return dataCall("Protobuf encoding failed", () => type.encode(message, indexes).finish());
   }
 
   reader(writer: ProtoSchema, version: number | null): PayloadReader {
@@ -59,13 +60,12 @@ class ProtobufFormat implements RegistryFormat<ProtoSchema> {
       if (schema === undefined) {
         schemas.set(key, schema = protoToConnectSchema(type, version, this.style.wrappers));
       }
-      const message = codecCall("Protobuf", "decoding", () => type.decode(payload.subarray(reader.offset)));
+      const body = payload.subarray(reader.offset);
+      const message = dataCall("Protobuf decoding failed", () => type.decode(body));
       return { schema, value: fromProtoMessage(type, schema, message) };
     };
   }
 }
-
-export const PROTOBUF_CONVERTER_CLASS = "io.confluent.connect.protobuf.ProtobufConverter";
 
 export class ProtobufConverter extends RegistryConverter<ProtoSchema> {
   constructor() {
