@@ -5,7 +5,8 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
-import { collectTopic, readTopicOnce } from "../support/topic_collector.ts";
+import { collectTopic } from "../support/topic_collector.ts";
+import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { parseDateTimeUtc } from "../../src/config/validators.ts";
@@ -100,10 +101,8 @@ Deno.test("20 kill -9 during backfill and streaming lose nothing; duplicates onl
           const left = missing();
           // Told apart: versions the reader missed (they are on the topic) and versions never produced.
           const onTopic = new Set(
-            await readTopicOnce(
-              kafka.bootstrapServers,
-              "crash.incident",
-              (m) => `${m.key}/${m.value.sys_mod_count}`,
+            (await readTopicWithKcat(kafka.bootstrapServers, "crash.incident")).map((r) =>
+              `${r.key}/${JSON.parse(r.value!).sys_mod_count}`
             ),
           );
           const produced = left.filter(([id, mod]) => onTopic.has(`${id}/${mod}`)).length;

@@ -53,19 +53,25 @@ function driverParts() {
   };
 }
 
+/** A record of topic "t" with a string key and value, at source offset `{ at }` of one source partition. */
+function stringRecord(key: string, value: string, at: string | number): SourceRecord {
+  return new SourceRecord({
+    topic: "t",
+    keySchema: Schema.STRING_SCHEMA,
+    key,
+    valueSchema: Schema.STRING_SCHEMA,
+    value,
+    sourcePartition: PARTITION,
+    sourceOffset: { at },
+  });
+}
+
+/** The source partition of every record here (one object, as a task shares one per table). */
+const PARTITION = { table: "incident" };
+
 Deno.test("source driver: a poll larger than maxInFlightRecords is still sent; offsets follow the acks", async () => {
-  const partition = { table: "incident" };
   const pages = [3, 2].map((tables, page) =>
-    Array.from({ length: tables * 40 }, (_, i) =>
-      new SourceRecord({
-        topic: "t",
-        keySchema: Schema.STRING_SCHEMA,
-        key: `k${page}-${i}`,
-        valueSchema: Schema.STRING_SCHEMA,
-        value: `v${i}`,
-        sourcePartition: partition,
-        sourceOffset: { at: `${page}-${i}` },
-      }))
+    Array.from({ length: tables * 40 }, (_, i) => stringRecord(`k${page}-${i}`, `v${i}`, `${page}-${i}`))
   );
   const expected = pages.flat().length;
   const producer = new SlowAckProducer();
@@ -97,19 +103,15 @@ Deno.test("source driver: a poll larger than maxInFlightRecords is still sent; o
 });
 
 Deno.test("source driver: records awaiting acks are bounded in bytes too; offsets follow the acks", async () => {
-  const partition = { table: "incident" };
   // Ten polls of 4 records of 1000 bytes each; at most 5000 bytes in flight: never two polls' sends at once.
-  const polls = Array.from({ length: 10 }, (_, p) =>
-    Array.from({ length: 4 }, (_, i) =>
-      new SourceRecord({
-        topic: "t",
-        keySchema: Schema.STRING_SCHEMA,
-        key: `k${p}-${i}`,
-        valueSchema: Schema.STRING_SCHEMA,
-        value: "x".repeat(1000 - `k${p}-${i}`.length),
-        sourcePartition: partition,
-        sourceOffset: { at: `${p}-${i}` },
-      })));
+  const polls = Array.from(
+    { length: 10 },
+    (_, p) =>
+      Array.from(
+        { length: 4 },
+        (_, i) => stringRecord(`k${p}-${i}`, "x".repeat(1000 - `k${p}-${i}`.length), `${p}-${i}`),
+      ),
+  );
   const expected = polls.flat().length;
   let handedOut = 0;
   let mostUnacked = 0;
@@ -145,20 +147,12 @@ Deno.test("source driver: records awaiting acks are bounded in bytes too; offset
 });
 
 Deno.test("source driver: polls converted while a send is in flight go out together in the next send, in order", async () => {
-  const partition = { table: "incident" };
   // Twenty polls of 3 records, each handed over at once: the first send takes the first poll, the polls made
   // during its 5 ms join one group for the next send, and so on; whatever the grouping, order and acks hold.
-  const polls = Array.from({ length: 20 }, (_, p) =>
-    Array.from({ length: 3 }, (_, i) =>
-      new SourceRecord({
-        topic: "t",
-        keySchema: Schema.STRING_SCHEMA,
-        key: `k${p}-${i}`,
-        valueSchema: Schema.STRING_SCHEMA,
-        value: `v${p}-${i}`,
-        sourcePartition: partition,
-        sourceOffset: { at: `${p}-${i}` },
-      })));
+  const polls = Array.from(
+    { length: 20 },
+    (_, p) => Array.from({ length: 3 }, (_, i) => stringRecord(`k${p}-${i}`, `v${p}-${i}`, `${p}-${i}`)),
+  );
   const keys = polls.flat().map((r) => r.key);
   const acknowledged: string[] = [];
   const producer = new SlowAckProducer();
@@ -190,18 +184,7 @@ Deno.test("source driver: polls converted while a send is in flight go out toget
 
 /** Records with values `v0`… and the given bad ones; a transform that throws on `bad-transform`, a value converter that throws on `bad-convert`. */
 function toleranceCase(values: string[], toleranceAll: boolean) {
-  const partition = { table: "incident" };
-  const records = values.map((value, i) =>
-    new SourceRecord({
-      topic: "t",
-      keySchema: Schema.STRING_SCHEMA,
-      key: `k${i}`,
-      valueSchema: Schema.STRING_SCHEMA,
-      value,
-      sourcePartition: partition,
-      sourceOffset: { at: i },
-    })
-  );
+  const records = values.map((value, i) => stringRecord(`k${i}`, value, i));
   const producer = new SlowAckProducer();
   const committed: OffsetUpdate[][] = [];
   const parts = driverParts();

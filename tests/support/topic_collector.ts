@@ -75,37 +75,3 @@ export function collectTopic<T>(
     },
   });
 }
-
-/** Every message of `topic` now on the broker, read once from the beginning of each partition to its end (kcat -e). */
-export async function readTopicOnce<T>(
-  bootstrap: string,
-  topic: string,
-  map: (message: CollectedMessage) => T,
-): Promise<T[]> {
-  const out = await new Deno.Command("kcat", {
-    args: ["-C", "-b", bootstrap, "-t", topic, "-o", "beginning", "-e", "-J", "-q"],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) {
-    throw new Error(
-      `kcat reading ${topic} once failed (${out.code}): ${new TextDecoder().decode(out.stderr)}`,
-    );
-  }
-  return new TextDecoder().decode(out.stdout).split("\n").filter((l) => l.trim() !== "").map((line) => {
-    const m = JSON.parse(line) as {
-      partition: number;
-      offset: number;
-      ts: number;
-      key: string;
-      payload: string;
-    };
-    return map({
-      key: m.key,
-      value: JSON.parse(m.payload),
-      timestamp: m.ts,
-      partition: m.partition,
-      offset: m.offset,
-    });
-  });
-}
