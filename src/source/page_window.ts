@@ -71,14 +71,17 @@ function endsAfter(start: PageStart, end: PageEnd): boolean {
 }
 
 /**
- * True when a row at `cursor` lies at or before `end`, i.e. inside a page that ends there. A row of a page beyond
- * its end changed after the page was queried (the instance renders a page's rows after it picked them): the page
- * does not say where it is.
+ * Tells whether a row at a cursor lies at or before `end`, i.e. inside a page that ends there (`end`'s second is
+ * parsed once, not per row). A row of a page beyond its end changed after the page was queried (the instance
+ * renders a page's rows after it picked them): the page does not say where it is.
  */
-export function atOrBefore(cursor: Cursor, end: PageEnd): boolean {
-  const c = Math.floor(cursor.epochMs / 1000), e = seconds(end.timestamp);
-  if (c !== e) return c < e;
-  return end.kind === "through" || cursor.sysId <= end.sysId;
+export function atOrBefore(end: PageEnd): (cursor: Cursor) => boolean {
+  const e = seconds(end.timestamp);
+  return (cursor) => {
+    const c = Math.floor(cursor.epochMs / 1000);
+    if (c !== e) return c < e;
+    return end.kind === "through" || cursor.sysId <= end.sysId;
+  };
 }
 
 /** True when `end` is at or after `limit` (both inclusive upper bounds). */

@@ -229,11 +229,16 @@ export class TablePoller {
       await this.#backoff.wait(signal);
       if (signal.aborted) return;
       try {
-        const end = sweep.end;
+        const inWindow = atOrBefore(sweep.end);
         const { page, limit, extractedAt, done } = await this.#pages.read(sweep.next(query));
         going = await this.#serially(async () => {
           try {
-            const { rows, last, emitted } = await this.#handlePage(page.slices, extractedAt, position, end);
+            const { rows, last, emitted } = await this.#handlePage(
+              page.slices,
+              extractedAt,
+              position,
+              inWindow,
+            );
             const more = sweep.advance({ rows, limit, last, total: page.total });
             this.#o.progress?.stepped(emitted, null, false);
             return more;
@@ -273,7 +278,7 @@ export class TablePoller {
       this.#sweep = sweep;
     }
     const sweep = this.#sweep;
-    const end = sweep.end;
+    const inWindow = atOrBefore(sweep.end);
     const { page, limit, extractedAt, done } = await this.#nextPage(sweep.next(this.#query));
     // The next page is asked for while this one is handled (the instance prepares and sends it meanwhile) when
     // this one looks full; it is used only if the sweep, advanced over this page, asks for that very page.
@@ -282,7 +287,7 @@ export class TablePoller {
     try {
       let handled;
       try {
-        handled = await this.#handlePage(page.slices, extractedAt, this.#streaming, end);
+        handled = await this.#handlePage(page.slices, extractedAt, this.#streaming, inWindow);
       } finally {
         done();
       }
@@ -331,7 +336,7 @@ export class TablePoller {
     const row = t.displayValue === "true" ? toDisplayShape(end.last, this.#keepRaw) : end.last;
     const rc = readRowCursor(row, t.timestampField, t.sysIdField);
     // A last row beyond the page's window changed while the page was read: the sweep goes on from another row.
-    if (!rc.ok || !atOrBefore(rc.cursor, sweep.end)) return null;
+    if (!rc.ok || !atOrBefore(sweep.end)(rc.cursor)) return null;
     const request = sweep.nextAfterFull(this.#query, rc.cursor, limit, page.total);
     if (request === null) return null;
     const abort = new AbortController();
@@ -370,13 +375,13 @@ export class TablePoller {
     slices: Iterable<TableRow[]>,
     extractedAt: number,
     position: RowPosition,
-    end: PageEnd,
+    inWindow: (cursor: Cursor) => boolean,
   ): Promise<{ rows: number; last: Cursor | null; emitted: number }> {
     let rows = 0;
     let emitted = 0;
     let last: Cursor | null = null;
     for (const slice of slices) {
-      const handled = await this.#handleRows(slice, extractedAt, position, end);
+      const handled = await this.#handleRows(slice, extractedAt, position, inWindow);
       rows += slice.length;
       last = handled.last ?? last;
       const records = this.#o.expand ? await this.#o.expand(handled.records) : handled.records;
@@ -386,7 +391,7 @@ export class TablePoller {
   }
 
   /**
-   * `end`: where the page's window ends. A row beyond it was updated after the instance picked the page's rows
+   * `inWindow`: whether a row lies inside the page's window (atOrBefore its end). A row beyond it was updated after the instance picked the page's rows
    * and before it rendered them (its new sys_updated_on is after the sweep's high-water mark): moving the cursor
    * there would pass every row of the window not read yet, and a crash would then lose them. Such a row is left
    * to the sweep that reaches its new position in cursor order.
@@ -395,7 +400,7 @@ export class TablePoller {
     wireRows: TableRow[],
     extractedAt: number,
     position: RowPosition,
-    end: PageEnd,
+    inWindow: (cursor: Cursor) => boolean,
   ): Promise<{ records: SourceRecord[]; last: Cursor | null }> {
     const t = this.#t;
     const rows = t.displayValue === "true" ? wireRows.map((r) => toDisplayShape(r, this.#keepRaw)) : wireRows;
@@ -411,7 +416,7 @@ export class TablePoller {
         continue;
       }
       const c = rc.cursor;
-      if (!atOrBefore(c, end)) {
+      if (!inWindow(c)) {
         changed++;
         continue;
       }
