@@ -4,11 +4,11 @@ import { rememberJsonSource, verbatimJson } from "../../src/common/verbatim_json
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
-/** Parses `text` and remembers its bytes for the object, as a body's reader does. */
+/** Parses `text` and remembers its bytes for the object, as a body's reader does (pure ASCII or not). */
 function read(text: string): { value: Record<string, unknown>; bytes: Uint8Array } {
   const bytes = encode(text);
   const value = JSON.parse(text);
-  rememberJsonSource(value, bytes);
+  rememberJsonSource(value, bytes, bytes.length === text.length);
   return { value, bytes };
 }
 
@@ -19,6 +19,7 @@ Deno.test("the bytes read are handed on, not copied, when they are what JSON.str
       '{"priority":{"display_value":"2 - High","value":"2"},"caller_id":{"link":"https://x/y","value":"u1"}}',
       "{}",
       '{"empty":"","nested":{}}',
+      '{"caller":"Zoë Müller – 東京 ☃","note":"naïve\\n"}',
       '{"notes":"line 1\\nline 2\\r\\n\\t\\"quoted\\" C:\\\\temp \\b\\f","x":"\\\\"}',
     ]
   ) {
@@ -40,6 +41,9 @@ Deno.test("text JSON.stringify would write otherwise is refused: whitespace, a k
       '{"u":"\\u0041"}',
       '{"u":"\\u001f"}',
       '{"slash":"a\\/b"}',
+      '{"emoji":"ok 😀"}',
+      '{"emoji":"😀", "x":"y"}',
+      '{"caller":"Zoë", "x":"y"}',
       '{"n":100}',
       '{"list":["a"]}',
       '{"2":"b","1":"a"}',

@@ -46,11 +46,17 @@ Deno.test("a schemaless row read from a body is written as its bytes read, which
     '{"sys_id":"a1","priority":{"display_value":"2 - High","value":"2"},"active":true,"parent":null}';
   const bytes = new TextEncoder().encode(text);
   const row = JSON.parse(text);
-  rememberJsonSource(row, bytes);
+  rememberJsonSource(row, bytes, true);
   const plain = new JsonConverter();
   plain.configure({ "schemas.enable": "false" }, false);
   assert(plain.fromConnectData("t", null, row) === bytes, "the bytes read, not a copy");
   assertEquals(exactWriter(row), text);
+  const accented = '{"caller":"Zoë Müller – 東京 ☃","notes":"line\\n\\"two\\""}';
+  const accentedBytes = new TextEncoder().encode(accented);
+  const accentedRow = JSON.parse(accented);
+  rememberJsonSource(accentedRow, accentedBytes, false);
+  assert(plain.fromConnectData("t", null, accentedRow) === accentedBytes, "non-ASCII bytes read, not a copy");
+  assertEquals(exactWriter(accentedRow), accented);
   const enveloped = new JsonConverter();
   enveloped.configure({ "schemas.enable": "true" }, false);
   assertEquals(

@@ -107,6 +107,23 @@ Deno.test("rows of ASCII slices without a backslash carry their bytes; any bytes
       }
     }
   }
+  const accented = plain.map((row, i) => ({
+    ...row,
+    caller: i % 10 === 0 ? "Zoë – 東京 ☃" : "Ann",
+    n: "a\nb",
+  }));
+  for (const row of sliced(JSON.stringify({ result: accented }), 5000).flat()) {
+    const bytes = verbatimJson(row);
+    assert(bytes !== undefined, `non-ASCII slices: row ${row.sys_id} has its bytes`);
+    assertEquals(new TextDecoder().decode(bytes), JSON.stringify(row));
+  }
+  const broken = encode(JSON.stringify({ result: plain.slice(0, 3) }).replace("row 1:", "row \u00ff:"));
+  broken[broken.indexOf(0xc3) + 1] = 0x41; // a malformed sequence: the decoder replaces it
+  const brokenRows = [...resultSlices(broken, 1_000_000)!].flat();
+  assert(
+    brokenRows.every((row) => verbatimJson(row) === undefined),
+    "malformed UTF-8 in the slice: no row's bytes",
+  );
   const mixed = [...plain.slice(0, 10), { sys_id: "x", note: 'a},{"b":"c' }, ...plain.slice(10, 20)];
   const rows = sliced(JSON.stringify({ result: mixed }), 1_000_000).flat();
   assert(rows.every((row) => verbatimJson(row) === undefined), "a false cut in the slice: no row's bytes");
