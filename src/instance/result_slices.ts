@@ -10,10 +10,14 @@
  * candidate is tried; a cut that parses is a row boundary. (A pure-JavaScript streaming tokeniser such as
  * @streamparser/json would visit every byte in JavaScript: several times JSON.parse's CPU for the same rows.)
  *
+ * A slice of valid UTF-8 also tells each row's bytes (rememberRowSources): a schemaless
+ * row whose bytes are what the JSON converter would write is handed on as they are (common/verbatim_json.ts).
+ *
  * Only a body of exactly that shape is sliced (the envelope's opening and closing checked before any row is
  * handed out, so a body cut off by the instance's transaction quota is refused whole, as before); for any other
  * body `resultSlices` returns null and the caller parses it whole.
  */
+import { rememberJsonSource } from "../common/verbatim_json.ts";
 import type { TableRow } from "./table_rows.ts";
 
 /**
@@ -100,13 +104,15 @@ function* sliceRows(body: Uint8Array, from: number, end: number, sliceBytes: num
     while (rows === null) {
       const candidate = cut < end ? nextCandidate(body, cut, end) : -1;
       const stop = candidate < 0 ? end : candidate + 1;
-      rows = parseBracketed(body, start, stop, decoder);
-      if (rows === null) {
+      const parsed = parseBracketed(body, start, stop, decoder);
+      rows = parsed?.rows ?? null;
+      if (parsed === null) {
         if (candidate < 0) throw new BrokenResultError("the result array is not valid JSON");
         cut = stop;
         continue;
       }
       next = candidate < 0 ? end : skipSpace(body, body.indexOf(COMMA, stop) + 1);
+      rememberRowSources(body, start, stop, parsed.rows, parsed.text);
     }
     start = next;
     yield rows;
@@ -114,7 +120,8 @@ function* sliceRows(body: Uint8Array, from: number, end: number, sliceBytes: num
 }
 
 /**
- * Rows of `body[start, stop)` (rows separated by commas), or null when it does not parse as such. The bytes just
+ * Rows of `body[start, stop)` (rows separated by commas) and their text, or null when it does not parse as
+ * such. The bytes just
  * outside the slice (the array's `[`, a comma or whitespace before it; a comma, whitespace or the array's `]`
  * after it) are set to `[` and `]` while it is decoded, then restored: the text is decoded as an array
  * directly, not decoded and then copied once more into `[` + text + `]` (a third of what parsing allocated).
@@ -124,7 +131,7 @@ function parseBracketed(
   start: number,
   stop: number,
   decoder: TextDecoder,
-): TableRow[] | null {
+): { rows: TableRow[]; text: string } | null {
   const before = body[start - 1];
   const after = body[stop];
   body[start - 1] = OPEN_BRACKET;
@@ -136,10 +143,44 @@ function parseBracketed(
     body[start - 1] = before;
     body[stop] = after;
   }
+  let rows: TableRow[];
   try {
-    return JSON.parse(text);
+    rows = JSON.parse(text);
   } catch {
     return null;
+  }
+  return { rows, text };
+}
+
+/**
+ * Remembers each row's bytes (a view of the body, verbatim_json.ts) of a slice of valid UTF-8 (`text`, decoded
+ * from `[` + the slice + `]`, has no character replaced) whose candidate cuts are exactly the boundaries between
+ * its rows (a cut inside a string would shift every row after it: then no row's bytes are remembered).
+ */
+function rememberRowSources(
+  body: Uint8Array,
+  start: number,
+  stop: number,
+  rows: TableRow[],
+  text: string,
+): void {
+  if (rows.length === 0 || text.includes("\uFFFD")) return;
+  // As many characters as bytes: every byte is ASCII (any other character takes more bytes than UTF-16 units).
+  const ascii = text.length === stop - start + 2;
+  const lastClose = skipSpaceBack(body, stop - 1);
+  const cuts: number[] = [];
+  for (let i = nextCandidate(body, start, lastClose); i >= 0; i = nextCandidate(body, i + 1, lastClose)) {
+    if (cuts.push(i) >= rows.length) return;
+  }
+  if (cuts.length !== rows.length - 1) return;
+  let from = start;
+  for (let k = 0; k < rows.length; k++) {
+    const close = k < cuts.length ? cuts[k] : lastClose;
+    const row = rows[k];
+    if (typeof row === "object" && row !== null) {
+      rememberJsonSource(row, body.subarray(from, close + 1), ascii);
+    }
+    if (k < cuts.length) from = skipSpace(body, body.indexOf(COMMA, close + 1) + 1);
   }
 }
 

@@ -158,11 +158,41 @@ function recordBodySize(message: Message, offsetDelta: number, timestampDelta: n
   if (!Number.isInteger(timestampDelta) || timestampDelta < INT32_MIN || timestampDelta > INT32_MAX) {
     return NaN;
   }
-  let size = 1 + sizeOfVarInt(timestampDelta) + sizeOfVarInt(offsetDelta) +
+  const size = 1 + sizeOfVarInt(timestampDelta) + sizeOfVarInt(offsetDelta) +
     sizeOfVarIntBytes(sizeOfBytes(message.key, true)) + sizeOfVarIntBytes(sizeOfBytes(message.value, true));
   const headers = message.headers;
   if (headers === undefined) return size + sizeOfVarInt(0);
   if (headers === null || typeof headers !== "object") return NaN;
+  return size + (sharedHeaders(headers)?.length ?? headersSize(headers));
+}
+
+/**
+ * The encoded headers (their count, then each name and value) of a headers object seen before: the records of a
+ * source's page share one headers object (producer.ts builds it once, and never changes it), so theirs are
+ * encoded once and copied, not counted and written header by header for each record. A headers object is
+ * encoded the second time it is seen in a row, so records with headers of their own cost nothing more.
+ */
+function sharedHeaders(headers: Headers): Buffer | undefined {
+  const known = encodedHeaders.get(headers);
+  if (known !== undefined || headers !== lastHeaders) {
+    lastHeaders = headers;
+    return known;
+  }
+  const size = headersSize(headers);
+  if (Number.isNaN(size)) return undefined;
+  const bytes = Buffer.allocUnsafe(size);
+  writeHeaders(bytes, 0, headers);
+  encodedHeaders.set(headers, bytes);
+  return bytes;
+}
+
+type Headers = NonNullable<Message["headers"]>;
+const encodedHeaders = new WeakMap<Headers, Buffer>();
+let lastHeaders: Headers | null = null;
+
+/** The size of a record's headers as written (count and pairs), or NaN when this module leaves them to kafkajs. */
+function headersSize(headers: Headers): number {
+  let size = 0;
   let count = 0;
   for (const name of Object.keys(headers)) {
     const value = headers[name];
@@ -206,6 +236,14 @@ function writeRecord(
   at = writeBytes(buf, at, message.value);
   const headers = message.headers;
   if (headers === undefined) return writeUVarInt(buf, at, zigZag(0));
+  const shared = sharedHeaders(headers);
+  if (shared === undefined) return writeHeaders(buf, at, headers);
+  buf.set(shared, at);
+  return at + shared.length;
+}
+
+/** A record's headers: their count, then each name and value. */
+function writeHeaders(buf: Buffer, at: number, headers: Headers): number {
   const names = Object.keys(headers);
   let count = 0;
   for (const name of names) {

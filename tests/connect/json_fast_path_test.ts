@@ -2,6 +2,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { JsonConverter } from "../../src/connect/converters/json/json_converter.ts";
 import { schemalessJsonFastPath } from "../../src/connect/converters/json/schemaless_fast_path.ts";
+import { rememberJsonSource } from "../../src/common/verbatim_json.ts";
 
 function exactWriter(value: unknown): string {
   const converter = new JsonConverter();
@@ -38,4 +39,28 @@ Deno.test("fast path steps aside for numbers, bytes, control characters without 
   converter.configure({ "schemas.enable": "false" }, false);
   assertEquals(converter.toJsonText(null, new Map([["c", "bell\u0007"]])), '{"c":"bell\\u0007"}');
   assertEquals(converter.toJsonText(null, new Map([["e", "emoji 😀"]])), '{"e":"emoji \\uD83D\\uDE00"}');
+});
+
+Deno.test("a schemaless row read from a body is written as its bytes read, which are the exact writer's", () => {
+  const text =
+    '{"sys_id":"a1","priority":{"display_value":"2 - High","value":"2"},"active":true,"parent":null}';
+  const bytes = new TextEncoder().encode(text);
+  const row = JSON.parse(text);
+  rememberJsonSource(row, bytes, true);
+  const plain = new JsonConverter();
+  plain.configure({ "schemas.enable": "false" }, false);
+  assert(plain.fromConnectData("t", null, row) === bytes, "the bytes read, not a copy");
+  assertEquals(exactWriter(row), text);
+  const accented = '{"caller":"Zoë Müller – 東京 ☃","notes":"line\\n\\"two\\""}';
+  const accentedBytes = new TextEncoder().encode(accented);
+  const accentedRow = JSON.parse(accented);
+  rememberJsonSource(accentedRow, accentedBytes, false);
+  assert(plain.fromConnectData("t", null, accentedRow) === accentedBytes, "non-ASCII bytes read, not a copy");
+  assertEquals(exactWriter(accentedRow), accented);
+  const enveloped = new JsonConverter();
+  enveloped.configure({ "schemas.enable": "true" }, false);
+  assertEquals(
+    new TextDecoder().decode(enveloped.fromConnectData("t", null, row)!),
+    `{"schema":null,"payload":${text}}`,
+  );
 });

@@ -1,6 +1,7 @@
 /** Slicing a `{"result":[…]}` body: the same rows as JSON.parse, in slices, whatever the rows' strings hold. */
 import { assert, assertEquals, assertThrows } from "../support/assert.ts";
 import { BrokenResultError, resultEnd, resultSlices } from "../../src/instance/result_slices.ts";
+import { verbatimJson } from "../../src/common/verbatim_json.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -79,4 +80,51 @@ Deno.test("resultEnd: the last row and a bound on the rows, from the body's end,
   assertEquals(resultEnd(encode(JSON.stringify({ result: plain }))), { rowsAtMost: 40, last: plain[39] });
   assertEquals(resultEnd(encode(`{"result":[]}`)), { rowsAtMost: 0, last: null });
   assertEquals(resultEnd(encode(`{"error":{"message":"x"}}`)), null);
+});
+
+Deno.test("rows of ASCII slices without a backslash carry their bytes; any bytes carried are JSON.stringify's", () => {
+  const plain = Array.from({ length: 120 }, (_, i) => ({
+    sys_id: `id${i}`,
+    short_description: `row ${i}: disk {full}, [again]`,
+    priority: { display_value: "2 - High", value: "2" },
+    active: i % 2 === 0,
+  }));
+  for (const size of [1, 500, 5000, 1_000_000]) {
+    const slices = sliced(JSON.stringify({ result: plain }), size);
+    for (const row of slices.flat()) {
+      const bytes = verbatimJson(row);
+      assert(bytes !== undefined, `slices of ${size}: row ${row.sys_id} has its bytes`);
+      assertEquals(new TextDecoder().decode(bytes), JSON.stringify(row));
+    }
+  }
+  // Cuts inside strings, escapes, non-ASCII text and whitespace: bytes only where they are exactly right.
+  const tricky = trickyRows(200);
+  for (const body of [JSON.stringify({ result: tricky }), JSON.stringify({ result: plain }, null, 1)]) {
+    for (const size of [1, 300, 5000]) {
+      for (const row of sliced(body, size).flat()) {
+        const bytes = verbatimJson(row);
+        if (bytes !== undefined) assertEquals(new TextDecoder().decode(bytes), JSON.stringify(row));
+      }
+    }
+  }
+  const accented = plain.map((row, i) => ({
+    ...row,
+    caller: i % 10 === 0 ? "Zoë – 東京 ☃" : "Ann",
+    n: "a\nb",
+  }));
+  for (const row of sliced(JSON.stringify({ result: accented }), 5000).flat()) {
+    const bytes = verbatimJson(row);
+    assert(bytes !== undefined, `non-ASCII slices: row ${row.sys_id} has its bytes`);
+    assertEquals(new TextDecoder().decode(bytes), JSON.stringify(row));
+  }
+  const broken = encode(JSON.stringify({ result: plain.slice(0, 3) }).replace("row 1:", "row \u00ff:"));
+  broken[broken.indexOf(0xc3) + 1] = 0x41; // a malformed sequence: the decoder replaces it
+  const brokenRows = [...resultSlices(broken, 1_000_000)!].flat();
+  assert(
+    brokenRows.every((row) => verbatimJson(row) === undefined),
+    "malformed UTF-8 in the slice: no row's bytes",
+  );
+  const mixed = [...plain.slice(0, 10), { sys_id: "x", note: 'a},{"b":"c' }, ...plain.slice(10, 20)];
+  const rows = sliced(JSON.stringify({ result: mixed }), 1_000_000).flat();
+  assert(rows.every((row) => verbatimJson(row) === undefined), "a false cut in the slice: no row's bytes");
 });

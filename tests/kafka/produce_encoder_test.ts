@@ -166,3 +166,21 @@ Deno.test("produce encoder: a request's buffer carries another request only afte
     ...await frame({ request: originalProduceProtocol({ version: 7 })(args("c")).request }),
   ]);
 });
+
+Deno.test("produce encoder: records sharing one headers object (a source page's) give kafkajs's bytes", async () => {
+  const shared = {
+    "svc.table": "incident",
+    "svc.extracted_at": text(String(now)),
+    multi: ["one", text("twö")],
+  };
+  const other = { "svc.table": text("problem") };
+  const messages = rows(60, "s").map((m, i) => ({ ...m, headers: i % 20 === 19 ? other : shared }));
+  const args = {
+    acks: -1,
+    timeout: 30000,
+    compression: 0,
+    topicData: [{ topic: "bench.e2e", partitions: [{ partition: 0, messages }, { partition: 1, messages }] }],
+  };
+  assertEquals(ourBytes(args), await kafkajsBytes(args));
+  assertEquals(ourBytes(args), await kafkajsBytes(args), "a second request, the headers' bytes known");
+});

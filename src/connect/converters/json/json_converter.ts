@@ -9,6 +9,7 @@
  * Null handling is Kafka's: a null schema with a null value converts to null bytes (a tombstone); null bytes
  * convert to a null schema and value.
  */
+import { verbatimJson } from "../../../common/verbatim_json.ts";
 import { schemalessJsonFastPath } from "./schemaless_fast_path.ts";
 import { DataException } from "../../errors.ts";
 import { NULL_SCHEMA_AND_VALUE, type Schema, type SchemaAndValue } from "../../schema.ts";
@@ -51,7 +52,9 @@ export class JsonConverter implements Converter, HeaderConverter {
 
   fromConnectData(_topic: string, schema: Schema | null, value: unknown): Uint8Array | null {
     if (schema === null && (value === null || value === undefined)) return null;
-    return encoder.encode(this.toJsonText(schema, value));
+    // A schemaless row whose bytes as read are the very bytes the writer would give (verbatim_json.ts).
+    const verbatim = schema === null && !this.#settings.schemasEnabled ? verbatimJson(value) : undefined;
+    return verbatim ?? encoder.encode(this.toJsonText(schema, value));
   }
 
   /** The JSON text `fromConnectData` encodes (envelope included when schemas are enabled). */
