@@ -38,20 +38,34 @@ function parseTimeOfDayAt(text: string, at: number): number {
   return ((h * 60 + m) * 60 + s) * 1000;
 }
 
-/** `yyyy-MM-dd` → epoch ms of midnight UTC, or NaN. */
-export function parseGlideDate(text: string): number {
-  if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return NaN; // '-'
-  const y = readDigits(text, 0, 4), mo = readDigits(text, 5, 2), d = readDigits(text, 8, 2);
+/** `yyyy-MM-dd` at `at` → epoch ms of midnight UTC, or NaN. */
+function parseGlideDateAt(text: string, at: number): number {
+  if (text.charCodeAt(at + 4) !== 45 || text.charCodeAt(at + 7) !== 45) return NaN; // '-'
+  const y = readDigits(text, at, 4), mo = readDigits(text, at + 5, 2), d = readDigits(text, at + 8, 2);
   if (y < 0 || mo < 0 || d < 0) return NaN;
   return utcDayMillis(y, mo, d);
 }
 
+/** `yyyy-MM-dd` → epoch ms of midnight UTC, or NaN. */
+export function parseGlideDate(text: string): number {
+  return text.length === 10 ? parseGlideDateAt(text, 0) : NaN;
+}
+
 /** `yyyy-MM-dd HH:mm:ss` (UTC) → epoch ms, or NaN when the text is not exactly that shape or not a real instant. */
 export function parseGlideDateTime(text: string): number {
-  if (typeof text !== "string" || text.length !== 19 || text.charCodeAt(10) !== 32) return NaN;
-  const day = parseGlideDate(text.slice(0, 10));
+  if (typeof text !== "string" || text.length !== 19) return NaN;
+  return parseGlideDateTimeAt(text, 0);
+}
+
+/**
+ * The 19 characters `yyyy-MM-dd HH:mm:ss` at `at` of a longer text (e.g. a dedup version key) → epoch ms, or NaN;
+ * the caller checks that the text is long enough.
+ */
+export function parseGlideDateTimeAt(text: string, at: number): number {
+  if (text.charCodeAt(at + 10) !== 32) return NaN;
+  const day = parseGlideDateAt(text, at);
   if (Number.isNaN(day)) return NaN;
-  const time = parseTimeOfDayAt(text, 11);
+  const time = parseTimeOfDayAt(text, at + 11);
   return Number.isNaN(time) ? NaN : day + time;
 }
 

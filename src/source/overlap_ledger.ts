@@ -17,6 +17,8 @@ import type { SourceOffset, SourceRecord } from "../connect/record.ts";
 import { compareCursors, type Cursor, cursorFromOffset } from "./cursor.ts";
 import { DedupCache } from "./dedup_cache.ts";
 import { parseGlideDateTime } from "./glide_timestamp.ts";
+import { cursorSpelledIn, keySpellsCursor } from "./version_key.ts";
+import { VersionSet } from "./version_set.ts";
 
 /** The offset field holding the list. */
 export const OFFSET_OVERLAP_SENT = "overlap_sent";
@@ -28,21 +30,15 @@ export class OverlapLedger {
   /** Versions built but not yet acknowledged, by record. */
   readonly #built = new WeakMap<SourceRecord, { version: string; cursor: Cursor }>();
   /**
-   * Acknowledged versions in acknowledgement order, with the row's position and their place in `#order`; at
-   * most `capacity`.
+   * Acknowledged versions in acknowledgement order, at most `capacity` (the oldest dropped first), held packed
+   * (version_set.ts). A version's cursor is read back from the version itself (`timestamp|sys_id|…`); only
+   * when it cannot be (a cursor not spelled as in its version) is the cursor kept with it.
    */
-  readonly #acked = new Map<string, { cursor: Cursor; place: number }>();
-  /**
-   * The versions in acknowledgement order from `#order[#head]` on, to drop the oldest: reading the Map's first key
-   * instead skips every entry deleted before it (see dedup_cache.ts), a scan per acknowledgement once the ledger
-   * is full. A version's place is its index plus `#shifted`; one acknowledged again gets a new place, and its
-   * earlier one is stale (skipped).
-   */
-  #order: string[] = [];
-  #head = 0;
-  #shifted = 0;
+  readonly #acked: VersionSet<Cursor>;
 
-  constructor(readonly overlapSeconds: number, readonly capacity: number) {}
+  constructor(readonly overlapSeconds: number, readonly capacity: number) {
+    this.#acked = new VersionSet(capacity);
+  }
 
   /** The poller built `record` for the row version `version` at `cursor`. */
   built(record: SourceRecord, version: string, cursor: Cursor): void {
@@ -73,37 +69,9 @@ export class OverlapLedger {
   }
 
   #remember(version: string, cursor: Cursor): void {
-    // Deleted first so that a version acknowledged again moves to the end of the Map's order.
+    // Deleted first so that a version acknowledged again becomes the newest.
     this.#acked.delete(version);
-    this.#acked.set(version, { cursor, place: this.#shifted + this.#order.length });
-    this.#order.push(version);
-    if (this.#acked.size > this.capacity) this.#dropOldest();
-    // Dropped and stale places are cut off once they outnumber the window (amortised O(1) per acknowledgement).
-    if (this.#order.length > 2 * this.capacity + 1) this.#compact();
-  }
-
-  /** Drops the version acknowledged longest ago, skipping stale places. */
-  #dropOldest(): void {
-    while (this.#head < this.#order.length) {
-      const place = this.#shifted + this.#head;
-      const version = this.#order[this.#head];
-      this.#order[this.#head++] = ""; // not kept alive until the next compaction
-      if (this.#acked.get(version)?.place === place) {
-        this.#acked.delete(version);
-        return;
-      }
-    }
-  }
-
-  /** `#order` again from the Map (whose iteration order is the acknowledgement order): only live places. */
-  #compact(): void {
-    this.#shifted += this.#order.length;
-    this.#order = [];
-    this.#head = 0;
-    for (const [version, entry] of this.#acked) {
-      entry.place = this.#shifted + this.#order.length;
-      this.#order.push(version);
-    }
+    this.#acked.add(version, keySpellsCursor(version, cursor) ? undefined : cursor);
   }
 
   /**
@@ -115,9 +83,10 @@ export class OverlapLedger {
     if (cursor === null) return committed;
     const from = cursor.epochMs - this.overlapSeconds * 1000;
     const sent: string[] = [];
-    for (const [version, { cursor: at }] of this.#acked) {
+    this.#acked.forEach((version, kept) => {
+      const at = kept ?? cursorSpelledIn(version);
       if (at.epochMs >= from && compareCursors(at, cursor) <= 0) sent.push(version);
-    }
+    }, from);
     if (sent.length === 0 || sent.length > MAX_OVERLAP_SENT) return committed;
     return { ...committed, [OFFSET_OVERLAP_SENT]: JSON.stringify(sent) };
   }
