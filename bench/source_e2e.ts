@@ -78,6 +78,7 @@ console.log(
 const pages: Record<string, unknown>[][] = [];
 {
   const cpu0 = ownCpuSeconds();
+  const simCpu0 = cpuSeconds(sim.pid);
   const started = performance.now();
   let cursor: { ts: string; id: string } | undefined;
   let total = 0;
@@ -101,6 +102,7 @@ const pages: Record<string, unknown>[][] = [];
   }
   const seconds = (performance.now() - started) / 1000;
   report("fetch+parse (bare)", total, seconds, ownCpuSeconds() - cpu0);
+  console.log(`  simulator: ${(cpuSeconds(sim.pid) - simCpu0).toFixed(2)} CPU s`);
   fetchRate = total / seconds;
 }
 
@@ -111,6 +113,7 @@ const pages: Record<string, unknown>[][] = [];
   const producer = await createKafka(options.connection).producer({ acks: -1 });
   const encoder = new TextEncoder();
   const cpu0 = ownCpuSeconds();
+  const brokerCpu0 = cpuSeconds(broker.pid);
   const started = performance.now();
   let total = 0;
   const inFlight: Promise<unknown>[] = [];
@@ -136,6 +139,7 @@ const pages: Record<string, unknown>[][] = [];
   const seconds = (performance.now() - started) / 1000;
   produceCpu = ownCpuSeconds() - cpu0;
   report("produce (bare)", total, seconds, produceCpu);
+  console.log(`  broker: ${(cpuSeconds(broker.pid) - brokerCpu0).toFixed(2)} CPU s`);
   produceRate = total / seconds;
   // One record into every partition of the daemons' topics: the first daemon run into a fresh topic was slower
   // than the same daemon run second (17 against 10 s for five tables, the same code on both sides), which favoured
@@ -260,12 +264,20 @@ async function runDaemon(
   const base = await produced(tables);
   const cpu0 = cpuSeconds(daemon.pid);
   const started = performance.now();
-  let first: { at: number; count: number; cpu: number } | null = null;
+  let first: { at: number; count: number; cpu: number; sim: number; broker: number } | null = null;
   let count = 0;
   while (count < expected) {
     await new Promise((r) => setTimeout(r, 50));
     count = (await produced(tables)) - base;
-    if (first === null && count > 0) first = { at: performance.now(), count, cpu: cpuSeconds(daemon.pid) };
+    if (first === null && count > 0) {
+      first = {
+        at: performance.now(),
+        count,
+        cpu: cpuSeconds(daemon.pid),
+        sim: cpuSeconds(sim.pid),
+        broker: cpuSeconds(broker.pid),
+      };
+    }
     if (performance.now() - started > 300_000) throw new Error(`only ${count} records after 5 minutes`);
     if (first === null) {
       const status = await (await fetch(`${daemon.url}/connectors/bench/status`)).json();
@@ -276,6 +288,18 @@ async function runDaemon(
   }
   const seconds = (performance.now() - first!.at) / 1000;
   const cpu = cpuSeconds(daemon.pid) - first!.cpu;
+  // What the simulator and the broker spent over the same span: with both on the daemon's two cores, the wall
+  // time is bounded by all three processes' CPU over the cores, whatever the daemon's own.
+  const simCpu = cpuSeconds(sim.pid) - first!.sim;
+  const brokerCpu = cpuSeconds(broker.pid) - first!.broker;
+  console.log(
+    `  over the same ${seconds.toFixed(2)} s: simulator ${simCpu.toFixed(2)}, broker ${
+      brokerCpu.toFixed(2)
+    } CPU s; ` +
+      `with the daemon's, ${
+        ((cpu + simCpu + brokerCpu) / seconds).toFixed(2)
+      } of the machine's ${navigator.hardwareConcurrency} cores busy`,
+  );
   console.error(
     `daemon start-up until the first record: ${(first!.cpu - cpu0).toFixed(2)} CPU s (not counted)`,
   );
