@@ -81,9 +81,30 @@ export class KafkaMockProcess implements KafkaMockControl, AsyncDisposable {
     return this.#send({ op: "setPartitionLeader", topic, partition, brokerId });
   }
 
-  /** Sends a signal to the child: SIGSTOP/SIGCONT to hang/resume the cluster, SIGKILL to kill it. */
+  /**
+   * Sends a signal to the child: SIGSTOP/SIGCONT to hang/resume the cluster, SIGKILL to kill it. SIGSTOP and
+   * SIGCONT return once the kernel reports the child stopped or running again (kill(2) returns before the
+   * child's threads have stopped; on a loaded machine a request sent right after could still be answered).
+   */
   signal(signal: Deno.Signal): void {
     this.#child.kill(signal);
+    if (signal === "SIGSTOP" || signal === "SIGCONT") this.#awaitState(signal === "SIGSTOP");
+  }
+
+  /** The child's state from /proc (`T` is stopped), up to 2 s; nothing where /proc is missing. */
+  #awaitState(stopped: boolean): void {
+    const deadline = Date.now() + 2000;
+    while (Date.now() < deadline) {
+      let stat: string;
+      try {
+        stat = Deno.readTextFileSync(`/proc/${this.pid}/stat`);
+      } catch {
+        return;
+      }
+      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+      if ((state === "T") === stopped) return;
+    }
+    throw new Error(`the Kafka mock child is not ${stopped ? "stopped" : "running"} 2 s after the signal`);
   }
 
   /** The child's exit status (resolves when it exits, e.g. after SIGKILL or close()). */
