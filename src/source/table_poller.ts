@@ -282,7 +282,7 @@ export class TablePoller {
     const { page, limit, extractedAt, done } = await this.#nextPage(sweep.next(this.#query));
     // The next page is asked for while this one is handled (the instance prepares and sends it meanwhile) when
     // this one looks full; it is used only if the sweep, advanced over this page, asks for that very page.
-    let ahead = this.#readAhead(sweep, page, limit);
+    let ahead = this.#readAhead(sweep, page, limit, inWindow);
     let emitted;
     try {
       let handled;
@@ -329,14 +329,19 @@ export class TablePoller {
    * result_slices.ts's resultEnd), or null. Whatever it guesses is checked by #nextPage against the request the
    * sweep makes once it has advanced over `page`; a wrong guess costs a request, never a row.
    */
-  #readAhead(sweep: Sweep, page: SlicedListPage, limit: number): PageAhead | null {
+  #readAhead(
+    sweep: Sweep,
+    page: SlicedListPage,
+    limit: number,
+    inWindow: (cursor: Cursor) => boolean,
+  ): PageAhead | null {
     const end = page.end();
     if (end === null || end.rowsAtMost < limit || end.last === null) return null;
     const t = this.#t;
     const row = t.displayValue === "true" ? toDisplayShape(end.last, this.#keepRaw) : end.last;
     const rc = readRowCursor(row, t.timestampField, t.sysIdField);
     // A last row beyond the page's window changed while the page was read: the sweep goes on from another row.
-    if (!rc.ok || !atOrBefore(sweep.end)(rc.cursor)) return null;
+    if (!rc.ok || !inWindow(rc.cursor)) return null;
     const request = sweep.nextAfterFull(this.#query, rc.cursor, limit, page.total);
     if (request === null) return null;
     const abort = new AbortController();
@@ -391,10 +396,10 @@ export class TablePoller {
   }
 
   /**
-   * `inWindow`: whether a row lies inside the page's window (atOrBefore its end). A row beyond it was updated after the instance picked the page's rows
-   * and before it rendered them (its new sys_updated_on is after the sweep's high-water mark): moving the cursor
-   * there would pass every row of the window not read yet, and a crash would then lose them. Such a row is left
-   * to the sweep that reaches its new position in cursor order.
+   * `inWindow`: whether a row lies inside the page's window (atOrBefore its end). A row beyond it was updated
+   * after the instance picked the page's rows and before it rendered them (its new sys_updated_on is after the
+   * sweep's high-water mark): moving the cursor there would pass every row of the window not read yet, and a
+   * crash would then lose them. Such a row is left to the sweep that reaches its new position in cursor order.
    */
   async #handleRows(
     wireRows: TableRow[],

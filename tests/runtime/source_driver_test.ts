@@ -69,6 +69,39 @@ function stringRecord(key: string, value: string, at: string | number): SourceRe
 /** The source partition of every record here (one object, as a task shares one per table). */
 const PARTITION = { table: "incident" };
 
+/**
+ * A task handing out `polls`, one per poll; once all are handed out it stops the driver as soon as the producer
+ * acknowledged every record. `onPoll` is told, before each poll, how many records were handed out so far.
+ */
+function scriptedTask(
+  polls: SourceRecord[][],
+  producer: SlowAckProducer,
+  driver: () => SourceDriver,
+  { onPoll, whenAcknowledged }: {
+    onPoll?: (handedOut: number) => void;
+    whenAcknowledged?: SourceTask["whenAcknowledged"];
+  } = {},
+): SourceTask {
+  const expected = polls.flat().length;
+  let handedOut = 0;
+  return {
+    start: () => Promise.resolve(),
+    poll: () => {
+      onPoll?.(handedOut);
+      const poll = polls.shift();
+      if (poll) {
+        handedOut += poll.length;
+        return Promise.resolve(poll);
+      }
+      // Everything polled: stop once every record is acknowledged.
+      if (producer.next === expected) driver().stop();
+      return new Promise((r) => setTimeout(() => r([]), 5));
+    },
+    ...(whenAcknowledged ? { whenAcknowledged } : {}),
+    stop: () => Promise.resolve(),
+  } as SourceTask;
+}
+
 Deno.test("source driver: a poll larger than maxInFlightRecords is still sent; offsets follow the acks", async () => {
   const pages = [3, 2].map((tables, page) =>
     Array.from({ length: tables * 40 }, (_, i) => stringRecord(`k${page}-${i}`, `v${i}`, `${page}-${i}`))
@@ -76,21 +109,8 @@ Deno.test("source driver: a poll larger than maxInFlightRecords is still sent; o
   const expected = pages.flat().length;
   const producer = new SlowAckProducer();
   const committed: OffsetUpdate[][] = [];
-  const task: SourceTask = {
-    start: () => Promise.resolve(),
-    poll: () => {
-      const page = pages.shift();
-      if (!page) {
-        // Everything polled: stop once every record is acknowledged.
-        if (producer.next === expected) driver.stop();
-        return new Promise((r) => setTimeout(() => r([]), 5));
-      }
-      return Promise.resolve(page);
-    },
-    stop: () => Promise.resolve(),
-  } as SourceTask;
   const driver: SourceDriver = new SourceDriver({
-    task,
+    task: scriptedTask(pages, producer, () => driver),
     producer,
     ...driverParts(),
     commitOffsets: (entries) => committed.push(entries),
@@ -113,26 +133,14 @@ Deno.test("source driver: records awaiting acks are bounded in bytes too; offset
       ),
   );
   const expected = polls.flat().length;
-  let handedOut = 0;
   let mostUnacked = 0;
   const producer = new SlowAckProducer();
   const committed: OffsetUpdate[][] = [];
   const driver: SourceDriver = new SourceDriver({
-    task: {
-      start: () => Promise.resolve(),
-      poll: () => {
-        // Records handed out and not yet acknowledged when the driver asks for more.
-        mostUnacked = Math.max(mostUnacked, handedOut - producer.next);
-        const poll = polls.shift();
-        if (poll) {
-          handedOut += poll.length;
-          return Promise.resolve(poll);
-        }
-        if (producer.next === expected) driver.stop();
-        return new Promise((r) => setTimeout(() => r([]), 5));
-      },
-      stop: () => Promise.resolve(),
-    } as SourceTask,
+    task: scriptedTask(polls, producer, () => driver, {
+      // Records handed out and not yet acknowledged when the driver asks for more.
+      onPoll: (handedOut) => mostUnacked = Math.max(mostUnacked, handedOut - producer.next),
+    }),
     producer,
     ...driverParts(),
     commitOffsets: (entries) => committed.push(entries),
@@ -158,17 +166,9 @@ Deno.test("source driver: polls converted while a send is in flight go out toget
   const producer = new SlowAckProducer();
   const committed: OffsetUpdate[][] = [];
   const driver: SourceDriver = new SourceDriver({
-    task: {
-      start: () => Promise.resolve(),
-      poll: () => {
-        const poll = polls.shift();
-        if (poll) return Promise.resolve(poll);
-        if (producer.next === keys.length) driver.stop();
-        return new Promise((r) => setTimeout(() => r([]), 5));
-      },
+    task: scriptedTask(polls, producer, () => driver, {
       whenAcknowledged: (r: SourceRecord) => () => acknowledged.push(r.key as string),
-      stop: () => Promise.resolve(),
-    } as SourceTask,
+    }),
     producer,
     ...driverParts(),
     commitOffsets: (entries) => committed.push(entries),
