@@ -16,6 +16,10 @@ import { Herder } from "../runtime/herder.ts";
 import { CONNECTOR_PLUGINS } from "./plugins.ts";
 import { type RestServer, startRestServer } from "../rest/server.ts";
 import { renderDaemonMetrics } from "./daemon_metrics.ts";
+import { ThroughputHistory } from "../rest/ui_history.ts";
+import { throughputCounts } from "../rest/ui_model.ts";
+import { sampleEventLoopDelay } from "../observability/event_loop_delay.ts";
+import { recordRequestDurationsIn } from "../instance/instance_metrics.ts";
 import { VERSION } from "../version.ts";
 import { startCpuProfileFromEnv } from "../observability/cpu_profile.ts";
 import { startMemoryTraceFromEnv } from "../observability/memory_trace.ts";
@@ -84,6 +88,8 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
 
   const listeners = worker.values["listeners"] as string[];
   const processMetrics = new MetricsRegistry();
+  recordRequestDurationsIn(processMetrics);
+  const stopLoopSampler = sampleEventLoopDelay(processMetrics);
   const tls = await listenerTls(worker.values);
   // The worker id is the first listener's host:port; for port 0 it is known once the server listens.
   let workerId = new URL(listeners[0]).host;
@@ -101,6 +107,8 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
     kafka: () => Promise.resolve(kafka),
     gracefulTimeoutMs: worker.values["task.shutdown.graceful.timeout.ms"] as number,
   });
+  const uiHistory = new ThroughputHistory(() => throughputCounts(herder));
+  const stopUiHistory = uiHistory.start();
   const rest: RestServer[] = [];
   for (const listener of listeners) {
     rest.push(
@@ -111,6 +119,7 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
         metrics: () => renderDaemonMetrics(herder, processMetrics),
         authToken: worker.values["rest.auth.token"] as string | null,
         tls,
+        uiHistory,
       }),
     );
   }
@@ -132,6 +141,8 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
       await group?.close().catch((e) => log.error({ err: e }, "leaving the worker group failed"));
       await offsets.close().catch((e) => log.error({ err: e }, "offsets could not be written at shutdown"));
       await Promise.all(rest.map((r) => r.close().catch(() => {})));
+      stopUiHistory();
+      stopLoopSampler();
       log.info("tablesync stopped");
       resolveDone();
     })();

@@ -1,4 +1,8 @@
-/** Assembles `GET /metrics`: task and connector states, every task's own metrics, and instance client counters. */
+/**
+ * Assembles `GET /metrics`: the process (memory, CPU, descriptors, heap), the main thread's own registry
+ * (event-loop delay, its instance requests), task and connector states, every task's own metrics, and the
+ * instance client counters.
+ */
 import type { Herder } from "../runtime/herder.ts";
 import {
   type Labels,
@@ -6,12 +10,13 @@ import {
   type MetricsSnapshot,
   renderPrometheus,
 } from "../observability/metrics.ts";
+import { processMetrics } from "../observability/process_metrics.ts";
 import { instanceMetrics } from "../instance/permit_registry.ts";
 
 const TASK_STATES = ["UNASSIGNED", "RUNNING", "PAUSED", "FAILED", "RESTARTING"];
 const CONNECTOR_STATES = ["UNASSIGNED", "RUNNING", "PAUSED", "STOPPED", "FAILED", "RESTARTING"];
 
-export function renderDaemonMetrics(herder: Herder, process: MetricsRegistry): string {
+export function renderDaemonMetrics(herder: Herder, mainThread: MetricsRegistry): string {
   const states = new MetricsRegistry();
   for (const c of herder.connectorStates()) {
     for (const s of CONNECTOR_STATES) {
@@ -23,7 +28,8 @@ export function renderDaemonMetrics(herder: Herder, process: MetricsRegistry): s
     }
   }
   const snapshots: { snapshot: MetricsSnapshot; extraLabels?: Labels }[] = [
-    { snapshot: process.snapshot() },
+    { snapshot: processMetrics().snapshot() },
+    { snapshot: mainThread.snapshot() },
     { snapshot: states.snapshot() },
   ];
   for (const { connector, task } of herder.allTasks()) {

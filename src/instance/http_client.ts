@@ -101,7 +101,7 @@ export class InstanceHttpClient {
   ) {
     this.retryPolicy = new RetryPolicy(options.retry, hooks.random);
     this.sleep = hooks.sleep ?? sleepRejectingOnAbort;
-    this.counters = new HostCounters(pool.buffer);
+    this.counters = new HostCounters(pool.buffer, address.host);
     this.pacer = new RatePacer(pool.views);
     this.userAgent = options.http.userAgent.replaceAll("<version>", VERSION);
     this.auth = options.auth.type === "basic"
@@ -211,6 +211,7 @@ export class InstanceHttpClient {
         () => controller.abort(new HeadersTimeoutError(requestTimeoutMs)),
         Math.max(0, deadline - Date.now()),
       );
+      const sentAt = performance.now();
       const response = await fetch(url, {
         method: request.method,
         headers: this.headersFor(request, authorization),
@@ -222,7 +223,7 @@ export class InstanceHttpClient {
       clearTimeout(timer);
       const receivedAt = Date.now();
       this.transport.answered();
-      this.counters.status(response.status);
+      this.counters.status(response.status, sentAt);
       const date = this.clock.observe(response.headers.get("date"), receivedAt);
       if (rateLimitPacing) this.pacer.observe(response.headers, receivedAt, this.pool.inFlight);
 

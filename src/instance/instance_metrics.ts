@@ -1,7 +1,9 @@
 /**
  * Request counters per instance host, kept in the shared host state so that the metrics endpoint on the main
- * thread sees the requests made by every task worker.
+ * thread sees the requests made by every task worker. Request durations go to a histogram in the thread's own
+ * metrics registry (a task worker's reaches the main thread with the task's metrics, labelled by task).
  */
+import { DURATION_BUCKETS, type MetricsRegistry } from "../observability/metrics.ts";
 import { CONTROL, COUNTER, type SharedHostViews, STATUS_SLOTS, viewsOf } from "./shared_host_state.ts";
 import { RatePacer } from "./rate_pacer.ts";
 
@@ -31,15 +33,33 @@ export interface InstanceHostMetrics {
   rateLimitPaced: number;
 }
 
+/** Where this thread's request durations go: the task's registry in a worker, the daemon's in the main thread. */
+let durations: MetricsRegistry | null = null;
+
+/** Call once per thread, before requests are made. */
+export function recordRequestDurationsIn(registry: MetricsRegistry): void {
+  durations = registry;
+}
+
 /** Writes to the counters of one host. */
 export class HostCounters {
   private readonly views: SharedHostViews;
-  constructor(buffer: SharedArrayBuffer) {
+  constructor(buffer: SharedArrayBuffer, private readonly host = "") {
     this.views = viewsOf(buffer);
   }
-  status(status: number): void {
+  /** Counts a response; with `startedAt` (performance.now() when the request was sent) times it too. */
+  status(status: number, startedAt?: number): void {
     if (Number.isInteger(status) && status >= 100 && status < STATUS_SLOTS) {
       Atomics.add(this.views.counters, status, 1);
+    }
+    if (startedAt !== undefined && durations) {
+      const seconds = (performance.now() - startedAt) / 1000;
+      durations.observe(
+        "tablesync_instance_request_duration_seconds",
+        { instance: this.host },
+        seconds,
+        DURATION_BUCKETS,
+      );
     }
   }
   ioError(): void {

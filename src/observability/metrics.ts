@@ -14,10 +14,40 @@ export interface MetricSample {
   value: number;
 }
 
+/** A histogram's state: counts per bucket (not cumulative; the last is +Inf), their sum and count. */
+export interface HistogramSample {
+  name: string;
+  labels: Labels;
+  /** Upper bounds of the finite buckets, ascending. */
+  bounds: readonly number[];
+  /** `bounds.length + 1` counts: observations in (previous bound, bound], the last one above every bound. */
+  counts: number[];
+  sum: number;
+}
+
 export interface MetricsSnapshot {
   counters: MetricSample[];
   gauges: MetricSample[];
+  histograms: HistogramSample[];
 }
+
+/** Bounds for request and round-trip durations in seconds (instance HTTP, Kafka produce and commit). */
+export const DURATION_BUCKETS: readonly number[] = [
+  0.001,
+  0.0025,
+  0.005,
+  0.01,
+  0.025,
+  0.05,
+  0.1,
+  0.25,
+  0.5,
+  1,
+  2.5,
+  5,
+  10,
+  30,
+];
 
 /** Help text for known metric names; unknown names are exposed without help. */
 const METRIC_HELP: Record<string, string> = {
@@ -40,8 +70,8 @@ const METRIC_HELP: Record<string, string> = {
     "Estimated seconds to the end of the backfill at the recent emit rate, 0 streaming",
   tablesync_sink_records_consumed_total: "Sink records consumed from Kafka",
   tablesync_sink_records_written_total: "Sink records written, by table and outcome",
-  tablesync_sink_record_errors_total: "Sink record errors by classification",
-  tablesync_sink_retriable_failures_total: "Sink writes that failed retriably and were redelivered",
+  tablesync_sink_records_failed_total: "Sink records that failed for good (record errors), by classification",
+  tablesync_sink_records_retried_total: "Sink records whose write failed retriably and that were redelivered",
   tablesync_instance_in_flight: "Requests in flight to the instance",
   tablesync_instance_requests_total: "Requests to the instance by status",
   tablesync_instance_retries_total: "Retried requests to the instance",
@@ -49,10 +79,21 @@ const METRIC_HELP: Record<string, string> = {
   tablesync_instance_permits_waited_total: "Requests that had to wait for a concurrency permit",
   tablesync_instance_rate_limit_paced_total:
     "Requests delayed to stay within the instance's rate-limit rule (X-RateLimit-Limit/-Reset)",
-  tablesync_kafka_produce_latency_seconds_sum: "Sum of Kafka produce round-trip times",
-  tablesync_kafka_produce_latency_seconds_count: "Number of Kafka produce requests",
-  tablesync_offset_commit_latency_seconds_sum: "Sum of offset commit times",
-  tablesync_offset_commit_latency_seconds_count: "Number of offset commits",
+  tablesync_instance_request_duration_seconds:
+    "Instance requests from sending to the response's headers (one attempt; by this thread's task)",
+  tablesync_kafka_produce_duration_seconds: "Kafka produce round trips (send until acknowledged)",
+  tablesync_kafka_offset_commit_duration_seconds: "Sink consumer offset commits",
+  tablesync_sink_consumer_lag_records:
+    "Records after the sink's position (log end offset at the last fetch minus the next offset to hand over)",
+  tablesync_event_loop_delay_seconds:
+    "How late the main thread's 100 ms sampling timer fired (event-loop delay)",
+  tablesync_heap_used_bytes: "V8 heap used by the main thread",
+  tablesync_heap_total_bytes: "V8 heap size of the main thread",
+  process_resident_memory_bytes: "Resident memory of the process (every thread)",
+  process_cpu_seconds_total: "User and system CPU time of the process",
+  process_start_time_seconds: "Start time of the process since the Unix epoch",
+  process_open_fds: "Open file descriptors (sockets, files, pipes)",
+  process_max_fds: "Limit on open file descriptors",
   tablesync_errors_total: "Record errors by stage and how they were handled",
   tablesync_dlq_records_total: "Records sent to the dead letter queue",
 };
@@ -65,6 +106,7 @@ function keyOf(name: string, labels: Labels): string {
 export class MetricsRegistry {
   #counters = new Map<string, MetricSample>();
   #gauges = new Map<string, MetricSample>();
+  #histograms = new Map<string, HistogramSample>();
   #increments = 0;
 
   /** How many times a counter was incremented: it grows while the thread does work (idle_collection.ts). */
@@ -84,10 +126,30 @@ export class MetricsRegistry {
     this.#gauges.set(keyOf(name, labels), { name, labels: { ...labels }, value });
   }
 
+  /** Drops a gauge that no longer applies (e.g. the lag of a partition this task no longer owns). */
+  unset(name: string, labels: Labels): void {
+    this.#gauges.delete(keyOf(name, labels));
+  }
+
+  /** Counts one observation (e.g. a duration in seconds) in the histogram `name`. */
+  observe(name: string, labels: Labels, value: number, bounds: readonly number[] = DURATION_BUCKETS): void {
+    this.#increments++;
+    const key = keyOf(name, labels);
+    let sample = this.#histograms.get(key);
+    if (!sample) {
+      sample = { name, labels: { ...labels }, bounds, counts: new Array(bounds.length + 1).fill(0), sum: 0 };
+      this.#histograms.set(key, sample);
+    }
+    const index = sample.bounds.findIndex((bound) => value <= bound);
+    sample.counts[index === -1 ? sample.bounds.length : index]++;
+    sample.sum += value;
+  }
+
   snapshot(): MetricsSnapshot {
     return {
       counters: [...this.#counters.values()].map((s) => ({ ...s })),
       gauges: [...this.#gauges.values()].map((s) => ({ ...s })),
+      histograms: [...this.#histograms.values()].map((s) => ({ ...s, counts: [...s.counts] })),
     };
   }
 
@@ -108,29 +170,68 @@ function formatNumber(v: number): string {
   return String(v);
 }
 
+type MetricType = "counter" | "gauge" | "histogram";
+
+function labelText(labels: Labels): string {
+  const entries = Object.entries(labels);
+  return entries.length === 0 ? "" : `{${entries.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(",")}}`;
+}
+
+/** A histogram's lines: cumulative `_bucket{le}` counts ending with +Inf, then `_sum` and `_count`. */
+function histogramLines(sample: HistogramSample, labels: Labels): string[] {
+  const lines: string[] = [];
+  let cumulative = 0;
+  sample.counts.forEach((count, i) => {
+    cumulative += count;
+    const le = i < sample.bounds.length ? formatNumber(sample.bounds[i]) : "+Inf";
+    lines.push(`${sample.name}_bucket${labelText({ ...labels, le })} ${cumulative}`);
+  });
+  lines.push(`${sample.name}_sum${labelText(labels)} ${formatNumber(sample.sum)}`);
+  lines.push(`${sample.name}_count${labelText(labels)} ${cumulative}`);
+  return lines;
+}
+
+/** An empty snapshot (a task that has not reported yet). */
+export function emptySnapshot(): MetricsSnapshot {
+  return { counters: [], gauges: [], histograms: [] };
+}
+
 /** Renders snapshots in the Prometheus text exposition format (version 0.0.4). */
 export function renderPrometheus(snapshots: { snapshot: MetricsSnapshot; extraLabels?: Labels }[]): string {
-  const families = new Map<string, { type: "counter" | "gauge"; lines: string[] }>();
-  const add = (type: "counter" | "gauge", sample: MetricSample, extra: Labels = {}) => {
-    const family = families.get(sample.name) ?? { type, lines: [] };
-    families.set(sample.name, family);
+  const families = new Map<string, { type: MetricType; lines: string[] }>();
+  const familyOf = (type: MetricType, name: string) => {
+    const family = families.get(name) ?? { type, lines: [] };
+    families.set(name, family);
+    return family;
+  };
+  const add = (type: MetricType, sample: MetricSample, extra: Labels = {}) => {
     const labels = { ...extra, ...sample.labels };
-    const rendered = Object.keys(labels).length === 0
-      ? ""
-      : `{${Object.entries(labels).map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(",")}}`;
-    family.lines.push(`${sample.name}${rendered} ${formatNumber(sample.value)}`);
+    familyOf(type, sample.name).lines.push(
+      `${sample.name}${labelText(labels)} ${formatNumber(sample.value)}`,
+    );
   };
   for (const { snapshot, extraLabels } of snapshots) {
     for (const s of snapshot.counters) add("counter", s, extraLabels);
     for (const s of snapshot.gauges) add("gauge", s, extraLabels);
+    for (const s of snapshot.histograms) {
+      familyOf("histogram", s.name).lines.push(...histogramLines(s, { ...extraLabels, ...s.labels }));
+    }
   }
   const out: string[] = [];
   for (const [name, family] of [...families].sort(([a], [b]) => a.localeCompare(b))) {
     const help = METRIC_HELP[name];
     if (help) out.push(`# HELP ${name} ${help}`);
-    // A _sum/_count pair is exposed as untyped counters, which every Prometheus client accepts.
     out.push(`# TYPE ${name} ${family.type}`);
     out.push(...family.lines);
   }
   return out.join("\n") + "\n";
+}
+
+/** Sums the values of the samples named `name` whose labels include `match` (for the status page). */
+export function sumOf(samples: readonly MetricSample[], name: string, match: Labels = {}): number {
+  let total = 0;
+  for (const s of samples) {
+    if (s.name === name && Object.entries(match).every(([k, v]) => s.labels[k] === v)) total += s.value;
+  }
+  return total;
 }

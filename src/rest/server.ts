@@ -15,6 +15,7 @@ import { offsetRoutes } from "./offsets.ts";
 import { pluginRoutes } from "./plugins.ts";
 import { tableRoutes } from "./tables.ts";
 import { isPublicPath, uiRoutes } from "./ui.ts";
+import type { ThroughputHistory } from "./ui_history.ts";
 
 const log = logger("rest");
 
@@ -29,6 +30,8 @@ export interface RestServerOptions {
   authToken?: string | null;
   /** PEM certificate and key for https:// listeners. */
   tls?: { cert: string; key: string };
+  /** The status page's throughput samples (ui_history.ts). */
+  uiHistory?: ThroughputHistory;
 }
 
 export interface RestServer {
@@ -56,7 +59,7 @@ function buildRouter(options: RestServerOptions): Router {
   offsetRoutes(router, options.herder);
   pluginRoutes(router, options.herder);
   tableRoutes(router, options.herder);
-  uiRoutes(router);
+  uiRoutes(router, { ...options, authorized });
   return router;
 }
 

@@ -1,13 +1,22 @@
 /**
- * `GET /ui`: serves the status page (ui_page.ts). A Content-Security-Policy allows exactly the page's own inline
- * script and style (by hash) and requests to this listener, so the page can load nothing from elsewhere.
+ * `GET /ui`: the status page, rendered on the server (ui_page.ts around ui_html.ts), and `GET /ui/content`, the
+ * same content alone for the page's script to refresh it in place. A Content-Security-Policy allows exactly
+ * the page's own inline script and style (by hash) and requests to this listener, so the page can load
+ * nothing from elsewhere.
  */
+import type { Herder } from "../runtime/herder.ts";
 import type { Router } from "./router.ts";
 import { renderUiPage, UI_SCRIPT, UI_STYLE } from "./ui_page.ts";
+import { renderContent } from "./ui_html.ts";
+import { uiModel } from "./ui_model.ts";
+import type { ThroughputHistory } from "./ui_history.ts";
 
 const UI_PATH = /^\/ui\/?$/;
 
-/** The page is public (it holds no data); everything it shows comes from requests that carry the token. */
+/**
+ * The page is public so that a browser can load it and ask for the token; it shows data only to a request
+ * that carries the token (see `uiRoutes`). `/ui/content` is not public.
+ */
 export function isPublicPath(method: string, url: URL): boolean {
   return (method === "GET" || method === "HEAD") && UI_PATH.test(url.pathname);
 }
@@ -17,11 +26,11 @@ async function sha256(text: string): Promise<string> {
   return btoa(String.fromCharCode(...new Uint8Array(digest)));
 }
 
-let page: Promise<{ html: string; policy: string }> | null = null;
+let policy: Promise<string> | null = null;
 
-function built(): Promise<{ html: string; policy: string }> {
-  page ??= (async () => {
-    const policy = [
+function contentSecurityPolicy(): Promise<string> {
+  policy ??= (async () =>
+    [
       "default-src 'none'",
       `script-src 'sha256-${await sha256(UI_SCRIPT)}'`,
       `style-src 'sha256-${await sha256(UI_STYLE)}'`,
@@ -30,23 +39,40 @@ function built(): Promise<{ html: string; policy: string }> {
       "base-uri 'none'",
       "form-action 'none'",
       "frame-ancestors 'none'",
-    ].join("; ");
-    return { html: renderUiPage(), policy };
-  })();
-  return page;
+    ].join("; "))();
+  return policy;
 }
 
-export function uiRoutes(router: Router): void {
-  router.add("GET", "/ui", async () => {
-    const { html, policy } = await built();
-    return new Response(html, {
-      headers: {
-        "content-type": "text/html; charset=utf-8",
-        "content-security-policy": policy,
-        "x-content-type-options": "nosniff",
-        "referrer-policy": "no-referrer",
-        "cache-control": "no-store",
-      },
-    });
+export interface UiOptions {
+  herder: Herder;
+  /** `rest.auth.token`, when set. */
+  authToken?: string | null;
+  /** The throughput samples behind rates and charts (the daemon keeps them); without it, none are shown. */
+  uiHistory?: ThroughputHistory;
+  /** Whether a request carries the token (the server's own check). */
+  authorized: (request: Request, token: string) => boolean;
+}
+
+export function uiRoutes(router: Router, options: UiOptions): void {
+  const content = () => {
+    const now = Date.now();
+    return renderContent(uiModel(options.herder, options.uiHistory, now), now);
+  };
+  router.add("GET", "/ui", async (request) => {
+    const allowed = !options.authToken || options.authorized(request, options.authToken);
+    return htmlResponse(renderUiPage(allowed ? content() : null), await contentSecurityPolicy());
+  });
+  router.add("GET", "/ui/content", async () => htmlResponse(content(), await contentSecurityPolicy()));
+}
+
+function htmlResponse(html: string, policy: string): Response {
+  return new Response(html, {
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": policy,
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
+      "cache-control": "no-store",
+    },
   });
 }

@@ -35,6 +35,8 @@ export interface SinkDriverOptions {
   maxRetryBackoffMs?: number;
 }
 
+const CONSUMER_LAG = "tablesync_sink_consumer_lag_records";
+
 const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
 /** How often a busy batch handler heartbeats (kafkajs throttles to heartbeat.interval.ms itself). */
@@ -116,6 +118,7 @@ export class SinkDriver {
         for (const p of partitions) {
           this.#consumed.delete(tpKey(p.topic, p.partition));
           this.#raw.delete(tpKey(p.topic, p.partition));
+          o.metrics.unset(CONSUMER_LAG, { topic: p.topic, partition: String(p.partition) });
         }
       },
     });
@@ -165,6 +168,7 @@ export class SinkDriver {
 
   async #handle(batch: ConsumedBatch, isRunning: () => boolean): Promise<void> {
     await this.#gate.wait();
+    this.#setLag(batch, batch.records[0].offset);
     const key = tpKey(batch.topic, batch.partition);
     const kept = this.#raw.get(key) ?? [];
     kept.push(...batch.records);
@@ -199,7 +203,14 @@ export class SinkDriver {
       partition: batch.partition,
       offset: last.offset + 1,
     });
+    this.#setLag(batch, last.offset + 1);
     if (Date.now() - this.#lastCommit >= this.#o.commitIntervalMs) await this.#commit();
+  }
+
+  /** Consumer lag: the log end offset as of this batch's fetch minus the next offset to hand to the task. */
+  #setLag(batch: ConsumedBatch, position: number): void {
+    const labels = { topic: batch.topic, partition: String(batch.partition) };
+    this.#o.metrics.set(CONSUMER_LAG, labels, Math.max(0, batch.highWatermark - position));
   }
 
   async #toSinkRecord(consumed: ConsumedRecord): Promise<SinkRecord | null> {
@@ -254,12 +265,11 @@ export class SinkDriver {
       if (changed.length === 0) return;
       const started = performance.now();
       await this.#consumer.commit(changed);
-      this.#o.metrics.increment(
-        "tablesync_offset_commit_latency_seconds_sum",
+      this.#o.metrics.observe(
+        "tablesync_kafka_offset_commit_duration_seconds",
         {},
         (performance.now() - started) / 1000,
       );
-      this.#o.metrics.increment("tablesync_offset_commit_latency_seconds_count");
       for (const s of changed) {
         const key = tpKey(s.topic, s.partition);
         this.#committed.set(key, s.offset);

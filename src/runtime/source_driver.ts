@@ -306,9 +306,11 @@ export class SourceDriver {
       const started = performance.now();
       try {
         await this.#o.producer.send(out);
-        const seconds = (performance.now() - started) / 1000;
-        this.#o.metrics.increment("tablesync_kafka_produce_latency_seconds_sum", {}, seconds);
-        this.#o.metrics.increment("tablesync_kafka_produce_latency_seconds_count");
+        this.#o.metrics.observe(
+          "tablesync_kafka_produce_duration_seconds",
+          {},
+          (performance.now() - started) / 1000,
+        );
         break;
       } catch (e) {
         const error = e as Error & { retriable?: boolean };

@@ -5,7 +5,7 @@
  * A worker that throws uncaught, or stops answering, makes the task FAILED with a trace; the daemon and every
  * other task keep running. `restart` is a new TaskRunner.
  */
-import type { MetricsSnapshot } from "../observability/metrics.ts";
+import { emptySnapshot, type MetricsSnapshot } from "../observability/metrics.ts";
 import type { TableProgress } from "../connect/table_progress.ts";
 import { logger } from "../observability/log.ts";
 import { settlesWithin } from "../common/delay.ts";
@@ -38,7 +38,7 @@ export class TaskRunner {
   readonly taskId: number;
   state: TaskState = "UNASSIGNED";
   trace: string | undefined;
-  metrics: MetricsSnapshot = { counters: [], gauges: [] };
+  metrics: MetricsSnapshot = emptySnapshot();
   /** The latest progress of a source task's tables (empty for sinks and before the first report). */
   progress: TableProgress[] = [];
 

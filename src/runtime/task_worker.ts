@@ -12,6 +12,7 @@ import { logger, setLogLevel } from "../observability/log.ts";
 import { settlesWithin } from "../common/delay.ts";
 import { redact } from "../observability/redact.ts";
 import { MetricsRegistry } from "../observability/metrics.ts";
+import { recordRequestDurationsIn } from "../instance/instance_metrics.ts";
 import { startCpuProfileFromEnv } from "../observability/cpu_profile.ts";
 import { startMemoryTraceFromEnv } from "../observability/memory_trace.ts";
 import { collectWhenQuiet } from "./idle_collection.ts";
@@ -88,6 +89,7 @@ async function start(msg: StartMessage): Promise<void> {
   startCpuProfileFromEnv(`task-${msg.connectorName}-${msg.taskId}`);
   startMemoryTraceFromEnv(`task-${msg.connectorName}-${msg.taskId}`);
   metrics = new MetricsRegistry();
+  recordRequestDurationsIn(metrics);
   collectWhenQuiet({ activity: () => metrics.increments });
   pauseWanted = msg.paused;
   setLogLevel(msg.logLevel);

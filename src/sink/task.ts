@@ -266,7 +266,7 @@ class TableSinkTask implements SinkTask {
       }
       if (isRetriable(error) || context.signal.aborted) {
         batch.retriable ??= error as Error;
-        context.metrics.increment("tablesync_sink_retriable_failures_total");
+        context.metrics.increment("tablesync_sink_records_retried_total");
       } else {
         batch.fatal ??= error as Error;
       }
@@ -283,7 +283,9 @@ class TableSinkTask implements SinkTask {
     batch: BatchState,
   ): Promise<Handled> {
     const { context, settings } = started;
-    context.metrics.increment("tablesync_sink_record_errors_total", { classification: error.classification });
+    context.metrics.increment("tablesync_sink_records_failed_total", {
+      classification: error.classification,
+    });
     try {
       await started.reporter.send([errorReport(report, error)]);
     } catch (sendError) {

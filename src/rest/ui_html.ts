@@ -1,0 +1,129 @@
+/**
+ * The status page's content, rendered on the server: one card per connector with its health, its actions, its
+ * tasks (state, worker, warnings, trace), and its tables (sources) or its tasks' write counts (sinks). Every
+ * string goes through `esc`. The page's script asks for this same fragment to refresh the page in place.
+ */
+import type { UiConnector, UiSinkTask, UiSourceTable, UiTask } from "./ui_model.ts";
+import { count, duration, esc, eta, firstLine, perSecond } from "./ui_format.ts";
+import { rateChart } from "./ui_chart.ts";
+
+export function renderContent(connectors: readonly UiConnector[], now: number): string {
+  const cards = connectors.length === 0
+    ? `<p class="muted">no connectors</p>`
+    : connectors.map((c) => card(c, now)).join("\n");
+  return `<p class="muted" id="updated">updated <time datetime="${new Date(now).toISOString()}">${
+    esc(new Date(now).toISOString().slice(11, 19))
+  } UTC</time></p>\n${cards}`;
+}
+
+function card(c: UiConnector, now: number): string {
+  const name = esc(c.name);
+  const failedTasks = c.tasks.filter((t) => t.state === "FAILED").length;
+  const healthNote = failedTasks > 0
+    ? ` <span class="badge FAILED">${failedTasks} of ${c.tasks.length} tasks failed</span>`
+    : "";
+  return `<section class="connector health-${esc(c.health)}" data-connector="${name}" data-health="${
+    esc(c.health)
+  }">
+<h2><span class="name">${name}</span> <span class="state ${esc(c.state)}">${esc(c.state)}</span>${
+    c.health !== c.state ? ` <span class="health ${esc(c.health)}">${esc(c.health)}</span>` : ""
+  }${healthNote} <span class="muted">${esc(c.type)} · ${esc(c.connectorClass)}</span></h2>
+${actions(c)}
+${c.trace ? `<p class="error">${esc(firstLine(c.trace))}</p>` : ""}
+${tasksTable(c)}
+${c.type === "source" ? sourceTables(c, now) : ""}${c.type === "sink" ? sinkTable(c, now) : ""}
+</section>`;
+}
+
+/** Buttons for the REST API; they need the page's script (shown only when it runs). */
+function actions(c: UiConnector): string {
+  const name = esc(c.name);
+  const button = (action: string, label: string) =>
+    `<button type="button" data-action="${action}" data-connector="${name}">${label}</button>`;
+  return `<p class="actions">${button("pause", "Pause")} ${button("resume", "Resume")} ${
+    button("restart", "Restart with tasks")
+  }</p>`;
+}
+
+function tasksTable(c: UiConnector): string {
+  const rows = c.tasks.map((t) => taskRow(c.name, t)).join("\n");
+  return `<table class="tasks"><thead><tr><th>task</th><th>state</th><th>worker</th><th>warnings</th><th>trace</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
+function taskRow(connector: string, t: UiTask): string {
+  const warnings = t.warnings.map((w) => `<li>${esc(w)}</li>`).join("");
+  return `<tr data-task="${t.id}"><td>${esc(connector)}-${t.id}</td><td><span class="state ${esc(t.state)}">${
+    esc(t.state)
+  }</span></td><td>${esc(t.worker)}</td><td class="warnings">${warnings ? `<ul>${warnings}</ul>` : ""}</td>` +
+    `<td class="error">${t.trace ? esc(firstLine(t.trace)) : ""}</td></tr>`;
+}
+
+function sourceTables(c: UiConnector, now: number): string {
+  if (c.tables.length === 0) return `<p class="muted">no table reported yet</p>`;
+  const head = [
+    "alias",
+    "table",
+    "task",
+    "phase",
+    "progress",
+    "rows emitted",
+    "rows/s",
+    "last 15 min",
+    "remaining",
+    "ETA",
+    "lag",
+    "last error",
+  ];
+  const rows = c.tables.map((t) => tableRow(c.name, t, now)).join("\n");
+  return `<table class="tables"><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
+function tableRow(connector: string, t: UiSourceTable, now: number): string {
+  const alias = esc(t.alias);
+  const progress = t.percent === null
+    ? `<progress class="table-progress" data-alias="${alias}" max="100" title="counting…"></progress>`
+    : `<progress class="table-progress" data-alias="${alias}" max="100" value="${t.percent}" title="${t.percent} %">${t.percent} %</progress> <span class="percent">${t.percent} %</span>`;
+  return `<tr data-alias="${alias}"><td>${alias}</td><td>${esc(t.table)}</td><td>${t.task}</td>` +
+    `<td class="phase">${esc(t.phase)}</td><td>${progress}</td><td class="emitted num">${
+      count(t.rowsEmitted)
+    }</td>` +
+    `<td class="rate num">${perSecond(t.perSecond)}</td><td>${
+      rateChart(t.points, "rows", now, `${connector}/${t.alias}`)
+    }</td>` +
+    `<td class="remaining num">${count(t.rowsRemaining)}</td>` +
+    `<td class="eta">${t.phase === "backfill" ? esc(eta(t.etaSeconds)) : "–"}</td>` +
+    `<td class="lag">${esc(duration(t.lagSeconds))}</td>` +
+    `<td class="error">${t.lastError ? `${esc(t.lastError.at)}: ${esc(t.lastError.message)}` : ""}</td></tr>`;
+}
+
+function sinkTable(c: UiConnector, now: number): string {
+  if (c.sinkTasks.length === 0) return `<p class="muted">no task reported yet</p>`;
+  const head = [
+    "task",
+    "records written",
+    "written/s",
+    "last 15 min",
+    "errors",
+    "retried",
+    "DLQ",
+    "consumer lag",
+  ];
+  const rows = c.sinkTasks.map((t) => sinkRow(c.name, t, now)).join("\n");
+  return `<table class="sink"><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
+function sinkRow(connector: string, t: UiSinkTask, now: number): string {
+  return `<tr data-sink-task="${t.task}"><td>${esc(connector)}-${t.task}</td><td class="written num">${
+    count(t.written)
+  }</td>` +
+    `<td class="rate num">${perSecond(t.perSecond)}</td><td>${
+      rateChart(t.points, "records", now, `${connector}/${t.task}`)
+    }</td>` +
+    `<td class="failed num${t.failed > 0 ? " bad" : ""}">${count(t.failed)}</td><td class="retried num">${
+      count(t.retried)
+    }</td>` +
+    `<td class="dlq num">${count(t.deadLettered)}</td><td class="lag num">${count(t.lag)}</td></tr>`;
+}
