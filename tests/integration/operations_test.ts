@@ -83,7 +83,7 @@ Deno.test("HTTPS listener with a bearer token, metrics, and SIGTERM committing t
         "tablesync_source_rows_read_total{",
         'tablesync_instance_requests_total{instance="127.0.0.1:',
         "tablesync_instance_throttle_limit{",
-        "tablesync_kafka_produce_latency_seconds_count{",
+        "tablesync_kafka_produce_duration_seconds_count{",
       ]
     ) assertStringIncludes(metrics, line);
     assert(!metrics.includes(PASSWORD) && !metrics.includes(TOKEN), "secret in metrics");

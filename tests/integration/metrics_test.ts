@@ -1,0 +1,133 @@
+/**
+ * `GET /metrics` of the real daemon: a source reads instance A into a topic, a sink writes that topic into
+ * instance B, and a second sink gets a record it cannot write (errors.tolerance=all with a dead letter queue).
+ * Every line parses, histograms (instance requests, Kafka produce and commit, event-loop delay) have monotonic
+ * cumulative buckets, the process metrics are there, and the sink counters and consumer lag move.
+ */
+import { assert, assertEquals } from "../support/assert.ts";
+import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
+import { produceRecords } from "../support/kafka_helpers.ts";
+import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { type Exposition, histograms, parseExposition, samplesOf, sumOf } from "../support/prometheus.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { startSimulator } from "../../src/sim/mod.ts";
+
+const PASSWORD = "pw-Metrics-Heron-48";
+const ROWS = 400;
+
+Deno.test("metrics: histograms, process metrics, sink counters and consumer lag", async () => {
+  const a = await startSimulator({ seed: { incident: ROWS }, users: [`admin:${PASSWORD}`] });
+  const b = await startSimulator({ seed: { incident: 0 }, users: [`admin:${PASSWORD}`] });
+  await using kafka = await startKafkaBroker();
+  const [topic, textTopic, dlq] = [uniqueName("m.incident"), uniqueName("m.text"), uniqueName("m.dlq")];
+  for (const t of [topic, textTopic, dlq]) await kafka.createTopic(t, 2);
+  const sink = (url: string, topics: string, extra: Record<string, string | number>) => ({
+    "connector.class": "TableSinkConnector",
+    "topics": topics,
+    "svc.url": url,
+    "svc.auth.username": "admin",
+    "svc.auth.password": PASSWORD,
+    "svc.sink.table": "incident",
+    ...extra,
+  });
+  const daemon = await startDaemonProcess({
+    worker: { "bootstrap.servers": kafka.bootstrapServers, "offset.flush.interval.ms": 500 },
+    connectors: [
+      { name: "from-a", config: sourceConnectorConfig(a.url, PASSWORD, { incident: topic }) },
+      { name: "to-b", config: sink(b.url, topic, { "svc.sink.not.found.behavior": "create" }) },
+      {
+        name: "text",
+        config: sink(b.url, textTopic, {
+          "value.converter": "org.apache.kafka.connect.storage.StringConverter",
+          "errors.tolerance": "all",
+          "errors.deadletterqueue.topic.name": dlq,
+        }),
+      },
+    ],
+  });
+  try {
+    await produceRecords(kafka.bootstrapServers, textTopic, [{
+      key: "k",
+      value: "not a JSON object",
+      partition: 1,
+    }]);
+    const read = async () => parseExposition(await (await fetch(`${daemon.url}/metrics`)).text());
+    // Task metrics arrive every 2 s: wait until the sink wrote every row (no lag left on either partition)
+    // and the text record failed.
+    const metrics: Exposition = await waitFor(
+      async () => {
+        const e = await read();
+        const written = sumOf(e, "tablesync_sink_records_written_total", { connector: "to-b" });
+        const failed = sumOf(e, "tablesync_sink_records_failed_total", { connector: "text" });
+        const lag = samplesOf(e, "tablesync_sink_consumer_lag_records", { connector: "to-b" });
+        return written >= ROWS && failed >= 1 && lag.length === 2 && lag.every((s) => s.value === 0)
+          ? e
+          : null;
+      },
+      60_000,
+      `${ROWS} records written by to-b with no lag left, and one failed in text`,
+    );
+
+    const written = samplesOf(metrics, "tablesync_sink_records_written_total", { connector: "to-b" });
+    assert(
+      written.every((s) => s.labels.task === "0" && s.labels.table === "incident"),
+      JSON.stringify(written),
+    );
+    assertEquals(sumOf(metrics, "tablesync_dlq_records_total", { connector: "text" }), 1);
+    const lag = samplesOf(metrics, "tablesync_sink_consumer_lag_records", { connector: "to-b", topic });
+    assertEquals(lag.map((s) => s.labels.partition).sort(), ["0", "1"]);
+
+    const requests = histograms(metrics, "tablesync_instance_request_duration_seconds");
+    const fromA = requests.filter((h) => h.labels.connector === "from-a");
+    assert(fromA.length === 1 && fromA[0].count > 0, JSON.stringify(requests));
+    assertEquals(fromA[0].labels.instance, new URL(a.url).host);
+    assert(
+      requests.some((h) => h.labels.connector === "to-b" && h.count >= 1),
+      "the sink's requests are not timed",
+    );
+    const produce = histograms(metrics, "tablesync_kafka_produce_duration_seconds");
+    assert(produce.some((h) => h.labels.connector === "from-a" && h.count > 0), "no produce timings");
+    const commits = histograms(metrics, "tablesync_kafka_offset_commit_duration_seconds");
+    assert(commits.some((h) => h.labels.connector === "to-b" && h.count > 0), "no commit timings");
+    const loop = histograms(metrics, "tablesync_event_loop_delay_seconds");
+    assert(loop.length === 1 && loop[0].count > 0, "no event-loop delay samples");
+
+    const one = (name: string) => {
+      const s = samplesOf(metrics, name);
+      assertEquals(s.length, 1, name);
+      return s[0].value;
+    };
+    assert(one("process_resident_memory_bytes") > 10_000_000, "resident memory");
+    assert(
+      one("tablesync_heap_used_bytes") > 0 &&
+        one("tablesync_heap_total_bytes") >= one("tablesync_heap_used_bytes"),
+    );
+    assertEquals(metrics.types.get("process_cpu_seconds_total"), "counter");
+    assert(one("process_cpu_seconds_total") > 0, "CPU time");
+    const start = one("process_start_time_seconds");
+    assert(start <= Date.now() / 1000 && start > Date.now() / 1000 - 3600, `start time ${start}`);
+    assert(one("process_open_fds") > 0 && one("process_max_fds") >= one("process_open_fds"), "descriptors");
+
+    // Counters only grow: more rows in A, more written to B.
+    a.table("incident").insert({ short_description: "one more" });
+    await waitFor(
+      async () => {
+        const e = await read();
+        return sumOf(e, "tablesync_sink_records_written_total", { connector: "to-b" }) > sumOf(
+            metrics,
+            "tablesync_sink_records_written_total",
+            { connector: "to-b" },
+          )
+          ? e
+          : null;
+      },
+      60_000,
+      "the sink counter to move",
+    );
+  } finally {
+    const { code } = await daemon.stop("SIGTERM");
+    await a.stop();
+    await b.stop();
+    assertEquals(code, 0, daemon.output().slice(-3000));
+  }
+});
