@@ -1,87 +1,200 @@
 /**
- * The status page (`GET /ui`) in a real headless browser (Debian's chromium through playwright-core) against the
- * real daemon with `rest.auth.token` set: the page asks for the token, then shows the running connector, its task
- * and worker, and a progress bar that moves during a backfill; it loads nothing from anywhere but the daemon.
+ * The status page (`GET /ui`) against the real daemon with `rest.auth.token` set, read three ways: plain fetch
+ * (server-rendered HTML), Debian's headless chromium with script (in-place refresh, chart and numbers moving
+ * during a backfill, pause / resume buttons) and with script off. A sink whose task failed (a record its
+ * converter cannot read, errors.tolerance=none) is FAILED at the connector level; its name, full of markup and
+ * long enough to wrap, shows as text. The page loads nothing from anywhere but the daemon.
  */
-import { assert, assertEquals } from "../support/assert.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotEquals,
+  assertStringIncludes,
+} from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
+import { produceRecords } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { launchChromium } from "../support/browser.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 
 const TOKEN = "ui-Token-8c1f2a";
+const PASSWORD = "pw-Ui-5";
+const BROKEN = `broken-<i>sink</i>&"q"-${"with-a-long-name-that-wraps-".repeat(6)}end`;
+const BROKEN_ESCAPED = BROKEN.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
+  .replaceAll('"', "&quot;");
 
-Deno.test("the status page shows the running connector and a progress bar that moves during a backfill", async () => {
-  const sim = await startSimulator({ seed: { incident: 8000 }, users: ["admin:pw-Ui-5"], latencyMs: 100 });
+Deno.test("the status page: server-rendered, refreshed in place, failed sinks obvious, buttons work", async (t) => {
+  const sim = await startSimulator({
+    seed: { incident: 8000 },
+    users: [`admin:${PASSWORD}`],
+    latencyMs: 100,
+  });
   await using kafka = await startKafkaBroker();
   const topic = uniqueName("ui.incident");
+  const textTopic = uniqueName("ui.text");
   await kafka.createTopic(topic, 2);
+  await kafka.createTopic(textTopic, 1);
+  await produceRecords(kafka.bootstrapServers, textTopic, [{ key: "k", value: "not a JSON object" }]);
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers, "rest.auth.token": "${env:UI_REST_TOKEN}" },
-    connectors: [{
-      name: "incidents",
-      config: sourceConnectorConfig(sim.url, "pw-Ui-5", { incident: topic }, {
-        "svc.source.batch.size": 100,
-      }),
-    }],
+    connectors: [
+      {
+        name: "incidents",
+        config: sourceConnectorConfig(sim.url, PASSWORD, { incident: topic }, {
+          "svc.source.batch.size": 100,
+        }),
+      },
+      {
+        name: BROKEN,
+        config: {
+          "connector.class": "TableSinkConnector",
+          "topics": textTopic,
+          "svc.url": sim.url,
+          "svc.auth.username": "admin",
+          "svc.auth.password": PASSWORD,
+          "svc.sink.table": "incident",
+          "value.converter": "org.apache.kafka.connect.storage.StringConverter",
+        },
+      },
+    ],
   }, { env: { UI_REST_TOKEN: TOKEN } });
+  const authorization = `Bearer ${TOKEN}`;
   await using browser = await launchChromium();
   try {
-    // The page is public, its data is not.
-    const plain = await fetch(`${daemon.url}/ui`);
-    assertEquals(plain.status, 200);
-    assert(!(await plain.text()).includes("incidents"), "the page itself carries data");
-    assertEquals((await fetch(`${daemon.url}/connectors`)).status, 401);
-
-    const page = await browser.newPage();
-    const requested: string[] = [];
-    page.on("request", (r) => requested.push(r.url()));
-    await page.goto(`${daemon.url}/ui`);
-    await page.waitForSelector("form#login:not([hidden])");
-    await page.fill("#token", TOKEN);
-    await page.click("form#login button");
-
-    const section = page.locator('section[data-connector="incidents"]');
-    await section.waitFor();
-    assertEquals(await section.locator("h2 .state").textContent(), "RUNNING");
-    await section.locator('tr[data-task="0"] .state', { hasText: "RUNNING" }).waitFor();
-    const workerCell = await section.locator('tr[data-task="0"] td').nth(2).textContent();
-    assert(workerCell && /:\d+$/.test(workerCell), `worker id ${workerCell}`);
-
-    const bar = section.locator('progress.table-progress[data-alias="incident"]');
-    const valueOf = () =>
-      bar.evaluate((el) => el.hasAttribute("value") ? Number(el.getAttribute("value")) : null);
-    const first = await waitFor(
+    await t.step(
+      "without the token the page is a form, with it the whole page is rendered on the server",
       async () => {
-        const v = await valueOf();
-        return v !== null && v > 0 && v < 100 ? v : null;
+        const anonymous = await fetch(`${daemon.url}/ui`);
+        assertEquals(anonymous.status, 200);
+        const form = await anonymous.text();
+        assert(!form.includes("incidents"), "the page shows data without the token");
+        assertStringIncludes(form, '<form id="login">');
+        assertEquals((await fetch(`${daemon.url}/ui/content`)).status, 401);
+        assertEquals((await fetch(`${daemon.url}/connectors`)).status, 401);
+
+        const html = await waitFor(
+          async () => {
+            const text = await (await fetch(`${daemon.url}/ui`, { headers: { authorization } })).text();
+            return text.includes('data-health="FAILED"') && /class="eta">≈ [^<]+ \(estimate\)</.test(text)
+              ? text
+              : null;
+          },
+          60_000,
+          "a rendered page with the sink failed and an ETA",
+        );
+        assertStringIncludes(html, '<form id="login" hidden>');
+        assertStringIncludes(html, '<noscript><meta http-equiv="refresh"');
+        assertStringIncludes(html, '<section class="connector health-RUNNING" data-connector="incidents"');
+        assertStringIncludes(html, '<td class="phase">backfill</td>');
+        assertMatch(html, /<td class="emitted num">[\d,]+<\/td>/);
+        assertStringIncludes(html, `data-connector="${BROKEN_ESCAPED}" data-health="FAILED"`);
+        assert(!html.includes("<i>sink</i>"), "a connector name was inserted as HTML");
       },
-      60_000,
-      "a partly filled progress bar",
-    );
-    assertEquals(await section.locator('tr[data-alias="incident"] .phase').textContent(), "backfill");
-    const later = await waitFor(
-      async () => {
-        const v = await valueOf();
-        return v !== null && v > first ? v : null;
-      },
-      60_000,
-      "the progress bar to move",
-    );
-    console.log(`progress bar moved from ${first} % to ${later} %`);
-    assert(
-      /\d/.test(await section.locator('tr[data-alias="incident"] .eta').textContent() ?? ""),
-      "no ETA shown",
     );
 
-    const foreign = requested.filter((u) => !u.startsWith(daemon.url) && !u.startsWith("data:"));
-    assertEquals(foreign, []);
-    assert(
-      requested.some((u) => u.includes("/connectors/incidents/tables")),
-      "the page never read the tables",
+    await t.step("with script: the chart and the numbers move during the backfill", async () => {
+      const page = await browser.newPage();
+      const requested: string[] = [];
+      page.on("request", (r) => requested.push(r.url()));
+      await page.goto(`${daemon.url}/ui`);
+      await page.waitForSelector("form#login:not([hidden])");
+      await page.fill("#token", TOKEN);
+      await page.click("form#login button");
+
+      const section = page.locator('section[data-connector="incidents"]');
+      await section.waitFor();
+      assertEquals(await section.locator("h2 .state").textContent(), "RUNNING");
+      const row = section.locator('tr[data-alias="incident"]');
+      const read = () =>
+        row.evaluate((tr) => ({
+          progress: Number(tr.querySelector("progress")?.getAttribute("value") ?? NaN),
+          emitted: Number(tr.querySelector(".emitted")!.textContent!.replaceAll(",", "")),
+          rate: Number(tr.querySelector(".rate")!.textContent!.replaceAll(",", "")),
+          chart: tr.querySelector("svg.chart polyline")?.getAttribute("points") ?? "",
+          eta: tr.querySelector(".eta")!.textContent!,
+          phase: tr.querySelector(".phase")!.textContent!,
+        }));
+      const first = await waitFor(
+        async () => {
+          const v = await read();
+          return v.phase === "backfill" && v.rate > 0 && v.chart !== "" && v.progress > 0 ? v : null;
+        },
+        60_000,
+        "a backfill with a rate, a chart and progress",
+      );
+      assertMatch(first.eta, /^≈ .+ \(estimate\)$/);
+      const later = await waitFor(
+        async () => {
+          const v = await read();
+          return v.emitted > first.emitted && v.progress > first.progress && v.chart !== first.chart
+            ? v
+            : null;
+        },
+        60_000,
+        "the numbers and the chart to move",
+      );
+      console.log(`rows ${first.emitted} → ${later.emitted}, ${first.rate} → ${later.rate} rows/s`);
+      assertNotEquals(later.chart, first.chart);
+
+      const foreign = requested.filter((u) => !u.startsWith(daemon.url) && !u.startsWith("data:"));
+      assertEquals(foreign, []);
+      assert(requested.some((u) => u.endsWith("/ui/content")), "the page never refreshed in place");
+      assert(!page.url().includes(TOKEN), "the token is in the address");
+      await page.close();
+    });
+
+    await t.step(
+      "a failed sink task makes its connector card FAILED; its long name is text and wraps",
+      async () => {
+        const page = await browser.newPage({ viewport: { width: 700, height: 900 } });
+        await page.goto(`${daemon.url}/ui#token=${TOKEN}`);
+        const card = page.locator('section[data-health="FAILED"]');
+        await card.waitFor();
+        assertEquals(await card.locator("h2 .name").textContent(), BROKEN);
+        assertEquals(await card.locator("h2 .health").textContent(), "FAILED");
+        assertEquals(await card.locator('tr[data-task="0"] .state').textContent(), "FAILED");
+        assertStringIncludes(await card.locator('tr[data-task="0"] .error').textContent() ?? "", "Error");
+        const overflow = await card.evaluate((el) => el.scrollWidth - el.clientWidth);
+        assert(overflow <= 0, `the card overflows by ${overflow} px`);
+        await page.close();
+      },
     );
-    assert(!page.url().includes(TOKEN), "the token is in the address");
+
+    await t.step("the buttons pause and resume the connector through the REST API", async () => {
+      const page = await browser.newPage();
+      await page.goto(`${daemon.url}/ui#token=${TOKEN}`);
+      const section = page.locator('section[data-connector="incidents"]');
+      await section.locator('button[data-action="pause"]').click();
+      await section.locator("h2 .state", { hasText: "PAUSED" }).waitFor();
+      const status = async () =>
+        (await (await fetch(`${daemon.url}/connectors/incidents/status`, { headers: { authorization } }))
+          .json())
+          .connector.state;
+      assertEquals(await status(), "PAUSED");
+      await section.locator('button[data-action="resume"]').click();
+      await section.locator("h2 .state", { hasText: "RUNNING" }).waitFor();
+      assertEquals(await status(), "RUNNING");
+      await page.close();
+    });
+
+    await t.step("with script off the page shows everything and reloads itself", async () => {
+      const context = await browser.newContext({
+        javaScriptEnabled: false,
+        extraHTTPHeaders: { authorization },
+      });
+      const page = await context.newPage();
+      await page.goto(`${daemon.url}/ui`);
+      const section = page.locator('section[data-connector="incidents"]');
+      assertEquals(await section.locator("h2 .state").textContent(), "RUNNING");
+      assert(await section.locator('tr[data-alias="incident"] .emitted').isVisible(), "no table row");
+      assert(!(await section.locator('button[data-action="pause"]').isVisible()), "buttons without script");
+      assert(await page.locator('section[data-health="FAILED"]').isVisible(), "no failed card");
+      assert(await page.locator("#reload").isVisible(), "no reload link");
+      assert(await page.locator("form#login").isHidden(), "the token form is shown");
+      await context.close();
+    });
   } finally {
     const { code } = await daemon.stop("SIGTERM");
     await sim.stop();
