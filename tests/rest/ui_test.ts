@@ -1,0 +1,87 @@
+/** The status page's pieces: the throughput history (rates, resets, the 15-minute ring), formats and escaping. */
+import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { HISTORY_WINDOW_MS, ThroughputHistory } from "../../src/rest/ui_history.ts";
+import { esc, eta } from "../../src/rest/ui_format.ts";
+import { renderContent } from "../../src/rest/ui_html.ts";
+import type { UiConnector } from "../../src/rest/ui_model.ts";
+
+Deno.test("rates compare with the latest sample at least 5 s old; a count that went down was reset", () => {
+  let count = 0;
+  const history = new ThroughputHistory(() => new Map([["t", count]]));
+  const t0 = 1_000_000;
+  history.sample(t0);
+  assertEquals(history.rate("t", 0, t0 + 100), null);
+  count = 100;
+  history.sample(t0 + 10_000);
+  // 2 s after the second sample: compared with the first (12 s ago), not the second (2 s ago).
+  assertEquals(history.rate("t", 160, t0 + 12_000), 160 / 12);
+  assertEquals(history.rate("t", 160, t0 + 16_000), 60 / 6);
+  // The task restarted: its count starts again from 0.
+  assertEquals(history.rate("t", 30, t0 + 16_000), 30 / 6);
+  assertEquals(history.rate("other", 50, t0 + 16_000), 50 / 6);
+  const points = history.series("t", 160, t0 + 16_000);
+  assertEquals(points, [{ t: t0 + 10_000, perSecond: 10 }, { t: t0 + 16_000, perSecond: 10 }]);
+});
+
+Deno.test("the history keeps 15 minutes of samples", () => {
+  const history = new ThroughputHistory(() => new Map([["t", 1]]), 10_000);
+  const t0 = 5_000_000;
+  for (let i = 0; i <= 200; i++) history.sample(t0 + i * 10_000);
+  const now = t0 + 200 * 10_000;
+  const points = history.series("t", 1, now + 6_000);
+  assert(points.length <= HISTORY_WINDOW_MS / 10_000 + 1, `${points.length} points`);
+  assert(points[0].t >= now + 6_000 - HISTORY_WINDOW_MS, "a point older than the window");
+});
+
+Deno.test("an ETA reads as an estimate; text is escaped", () => {
+  assertEquals(eta(42), "≈ 42 s (estimate)");
+  assertEquals(eta(185), "≈ 3 min (estimate)");
+  assertEquals(eta(7830), "≈ 2 h 11 min (estimate)");
+  assertEquals(eta(null), "–");
+  assertEquals(esc(`<a href="x">'&'</a>`), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+});
+
+Deno.test("names, warnings, traces and errors are rendered as text", () => {
+  const evil = `<script>alert("x")</script>`;
+  const connector: UiConnector = {
+    name: evil,
+    type: "source",
+    connectorClass: evil,
+    state: "RUNNING",
+    health: "DEGRADED",
+    trace: null,
+    tasks: [
+      {
+        id: 0,
+        state: "FAILED",
+        worker: evil,
+        trace: `${evil}\nat somewhere`,
+        warnings: [`waiting for topic ${evil}`],
+      },
+      { id: 1, state: "RUNNING", worker: "w", trace: null, warnings: [] },
+    ],
+    tables: [{
+      alias: evil,
+      table: evil,
+      task: 0,
+      phase: "backfill",
+      rowsEmitted: 10,
+      rowsRemaining: 30,
+      percent: 25,
+      etaSeconds: 125,
+      lagSeconds: 3,
+      lastError: { message: evil, at: evil },
+      perSecond: 2.5,
+      points: [{ t: 1000, perSecond: 2 }, { t: 2000, perSecond: 3 }],
+    }],
+    sinkTasks: [],
+  };
+  const html = renderContent([connector], 2000);
+  assert(!html.includes("<script>"), "markup from a name reached the page");
+  assertStringIncludes(html, 'data-health="DEGRADED"');
+  assertStringIncludes(html, "1 of 2 tasks failed");
+  assertStringIncludes(html, "<li>waiting for topic &lt;script&gt;");
+  assertStringIncludes(html, '<td class="eta">≈ 2 min (estimate)</td>');
+  assertStringIncludes(html, '<td class="rate num">2.5</td>');
+  assertStringIncludes(html, "<polyline");
+});
