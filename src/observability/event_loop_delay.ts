@@ -3,22 +3,12 @@
  * means the thread was busy (long synchronous work, a large JSON parse, garbage collection), and so was
  * everything else waiting on it: REST requests, offset commits, worker messages.
  */
-import type { MetricsRegistry } from "./metrics.ts";
+import { DURATION_BUCKETS, type MetricsRegistry } from "./metrics.ts";
 
 const INTERVAL_MS = 100;
 
-export const EVENT_LOOP_DELAY_BUCKETS: readonly number[] = [
-  0.001,
-  0.005,
-  0.01,
-  0.025,
-  0.05,
-  0.1,
-  0.25,
-  0.5,
-  1,
-  2.5,
-];
+/** The duration bounds up to 2.5 s: a longer stall shows in the +Inf bucket. */
+export const EVENT_LOOP_DELAY_BUCKETS: readonly number[] = DURATION_BUCKETS.filter((bound) => bound <= 2.5);
 
 /** Starts sampling into `registry` (`tablesync_event_loop_delay_seconds`); returns the function that stops it. */
 export function sampleEventLoopDelay(registry: MetricsRegistry): () => void {

@@ -46,9 +46,11 @@ function actions(c: UiConnector): string {
 }
 
 function tasksTable(c: UiConnector): string {
-  const rows = c.tasks.map((t) => taskRow(c.name, t)).join("\n");
-  return `<table class="tasks"><thead><tr><th>task</th><th>state</th><th>worker</th><th>warnings</th><th>trace</th></tr></thead>
-<tbody>${rows}</tbody></table>`;
+  return table(
+    "tasks",
+    ["task", "state", "worker", "warnings", "trace"],
+    c.tasks.map((t) => taskRow(c.name, t)),
+  );
 }
 
 function taskRow(connector: string, t: UiTask): string {
@@ -75,9 +77,7 @@ function sourceTables(c: UiConnector, now: number): string {
     "lag",
     "last error",
   ];
-  const rows = c.tables.map((t) => tableRow(c.name, t, now)).join("\n");
-  return `<table class="tables"><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead>
-<tbody>${rows}</tbody></table>`;
+  return table("tables", head, c.tables.map((t) => tableRow(c.name, t, now)));
 }
 
 function tableRow(connector: string, t: UiSourceTable, now: number): string {
@@ -110,9 +110,7 @@ function sinkTable(c: UiConnector, now: number): string {
     "DLQ",
     "consumer lag",
   ];
-  const rows = c.sinkTasks.map((t) => sinkRow(c.name, t, now)).join("\n");
-  return `<table class="sink"><thead><tr>${head.map((h) => `<th>${h}</th>`).join("")}</tr></thead>
-<tbody>${rows}</tbody></table>`;
+  return table("sink", head, c.sinkTasks.map((t) => sinkRow(c.name, t, now)));
 }
 
 function sinkRow(connector: string, t: UiSinkTask, now: number): string {
@@ -126,4 +124,12 @@ function sinkRow(connector: string, t: UiSinkTask, now: number): string {
       count(t.retried)
     }</td>` +
     `<td class="dlq num">${count(t.deadLettered)}</td><td class="lag num">${count(t.lag)}</td></tr>`;
+}
+
+/** A table with a header row; `head` is fixed text, `rows` are rendered rows. */
+function table(className: string, head: readonly string[], rows: readonly string[]): string {
+  return `<table class="${className}"><thead><tr>${
+    head.map((h) => `<th>${h}</th>`).join("")
+  }</tr></thead>\n` +
+    `<tbody>${rows.join("\n")}</tbody></table>`;
 }
