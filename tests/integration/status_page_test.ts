@@ -162,23 +162,6 @@ Deno.test("the status page: server-rendered, refreshed in place, failed sinks ob
       },
     );
 
-    await t.step("the buttons pause and resume the connector through the REST API", async () => {
-      const page = await browser.newPage();
-      await page.goto(`${daemon.url}/ui#token=${TOKEN}`);
-      const section = page.locator('section[data-connector="incidents"]');
-      await section.locator('button[data-action="pause"]').click();
-      await section.locator("h2 .state", { hasText: "PAUSED" }).waitFor();
-      const status = async () =>
-        (await (await fetch(`${daemon.url}/connectors/incidents/status`, { headers: { authorization } }))
-          .json())
-          .connector.state;
-      assertEquals(await status(), "PAUSED");
-      await section.locator('button[data-action="resume"]').click();
-      await section.locator("h2 .state", { hasText: "RUNNING" }).waitFor();
-      assertEquals(await status(), "RUNNING");
-      await page.close();
-    });
-
     await t.step("with script off the page shows everything and reloads itself", async () => {
       const context = await browser.newContext({
         javaScriptEnabled: false,
@@ -194,6 +177,26 @@ Deno.test("the status page: server-rendered, refreshed in place, failed sinks ob
       assert(await page.locator("#reload").isVisible(), "no reload link");
       assert(await page.locator("form#login").isHidden(), "the token form is shown");
       await context.close();
+    });
+    await t.step("the buttons pause, resume and restart connectors through the REST API", async () => {
+      const page = await browser.newPage();
+      await page.goto(`${daemon.url}/ui#token=${TOKEN}`);
+      const section = page.locator('section[data-connector="incidents"]');
+      await section.locator('button[data-action="pause"]').click();
+      await section.locator("h2 .state", { hasText: "PAUSED" }).waitFor();
+      const status = async () =>
+        (await (await fetch(`${daemon.url}/connectors/incidents/status`, { headers: { authorization } }))
+          .json())
+          .connector.state;
+      assertEquals(await status(), "PAUSED");
+      await section.locator('button[data-action="resume"]').click();
+      await section.locator("h2 .state", { hasText: "RUNNING" }).waitFor();
+      assertEquals(await status(), "RUNNING");
+      // Restart (with tasks) goes through too; the failed sink's task restarts and fails again on the same record.
+      await page.locator('section[data-health="FAILED"] button[data-action="restart"]').click();
+      await page.locator("#notice", { hasText: "restart" }).waitFor();
+      assertStringIncludes(await page.locator("#notice").textContent() ?? "", "accepted");
+      await page.close();
     });
   } finally {
     const { code } = await daemon.stop("SIGTERM");
