@@ -90,6 +90,15 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
       case "--nodes":
         options.nodes = parsePositiveInt(flag, take(), false);
         break;
+      case "--threads":
+        options.semaphore = { ...options.semaphore, threads: parsePositiveInt(flag, take(), false) };
+        break;
+      case "--queue":
+        options.semaphore = { ...options.semaphore, queue: parsePositiveInt(flag, take()) };
+        break;
+      case "--other-client-threads":
+        options.semaphore = { ...options.semaphore, otherClientThreads: parsePositiveInt(flag, take()) };
+        break;
       case "--random-seed":
         options.randomSeed = parsePositiveInt(flag, take());
         break;

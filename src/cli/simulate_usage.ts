@@ -20,6 +20,9 @@ Options:
                            at a time, past 10 waiting ones the answer is 202 (empty, not run)
   --session-max-waiters N  requests that may wait for a busy session (default 10; implies --sessions)
   --nodes N                nodes behind the load balancer (default 1), each with its own sessions
+  --threads N              API_INT semaphore: N threads per node (default 4 once any semaphore flag is given)
+  --queue N                requests that may wait for a thread, per node (default 50); one more gets a bare 429
+  --other-client-threads N another client's work holds N threads of each node (default 0)
   --tls-cert F --tls-key F serve HTTPS with this PEM certificate and key
   --tls-client-ca F        require client certificates signed by this PEM CA (mTLS)
   --help                   show this help

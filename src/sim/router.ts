@@ -92,6 +92,7 @@ export async function handleRequest(
     if (ticket) {
       for (const [name, value] of ticket.headers) response.headers.append(name, value);
       response.headers.set("server-timing", serverTiming(ticket));
+      response.headers.set("x-transaction-id", ticket.transactionId);
     }
     if (faults.doubleDate) proxyDate(response.headers, faults.doubleDate, state.clock.nowMs());
     entry.status = response.status;
