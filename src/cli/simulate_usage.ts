@@ -16,6 +16,9 @@ Options:
   --proxy-date             a proxy's own Date is appended to every response's Date header (comma-joined)
   --rate-limit N[/S]       rate-limit rule: N requests per user per S seconds (default S 3600); X-RateLimit-*
                            headers on every response, 429 beyond the budget
+  --rate-limit-commit-ms N each node commits its counts every N ms (default 30000): 429s come in bursts
+  --rate-limit-shared N    another integration spends N of each window's budget as the window starts
+  --rate-limit-shared-rate R   … and R requests per second (decimal)
   --sessions               sessions: cookie-less requests open one (Set-Cookie), a session's requests run one
                            at a time, past 10 waiting ones the answer is 202 (empty, not run)
   --session-max-waiters N  requests that may wait for a busy session (default 10; implies --sessions)
