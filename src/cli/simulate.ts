@@ -113,6 +113,17 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
         other.requestsPerSecond = rate;
         break;
       }
+      case "--quota-ms":
+        options.transactionQuota = { ...options.transactionQuota, ms: parsePositiveInt(flag, take(), false) };
+        break;
+      case "--quota-shape": {
+        const shape = take();
+        if (shape !== "cut_record" && shape !== "complete_rows") {
+          throw new UsageError("--quota-shape needs cut_record or complete_rows");
+        }
+        options.transactionQuota = { ms: 60_000, ...options.transactionQuota, shape };
+        break;
+      }
       case "--random-seed":
         options.randomSeed = parsePositiveInt(flag, take());
         break;

@@ -26,6 +26,9 @@ Options:
   --threads N              API_INT semaphore: N threads per node (default 4 once any semaphore flag is given)
   --queue N                requests that may wait for a thread, per node (default 50); one more gets a bare 429
   --other-client-threads N another client's work holds N threads of each node (default 0)
+  --quota-ms N             transaction quota: a request running N ms is cancelled (200 with a cut body; 500
+                           if it never left the semaphore queue)
+  --quota-shape S          cut_record (inside a record, the default) or complete_rows (valid JSON, partial)
   --tls-cert F --tls-key F serve HTTPS with this PEM certificate and key
   --tls-client-ca F        require client certificates signed by this PEM CA (mTLS)
   --help                   show this help

@@ -2,6 +2,7 @@
 import type { Principal } from "../auth/users.ts";
 import type { ActiveFaults } from "../faults.ts";
 import type { JournalEntry } from "../journal.ts";
+import type { Quota } from "../limits/quota.ts";
 import type { Viewer } from "../http/serialize.ts";
 import type { SimState } from "../state.ts";
 
@@ -21,6 +22,8 @@ export interface ApiRequest {
   entry: JournalEntry;
   /** Scheme and authority used in links (publicOrigin option, or the request's own origin). */
   origin: string;
+  /** The transaction quota of this request, when one is configured: a list cancels its body when it runs out. */
+  quota?: Quota;
   /** Response headers prepared by the server (Date, Content-Type, …). */
   headers: Headers;
 }
