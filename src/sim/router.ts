@@ -3,16 +3,16 @@
  * session lock; cluster.ts) → latency → authentication → handler → body stream (with reset, gzip and padding
  * faults) → finish bookkeeping (and the session's release) when the body ends.
  */
-import { authenticate } from "./auth/authenticate.ts";
+import { authenticate } from "./pipeline/authenticate.ts";
 import { OAUTH_DENIED } from "./auth/oauth.ts";
 import type { ActiveFaults } from "./faults.ts";
 import { formatGlideDateTime, httpDate } from "./glide_time.ts";
-import { faultResponse, proxyDate } from "./http/fault_response.ts";
+import { faultResponse, proxyDate } from "./pipeline/fault_response.ts";
 import { baseHeaders, errorBody, Errors, JSON_TYPE } from "./http/responses.ts";
 import { CANCELLED_BODY, quotaSpent } from "./limits/quota.ts";
-import { toResponse } from "./http/to_response.ts";
+import { toResponse } from "./pipeline/to_response.ts";
 import { type Refusal, serverTiming, type Ticket } from "./limits/cluster.ts";
-import { matchRoute, type RouteMatch } from "./routes/match.ts";
+import { matchRoute, type RouteMatch } from "./pipeline/match.ts";
 import { SIM_STATS_PATH, simStats } from "./routes/sim_stats.ts";
 import type { JournalEntry } from "./journal.ts";
 import { type ApiRequest, type ApiResponse, bodyOf } from "./routes/request.ts";

@@ -13,7 +13,7 @@ import type {
   SimTable,
   Simulator,
   SimWriter,
-} from "./mod.ts";
+} from "./api.ts";
 import { deleteAudited, recoverDeleted } from "./store/deletion_audit.ts";
 import {
   type ResolvedOptions,

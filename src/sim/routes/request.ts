@@ -6,6 +6,9 @@ import type { Quota } from "../limits/quota.ts";
 import type { Viewer } from "../http/serialize.ts";
 import type { SimState } from "../state.ts";
 
+/** Route handlers answer with these (http/answer.ts). */
+export { type ApiResponse, bodyOf } from "../http/answer.ts";
+
 export interface ApiRequest {
   state: SimState;
   request: Request;
@@ -26,17 +29,6 @@ export interface ApiRequest {
   quota?: Quota;
   /** Response headers prepared by the server (Date, Content-Type, …). */
   headers: Headers;
-}
-
-/** A handler's answer: status, headers and an optional body produced chunk by chunk. */
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  body?: Iterable<string> | AsyncIterable<string>;
-}
-
-export function bodyOf(text: string): Iterable<string> {
-  return [text];
 }
 
 /** Boolean query parameters: "true" (any case) is true, anything else false. */
