@@ -5,25 +5,13 @@
  * with the files or rooms that form it.
  */
 import { assertEquals } from "../support/assert.ts";
-
-const SPECIFIER =
-  /(?:^|\n)\s*(?:import|export)\b[^"'`;]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
-
-function resolve(from: string, specifier: string): string {
-  const parts = from.split("/").slice(0, -1);
-  for (const part of specifier.split("/")) {
-    if (part === "..") parts.pop();
-    else if (part !== ".") parts.push(part);
-  }
-  return parts.join("/");
-}
+import { resolve, sourceFiles, specifiers } from "./source_imports.ts";
 
 /** Imports among `files` (path → text): path → the paths of the set it imports. */
 function fileImports(files: ReadonlyMap<string, string>): Map<string, string[]> {
   const edges = new Map<string, string[]>();
   for (const [path, text] of files) {
-    const targets = [...text.matchAll(SPECIFIER)]
-      .map((m) => m[1] ?? m[2])
+    const targets = specifiers(text)
       .filter((s) => s.startsWith("."))
       .map((s) => resolve(path, s))
       .filter((t) => files.has(t));
@@ -86,27 +74,12 @@ function cycles(edges: ReadonlyMap<string, string[]>): string[][] {
   return found.sort((a, b) => a[0].localeCompare(b[0]));
 }
 
-async function sourceFiles(dir: string, out = new Map<string, string>()): Promise<Map<string, string>> {
-  for await (const entry of Deno.readDir(dir)) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory) await sourceFiles(path, out);
-    else if (entry.name.endsWith(".ts")) out.set(path, await Deno.readTextFile(path));
-  }
-  return out;
-}
-
-async function simFiles(): Promise<Map<string, string>> {
-  const root = new URL("../../", import.meta.url).pathname;
-  const files = await sourceFiles(`${root}src/sim`);
-  return new Map([...files].map(([path, text]) => [path.slice(root.length), text]));
-}
-
 Deno.test("src/sim: no import cycle between files", async () => {
-  assertEquals(cycles(fileImports(await simFiles())), []);
+  assertEquals(cycles(fileImports(await sourceFiles("src/sim"))), []);
 });
 
 Deno.test("src/sim: its rooms import one way (no cycle between folders and top-level files)", async () => {
-  assertEquals(cycles(roomImports(await simFiles())), []);
+  assertEquals(cycles(roomImports(await sourceFiles("src/sim"))), []);
 });
 
 Deno.test("the checks find cycles through type-only imports and re-exports, of files and of rooms", () => {

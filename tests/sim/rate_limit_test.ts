@@ -1,5 +1,6 @@
 /** The simulator's rate-limit rule: headers on every response, 429 past the budget, per user, per window. */
 import { assert, assertEquals } from "../support/assert.ts";
+import { assertRejects } from "./assert.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 import { withSim } from "./helpers.ts";
 import { call } from "./limits_support.ts";
@@ -170,11 +171,6 @@ Deno.test("simulate --rate-limit-commit-ms, --rate-limit-shared, --rate-limit-sh
       },
     },
   );
-  let failed = false;
-  try {
-    await parseSimulateArgs(["--rate-limit-shared", "4"]);
-  } catch {
-    failed = true;
-  }
-  assert(failed, "--rate-limit-shared without --rate-limit accepted");
+  const refused = await assertRejects(() => parseSimulateArgs(["--rate-limit-shared", "4"]));
+  assert(String(refused).includes("need --rate-limit"), String(refused));
 });
