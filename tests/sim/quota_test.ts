@@ -7,8 +7,8 @@ import { parseSimulateArgs } from "../../src/cli/simulate.ts";
 const TAIL =
   '"error":{"message":"Transaction cancelled: maximum execution time exceeded","detail":"Transaction cancelled: maximum execution time exceeded Check logs for error trace or enable glide.rest.debug property to verify REST request processing"},"status":"failure"}';
 const PAGE = "/api/now/table/incident?sysparm_fields=sys_id,number,short_description&sysparm_limit=300";
-/** 300 rows at 2 ms each: the page takes 0.6 s to stream, four times the quota. */
-const SLOW_ROWS = { fault: { kind: "latency" as const, perRowMs: 2 } };
+/** 300 rows at 3 ms each: the page takes at least 0.9 s to stream, three times the quota (300 ms). */
+const SLOW_ROWS = { fault: { kind: "latency" as const, perRowMs: 3 } };
 
 function parses(text: string): boolean {
   try {
@@ -21,7 +21,7 @@ function parses(text: string): boolean {
 
 Deno.test("quota: a list still streaming is cancelled: 200, cut inside a record, the error appended", async () => {
   await withSim(
-    { seed: { incident: 300 }, transactionQuota: { ms: 150 }, faults: [SLOW_ROWS] },
+    { seed: { incident: 300 }, transactionQuota: { ms: 300 }, faults: [SLOW_ROWS] },
     async (sim) => {
       const { res, text } = await call(sim, { path: PAGE });
       assertEquals(res.status, 200);
@@ -39,7 +39,7 @@ Deno.test("quota: a list still streaming is cancelled: 200, cut inside a record,
 
 Deno.test("quota: the complete_rows shape is valid JSON with the rows sent before the cut", async () => {
   await withSim(
-    { seed: { incident: 300 }, transactionQuota: { ms: 150, shape: "complete_rows" }, faults: [SLOW_ROWS] },
+    { seed: { incident: 300 }, transactionQuota: { ms: 300, shape: "complete_rows" }, faults: [SLOW_ROWS] },
     async (sim) => {
       const { res, text } = await call(sim, { path: PAGE });
       assertEquals(res.status, 200);
