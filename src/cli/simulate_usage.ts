@@ -17,6 +17,7 @@ Options:
   --rate-limit N[/S]       rate-limit rule: N requests per user per S seconds (default S 3600); X-RateLimit-*
                            headers on every response, 429 beyond the budget
   --rate-limit-commit-ms N each node commits its counts every N ms (default 30000): 429s come in bursts
+  --rate-limit-committed-only  a node checks only the committed counts (one node overshoots too)
   --rate-limit-shared N    another integration spends N of each window's budget as the window starts
   --rate-limit-shared-rate R   … and R requests per second (decimal)
   --sessions               sessions: cookie-less requests open one (Set-Cookie), a session's requests run one

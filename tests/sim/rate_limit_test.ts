@@ -133,6 +133,17 @@ Deno.test("one node counts exactly; the commit interval is an option", async () 
   );
 });
 
+Deno.test("a node that checks only the committed counts lets one node overshoot until the commit", async () => {
+  await withSim(
+    { seed: { incident: 2 }, rateLimit: { requests: 3, commitIntervalMs: 10_000, countsOwnRequests: false } },
+    async (sim) => {
+      assertEquals(await statuses(sim, 5), [200, 200, 200, 200, 200]);
+      sim.clock.advance(10_000);
+      assertEquals(await statuses(sim, 2), [429, 429]);
+    },
+  );
+});
+
 Deno.test("the budget is shared with another integration using the same user", async () => {
   await withSim(
     {
@@ -157,6 +168,7 @@ Deno.test("simulate --rate-limit-commit-ms, --rate-limit-shared, --rate-limit-sh
       "100",
       "--rate-limit-commit-ms",
       "500",
+      "--rate-limit-committed-only",
       "--rate-limit-shared",
       "40",
       "--rate-limit-shared-rate=0.25",
@@ -167,6 +179,7 @@ Deno.test("simulate --rate-limit-commit-ms, --rate-limit-shared, --rate-limit-sh
         requests: 100,
         windowSeconds: undefined,
         commitIntervalMs: 500,
+        countsOwnRequests: false,
         otherIntegration: { requestsAtWindowStart: 40, requestsPerSecond: 0.25 },
       },
     },
