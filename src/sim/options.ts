@@ -5,6 +5,7 @@ import type { ClockSetting } from "./clock.ts";
 import type { FaultRule } from "./faults.ts";
 import type { WriterSettings } from "./writer.ts";
 import type { RateLimitRuleSpec } from "./rate_limit_rule.ts";
+import type { QuotaShape } from "./limits/quota.ts";
 
 /** A basic-auth user, also a sys_user row. */
 export interface SimUserSpec {
@@ -46,6 +47,26 @@ export interface SimTlsOptions {
   caForClientCerts?: string;
   /** Refuse TLS handshakes without a valid client certificate. Default false (needs caForClientCerts). */
   requireClientCert?: boolean;
+}
+
+/** Instance sessions (instance-limits.md §3). */
+export interface SimSessionOptions {
+  /** Requests that may wait for a busy session; one more is answered 202 and not run. Default 10. */
+  maxWaiters?: number;
+  /** A session unused this long (instance time) expires. Default 1800. */
+  idleSeconds?: number;
+  /** Sessions kept per node (the oldest idle ones are dropped beyond it). Default 100000. */
+  maxPerNode?: number;
+}
+
+/** The API_INT semaphore of each node (instance-limits.md §2). */
+export interface SimSemaphoreOptions {
+  /** Threads per node. Default 4. */
+  threads?: number;
+  /** Requests that may wait for a thread, per node; one more gets a bare 429. Default 50. */
+  queue?: number;
+  /** Threads of each node another client's work holds (changeable: `Simulator.otherClientThreads`). Default 0. */
+  otherClientThreads?: number;
 }
 
 export interface SimulatorOptions {
@@ -101,6 +122,30 @@ export interface SimulatorOptions {
   /** A rate-limit rule covering every user (requests per window, each user counted apart). Default: none. */
   rateLimit?: RateLimitRuleSpec;
   /**
+   * Sessions: a cookie-less request opens one (Set-Cookie JSESSIONID, glide_session_store, glide_user_route and
+   * the balancer's cookie), a request with its cookies reuses it, its requests run one at a time, and past
+   * `maxWaiters` waiting ones the answer is 202 with an empty body, the request not run. Default: off (no
+   * cookies, every request runs at once).
+   */
+  sessions?: SimSessionOptions;
+  /**
+   * The API_INT semaphore: per node `threads` requests run at once, `queue` more wait (their wait is `sem_wait` in
+   * `Server-Timing`), one more gets a bare 429 (no Retry-After, no body). Default: off (no limit).
+   */
+  semaphore?: SimSemaphoreOptions;
+  /**
+   * The transaction quota ("REST Table API request timeout", 60 s on instances): a request still running `ms`
+   * after it reached its node's semaphore queue is cancelled: a list answers 200 with its body cut (`shape`
+   * `cut_record`, the default: inside a record, invalid JSON; `complete_rows`: valid JSON with the rows sent so
+   * far), any other request 200 with the error object and nothing done; one still queued answers 500. The
+   * latency options are the transaction's work. Default: off.
+   */
+  transactionQuota?: { ms: number; shape?: QuotaShape };
+  /** Nodes behind the load balancer, each with its own sessions (and semaphore). Default 1. */
+  nodes?: number;
+  /** The instance name in the balancer's cookie `BIGipServerpool_<name>`. Default "sim". */
+  instanceName?: string;
+  /**
    * Origin used in reference links, Location and Link headers, e.g. "https://dev12345.service-now.com".
    * Default: the origin the request was addressed to (its Host header).
    */
@@ -127,6 +172,11 @@ export interface ResolvedOptions {
   journalLimit: number;
   publicOrigin?: string;
   rateLimit?: RateLimitRuleSpec;
+  sessions?: Required<SimSessionOptions>;
+  semaphore?: Required<SimSemaphoreOptions>;
+  transactionQuota?: { ms: number; shape: QuotaShape };
+  nodes: number;
+  instanceName: string;
 }
 
 /** Splits "name:secret" at the first colon (secrets may contain colons). */
@@ -189,5 +239,21 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     journalLimit: options.journalLimit ?? 100000,
     publicOrigin: options.publicOrigin,
     rateLimit: options.rateLimit,
+    sessions: options.sessions && {
+      maxWaiters: options.sessions.maxWaiters ?? 10,
+      idleSeconds: options.sessions.idleSeconds ?? 1800,
+      maxPerNode: options.sessions.maxPerNode ?? 100000,
+    },
+    semaphore: options.semaphore && {
+      threads: options.semaphore.threads ?? 4,
+      queue: options.semaphore.queue ?? 50,
+      otherClientThreads: options.semaphore.otherClientThreads ?? 0,
+    },
+    transactionQuota: options.transactionQuota && {
+      ms: options.transactionQuota.ms,
+      shape: options.transactionQuota.shape ?? "cut_record",
+    },
+    nodes: options.nodes ?? 1,
+    instanceName: options.instanceName ?? "sim",
   };
 }

@@ -2,6 +2,7 @@
 import { RateLimitRule } from "./rate_limit_rule.ts";
 import { InstanceClock } from "./clock.ts";
 import { Counters } from "./counters.ts";
+import { Cluster } from "./limits/cluster.ts";
 import { FaultRegistry } from "./faults.ts";
 import { formatGlideDateTime } from "./glide_time.ts";
 import { Journal } from "./journal.ts";
@@ -12,7 +13,7 @@ import type {
   SimTable,
   Simulator,
   SimWriter,
-} from "./mod.ts";
+} from "./api.ts";
 import { deleteAudited, recoverDeleted } from "./store/deletion_audit.ts";
 import {
   type ResolvedOptions,
@@ -82,6 +83,7 @@ export class SimulatorImpl implements Simulator {
       oauth,
       ids: new Random(options.randomSeed ^ 0x5eed),
       rateLimit: options.rateLimit ? new RateLimitRule(options.rateLimit) : undefined,
+      cluster: clusterOf(options, this.counters),
       settings: {
         putClearsOmittedFields: options.putClearsOmittedFields,
         invalidQueryReturnsNoRows: options.invalidQueryReturnsNoRows,
@@ -161,8 +163,19 @@ export class SimulatorImpl implements Simulator {
     this.#state.settings.invalidQueryReturnsNoRows = on;
   }
 
+  get otherClientThreads(): number {
+    return this.#state.cluster?.semaphores()[0]?.held ?? 0;
+  }
+  set otherClientThreads(n: number) {
+    if (!this.#state.cluster?.settings.semaphore) {
+      throw new RangeError("no semaphore: start with `semaphore`");
+    }
+    this.#state.cluster.holdThreads(n);
+  }
+
   async stop(): Promise<void> {
     this.#backgroundWriter.stop();
+    this.#state.cluster?.close();
     await this.#listener?.close();
   }
 
@@ -231,6 +244,21 @@ export class SimulatorImpl implements Simulator {
   tableNames(): string[] {
     return this.#db.names();
   }
+}
+
+/** The nodes and their limits, when an option switches one on (without, requests go straight through). */
+function clusterOf(options: ResolvedOptions, counters: Counters): Cluster | undefined {
+  if (!options.sessions && !options.semaphore && !options.transactionQuota && options.nodes === 1) {
+    return undefined;
+  }
+  return new Cluster({
+    nodes: options.nodes,
+    sessions: options.sessions,
+    semaphore: options.semaphore,
+    quota: options.transactionQuota,
+    balancerCookie: `BIGipServerpool_${options.instanceName}`,
+    secureCookies: options.tls !== undefined,
+  }, counters);
 }
 
 /** SimTable over a store: direct writes that still stamp system fields from the instance clock. */
