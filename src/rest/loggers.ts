@@ -1,0 +1,87 @@
+/**
+ * `/admin/loggers` (KIP-495, KIP-976): the daemon's named loggers (observability/log.ts) and their levels, changed
+ * at runtime, in Kafka Connect's shapes:
+ * - `GET /admin/loggers` → `{"<name>":{"level":"INFO","last_modified":null|ms},...}` (every known logger not OFF);
+ * - `GET /admin/loggers/<name>` → `{"level":...,"last_modified":...}`, 404 for a logger this worker does not know;
+ * - `PUT /admin/loggers/<name>` `{"level":"DEBUG"}` sets the logger and every logger under it (`root`: all);
+ *   `?scope=worker` (the default; an unknown scope is taken as worker, as Connect does) answers 200 with the
+ *   names whose level changed; `?scope=cluster` answers 204.
+ * Levels: TRACE, DEBUG, INFO, WARN, ERROR, FATAL, OFF (case-insensitive). Each change reaches every running task's
+ * Web Worker at once, and tasks started later begin with it.
+ */
+import {
+  lastModified,
+  levelOf,
+  LOG_LEVELS,
+  loggerNames,
+  type LogLevel,
+  logSettings,
+  setLoggerLevel,
+} from "../observability/log.ts";
+import { logger } from "../observability/log.ts";
+import { ConnectRestError } from "../runtime/connect_rest_error.ts";
+import type { TaskRunner } from "../runtime/task_runner.ts";
+import type { Router } from "./router.ts";
+import { json, noContent, readJson } from "./responses.ts";
+
+const log = logger("rest");
+
+/** Connect's (log4j) level names; OFF is pino's `silent`. */
+function shownLevel(level: LogLevel): string {
+  return level === "silent" ? "OFF" : level.toUpperCase();
+}
+
+function parseLevel(raw: string): LogLevel | null {
+  const lower = raw.toLowerCase();
+  if (lower === "off") return "silent";
+  return LOG_LEVELS.includes(lower as LogLevel) && lower !== "silent" ? lower as LogLevel : null;
+}
+
+function loggerLevel(name: string) {
+  return { level: shownLevel(levelOf(name)), last_modified: lastModified(name) };
+}
+
+/** `tasks`: the task runners of this worker, which receive each change. */
+export function loggerRoutes(router: Router, tasks: () => TaskRunner[]): void {
+  router.add("GET", "/admin/loggers", () => {
+    const out: Record<string, ReturnType<typeof loggerLevel>> = {};
+    for (const name of loggerNames()) if (levelOf(name) !== "silent") out[name] = loggerLevel(name);
+    return json(out);
+  });
+
+  router.add("GET", "/admin/loggers/:logger", (_r, p) => {
+    if (!loggerNames().includes(p.logger) && p.logger.toLowerCase() !== "root") {
+      throw new ConnectRestError(404, `Logger ${p.logger} not found.`);
+    }
+    return json(loggerLevel(p.logger));
+  });
+
+  router.add("PUT", "/admin/loggers/:logger", async (req, p, url) => {
+    const body = await readJson(req);
+    const raw = typeof body === "object" && body !== null
+      ? (body as Record<string, unknown>).level
+      : undefined;
+    if (raw === undefined || raw === null) {
+      throw new ConnectRestError(400, "Desired 'level' parameter was not specified in request.");
+    }
+    const level = typeof raw === "string" ? parseLevel(raw) : null;
+    if (!level) {
+      // Connect answers an unknown level with 404.
+      throw new ConnectRestError(
+        404,
+        `invalid log level '${
+          String(raw)
+        }' for 'level': must be one of TRACE, DEBUG, INFO, WARN, ERROR, FATAL, OFF.`,
+      );
+    }
+    const scope = (url.searchParams.get("scope") ?? "worker").toLowerCase();
+    const changed = setLoggerLevel(p.logger, level);
+    const settings = logSettings();
+    for (const task of tasks()) task.setLogSettings(settings);
+    log.info(
+      { logger: p.logger, level: shownLevel(level), scope, changed },
+      `set the level of logger ${p.logger}`,
+    );
+    return scope === "cluster" ? noContent() : json(changed);
+  });
+}
