@@ -22,6 +22,7 @@ import { startMemoryTraceFromEnv } from "../observability/memory_trace.ts";
 import { tuneNativeMemory } from "./native_memory.ts";
 import { type GroupStores, startGroupStores } from "../runtime/group/group_stores.ts";
 import { DaemonReadiness, KafkaReachability } from "./readiness.ts";
+import { connectLevel, parseConnectLevel, setWorkerLoggerLevel } from "../runtime/herder/logger_levels.ts";
 
 const log = logger("daemon");
 
@@ -142,16 +143,26 @@ async function startWorker(
     kafka: () => Promise.resolve(kafka),
     gracefulTimeoutMs: values["task.shutdown.graceful.timeout.ms"] as number,
   });
+  const clusterLoggerLevel = group
+    ? (name: string, level: LogLevel) => group.config.requestLoggerLevel(name, connectLevel(level))
+    : undefined;
   for (const r of rest) {
     r.serve({
       herder,
       kafkaClusterId: clusterId,
       metrics: () => renderDaemonMetrics(herder, processMetrics),
+      clusterLoggerLevel,
     });
   }
   readiness.stage = "starting connectors";
   await herder.start(config.connectors);
   if (group) {
+    // Cluster-wide logger levels written from now on (by any member) apply here too.
+    group.config.onLoggerLevel((name, raw) => {
+      const level = parseConnectLevel(raw);
+      if (level) setWorkerLoggerLevel(name, level, herder.allTasks().map((t) => t.task));
+      else log.warn({ logger: name, level: raw }, "ignoring a cluster-wide logger level that is not a level");
+    });
     readiness.stage = "joining the worker group";
     readiness.watchGroup(() => group.members.joined);
     await group.members.start(herder);

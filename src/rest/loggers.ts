@@ -5,44 +5,33 @@
  * - `GET /admin/loggers/<name>` → `{"level":...,"last_modified":...}`, 404 for a logger this worker does not know;
  * - `PUT /admin/loggers/<name>` `{"level":"DEBUG"}` sets the logger and every logger under it (`root`: all);
  *   `?scope=worker` (the default; an unknown scope is taken as worker, as Connect does) answers 200 with the
- *   names whose level changed; `?scope=cluster` answers 204.
+ *   names whose level changed; `?scope=cluster` answers 204: standalone it is this worker, in a worker group the
+ *   change goes through the config topic (`logger-cluster-<name>`, as Connect's) to every member.
  * Levels: TRACE, DEBUG, INFO, WARN, ERROR, FATAL, OFF (case-insensitive). Each change reaches every running task's
  * Web Worker at once, and tasks started later begin with it.
  */
-import {
-  lastModified,
-  levelOf,
-  LOG_LEVELS,
-  loggerNames,
-  type LogLevel,
-  logSettings,
-  setLoggerLevel,
-} from "../observability/log.ts";
-import { logger } from "../observability/log.ts";
+import { lastModified, levelOf, logger, loggerNames, type LogLevel } from "../observability/log.ts";
 import { ConnectRestError } from "../runtime/connect_rest_error.ts";
 import type { TaskRunner } from "../runtime/task_runner.ts";
+import { connectLevel, parseConnectLevel, setWorkerLoggerLevel } from "../runtime/herder/logger_levels.ts";
 import type { Router } from "./router.ts";
 import { json, noContent, readJson } from "./responses.ts";
 
 const log = logger("rest");
 
-/** Connect's (log4j) level names; OFF is pino's `silent`. */
-function shownLevel(level: LogLevel): string {
-  return level === "silent" ? "OFF" : level.toUpperCase();
-}
-
-function parseLevel(raw: string): LogLevel | null {
-  const lower = raw.toLowerCase();
-  if (lower === "off") return "silent";
-  return LOG_LEVELS.includes(lower as LogLevel) && lower !== "silent" ? lower as LogLevel : null;
-}
-
 function loggerLevel(name: string) {
-  return { level: shownLevel(levelOf(name)), last_modified: lastModified(name) };
+  return { level: connectLevel(levelOf(name)), last_modified: lastModified(name) };
 }
 
-/** `tasks`: the task runners of this worker, which receive each change. */
-export function loggerRoutes(router: Router, tasks: () => TaskRunner[]): void {
+/** How `?scope=cluster` reaches every member of a worker group (through the config topic); absent standalone. */
+export type ClusterLoggerLevel = (name: string, level: LogLevel) => Promise<void>;
+
+/** `tasks`: the task runners of this worker, which receive each change; `cluster`: see ClusterLoggerLevel. */
+export function loggerRoutes(
+  router: Router,
+  tasks: () => TaskRunner[],
+  cluster: () => ClusterLoggerLevel | null,
+): void {
   router.add("GET", "/admin/loggers", () => {
     const out: Record<string, ReturnType<typeof loggerLevel>> = {};
     for (const name of loggerNames()) if (levelOf(name) !== "silent") out[name] = loggerLevel(name);
@@ -64,7 +53,7 @@ export function loggerRoutes(router: Router, tasks: () => TaskRunner[]): void {
     if (raw === undefined || raw === null) {
       throw new ConnectRestError(400, "Desired 'level' parameter was not specified in request.");
     }
-    const level = typeof raw === "string" ? parseLevel(raw) : null;
+    const level = typeof raw === "string" ? parseConnectLevel(raw) : null;
     if (!level) {
       // Connect answers an unknown level with 404.
       throw new ConnectRestError(
@@ -75,13 +64,17 @@ export function loggerRoutes(router: Router, tasks: () => TaskRunner[]): void {
       );
     }
     const scope = (url.searchParams.get("scope") ?? "worker").toLowerCase();
-    const changed = setLoggerLevel(p.logger, level);
-    const settings = logSettings();
-    for (const task of tasks()) task.setLogSettings(settings);
     log.info(
-      { logger: p.logger, level: shownLevel(level), scope, changed },
-      `set the level of logger ${p.logger}`,
+      { logger: p.logger, level: connectLevel(level), scope },
+      `setting the level of logger ${p.logger}`,
     );
-    return scope === "cluster" ? noContent() : json(changed);
+    if (scope === "cluster") {
+      // Group mode: written to the config topic; every member, this one included, applies it when read back.
+      const everywhere = cluster();
+      if (everywhere) await everywhere(p.logger, level);
+      else setWorkerLoggerLevel(p.logger, level, tasks());
+      return noContent();
+    }
+    return json(setWorkerLoggerLevel(p.logger, level, tasks()));
   });
 }

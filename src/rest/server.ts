@@ -18,7 +18,7 @@ import { pluginRoutes } from "./plugins.ts";
 import { tableRoutes } from "./tables.ts";
 import { isPublicPath, uiRoutes } from "./ui.ts";
 import { topicRoutes } from "./topics.ts";
-import { loggerRoutes } from "./loggers.ts";
+import { type ClusterLoggerLevel, loggerRoutes } from "./loggers.ts";
 import { PROBE_PATHS, probeRoutes, type WorkerProbes } from "./probes.ts";
 import { checkDeclaredLength, DEFAULT_MAX_BODY_BYTES, limitBody } from "./request_body.ts";
 
@@ -43,6 +43,8 @@ export interface RestApi {
   kafkaClusterId: string;
   /** Prometheus text for GET /metrics. */
   metrics: () => string;
+  /** Group mode: how `PUT /admin/loggers/<name>?scope=cluster` reaches every member. */
+  clusterLoggerLevel?: ClusterLoggerLevel;
 }
 
 export interface RestServer {
@@ -57,7 +59,11 @@ export interface RestServer {
 function startingRouter(options: RestServerOptions, api: () => RestApi | null): Router {
   const router = new Router();
   probeRoutes(router, options.probes);
-  loggerRoutes(router, () => api()?.herder.allTasks().map((t) => t.task) ?? []);
+  loggerRoutes(
+    router,
+    () => api()?.herder.allTasks().map((t) => t.task) ?? [],
+    () => api()?.clusterLoggerLevel ?? null,
+  );
   return router;
 }
 

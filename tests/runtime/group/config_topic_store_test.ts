@@ -69,6 +69,38 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "config topic: a cluster-wide logger level (Connect's logger-cluster-<name>) reaches the other member",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    await using broker = await startKafkaBroker();
+    const topic = uniqueName("configs");
+    await broker.createTopic(topic, 1, 1, { "cleanup.policy": "compact" });
+    const kafka = clientFor(broker);
+    const one = new ConfigTopicStore(kafka, topic);
+    await one.start();
+    await one.requestLoggerLevel("old", "TRACE"); // written before the other member started: not applied there
+    const two = new ConfigTopicStore(kafka, topic);
+    await two.start();
+    const levels: [string, string][] = [];
+    two.onLoggerLevel((name, level) => levels.push([name, level]));
+    try {
+      await one.requestLoggerLevel("task", "DEBUG");
+      await two.waitForPosition(one.position());
+      assertEquals(levels, [["task", "DEBUG"]]);
+      assertEquals(two.names(), [], "a logger level is no connector");
+      const records = await readTopicWithKcat(broker.bootstrapServers, topic);
+      assertEquals(JSON.parse(records.find((r) => r.key === "logger-cluster-task")!.value!), {
+        level: "DEBUG",
+      });
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  },
+});
+
 Deno.test("config topic: a topic with several partitions is refused with what to do", async () => {
   await using broker = await startKafkaBroker();
   const several = uniqueName("configs");
