@@ -10,23 +10,16 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../supp
 import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
 
 const PASSWORD = "pw-Hardening-Lark-31";
 const BODY_LIMIT = 1024 * 1024;
 
-function sourceConfig(simUrl: string): Record<string, string> {
-  return {
-    "connector.class": "TableSourceConnector",
-    "svc.url": simUrl,
-    "svc.auth.username": "admin",
-    "svc.auth.password": PASSWORD,
-    "svc.tables": "incident",
-    "svc.table.incident.name": "incident",
-    "svc.table.incident.topic": "hard.incident",
-    "svc.source.poll.interval.ms": "200",
-    "svc.source.safety.lag.seconds": "0",
-  };
-}
+const sourceConfig = (simUrl: string) =>
+  sourceConnectorConfig(simUrl, PASSWORD, { incident: "hard.incident" }, {
+    "svc.source.poll.interval.ms": 200,
+    "svc.source.safety.lag.seconds": 0,
+  });
 
 /** Sends raw HTTP/1.1 over TCP: the head, then (optionally) chunks until the answer arrives or `total` is sent. */
 async function rawRequest(

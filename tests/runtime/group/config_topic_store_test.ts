@@ -22,15 +22,20 @@ const clientFor = (broker: KafkaBroker) =>
     connectionTimeoutMs: 3_000,
   });
 
+/** A fresh compacted single-partition config topic and a client of the broker. */
+async function configTopic(broker: KafkaBroker) {
+  const topic = uniqueName("configs");
+  await broker.createTopic(topic, 1, 1, { "cleanup.policy": "compact" });
+  return { topic, kafka: clientFor(broker) };
+}
+
 Deno.test({
   name: "config topic: Connect's records; a change on one member reaches the other; tombstones delete",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
     await using broker = await startKafkaBroker();
-    const topic = uniqueName("configs");
-    await broker.createTopic(topic, 1, 1, { "cleanup.policy": "compact" });
-    const kafka = clientFor(broker);
+    const { topic, kafka } = await configTopic(broker);
     const one = new ConfigTopicStore(kafka, topic);
     const two = new ConfigTopicStore(kafka, topic);
     await Promise.all([one.start(), two.start()]);
@@ -76,9 +81,7 @@ Deno.test({
   sanitizeResources: false,
   fn: async () => {
     await using broker = await startKafkaBroker();
-    const topic = uniqueName("configs");
-    await broker.createTopic(topic, 1, 1, { "cleanup.policy": "compact" });
-    const kafka = clientFor(broker);
+    const { topic, kafka } = await configTopic(broker);
     const one = new ConfigTopicStore(kafka, topic);
     await one.start();
     await one.requestLoggerLevel("old", "TRACE"); // written before the other member started: not applied there
