@@ -110,7 +110,12 @@ export const WORKER_DEFS: readonly PropertyDef[] = [
       validator: range(0),
     },
   ),
-  worker("log.level", "STRING", "Log level.", { default: "info", validValues: LOG_LEVELS }),
+  worker(
+    "log.level",
+    "STRING",
+    "Log level at start: the root logger's, which every logger without its own follows; PUT /admin/loggers/<name> changes levels at runtime.",
+    { default: "info", validValues: LOG_LEVELS },
+  ),
   worker(
     "log.format",
     "STRING",
