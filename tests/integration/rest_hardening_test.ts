@@ -1,7 +1,7 @@
 /**
  * REST hardening and probes on the real daemon (log.format=text): oversized bodies are refused with 413 before
  * they are read (a declared length) or once the limit is passed (a chunked 30 MB body: the answer arrives while
- * most of it is still unsent); non-JSON bodies 415; bad connector names 400 naming the name; a create whose
+ * most of it is still unsent, and the daemon's peak RSS does not grow by half of it); non-JSON bodies 415; bad connector names 400 naming the name; a create whose
  * config cannot be stored leaves nothing registered; /health and /ready; /admin/loggers changes what a running
  * task logs; KIP-558 active topics after data flowed and after a reset. A second daemon pointed at a closed port
  * answers /health and /ready (503, naming Kafka) without the bearer token while it waits for Kafka.
@@ -20,6 +20,12 @@ const sourceConfig = (simUrl: string) =>
     "svc.source.poll.interval.ms": 200,
     "svc.source.safety.lag.seconds": 0,
   });
+
+/** The process's peak resident set (VmHWM), in bytes. */
+async function peakRssBytes(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
 
 /** Sends raw HTTP/1.1 over TCP: the head, then (optionally) chunks until the answer arrives or `total` is sent. */
 async function rawRequest(
@@ -85,6 +91,7 @@ Deno.test("REST hardening, probes, loggers and active topics on the real daemon"
     assertEquals(ready.body.checks.kafka.ready, true);
 
     // 413: a declared length over the limit is refused without reading (no body is ever sent here).
+    const peakBefore = await peakRssBytes(daemon.process.pid);
     const declared = await rawRequest(
       daemon.url,
       `POST /connectors HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${
@@ -104,6 +111,8 @@ Deno.test("REST hardening, probes, loggers and active topics on the real daemon"
     assertStringIncludes(chunked.text, `rest.request.max.bytes (${BODY_LIMIT} bytes)`);
     assert(chunked.bytesSent < total / 2, `sent ${chunked.bytesSent} of ${total} bytes before the answer`);
     assertEquals((await daemon.request("GET", "/health")).status, 200, "the daemon still answers");
+    const grown = (await peakRssBytes(daemon.process.pid)) - peakBefore;
+    assert(grown < total / 2, `the daemon's peak RSS grew by ${grown} bytes for a ${total}-byte body`);
 
     // 415: a body that is not JSON.
     const plain = await fetch(`${daemon.url}/connectors`, {
