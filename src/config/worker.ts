@@ -4,7 +4,7 @@
  */
 import { group, type PropertyDef } from "./def.ts";
 import { nonEmpty, positiveOrBrokerDefault, range } from "./validators.ts";
-import { LOG_LEVELS } from "../observability/log.ts";
+import { LOG_FORMATS, LOG_LEVELS } from "../observability/log.ts";
 
 const worker = group("Worker");
 const kafka = group("Kafka");
@@ -110,7 +110,18 @@ export const WORKER_DEFS: readonly PropertyDef[] = [
       validator: range(0),
     },
   ),
-  worker("log.level", "STRING", "Log level.", { default: "info", validValues: LOG_LEVELS }),
+  worker(
+    "log.level",
+    "STRING",
+    "Log level at start: the root logger's, which every logger without its own follows; PUT /admin/loggers/<name> changes levels at runtime.",
+    { default: "info", validValues: LOG_LEVELS },
+  ),
+  worker(
+    "log.format",
+    "STRING",
+    "Log line format: json (one JSON object per line) or text (`<time> <LEVEL> [connector=x task=0] message key=value ...`).",
+    { default: "json", validValues: LOG_FORMATS },
+  ),
   worker("key.converter", "CLASS", "Default key converter of connectors.", { default: STRING_CONVERTER }),
   worker(
     "value.converter",
@@ -187,6 +198,12 @@ export const WORKER_DEFS: readonly PropertyDef[] = [
     {
       default: null,
     },
+  ),
+  rest(
+    "rest.request.max.bytes",
+    "INT",
+    "Largest REST request body accepted, in bytes; a larger one is refused with 413 without being read (a Content-Length above it before any byte). The default 1 MiB fits configs of hundreds of tables and matches Kafka's default record size limit, which a config must fit in a worker group's config topic.",
+    { default: "1048576", validator: range(1) },
   ),
   rest(
     "listeners.https.ssl.certificate.location",

@@ -6,7 +6,7 @@
 import { loadConfigFile } from "../config/load.ts";
 import { analyzeWorker, workerStrings } from "../config/worker_config.ts";
 import { errorLines } from "../config/analyze.ts";
-import { logger, type LogLevel, setLogLevel } from "../observability/log.ts";
+import { type LogFormat, logger, type LogLevel, setLogFormat, setLogLevel } from "../observability/log.ts";
 import { settlesWithin } from "../common/delay.ts";
 import { MetricsRegistry } from "../observability/metrics.ts";
 import { createKafka, kafkaOptionsFromProperties } from "../kafka/mod.ts";
@@ -25,6 +25,8 @@ import { startCpuProfileFromEnv } from "../observability/cpu_profile.ts";
 import { startMemoryTraceFromEnv } from "../observability/memory_trace.ts";
 import { tuneNativeMemory } from "./native_memory.ts";
 import { type GroupStores, startGroupStores } from "../runtime/group/group_stores.ts";
+import { DaemonReadiness, KafkaReachability } from "./readiness.ts";
+import { connectLevel, parseConnectLevel, setWorkerLoggerLevel } from "../runtime/herder/logger_levels.ts";
 
 const log = logger("daemon");
 
@@ -55,10 +57,56 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
   if (problems.length > 0) {
     throw new DaemonStartError(`invalid worker config in ${configPath}:\n${problems.join("\n")}`);
   }
+  setLogFormat(worker.values["log.format"] as LogFormat);
   setLogLevel(worker.values["log.level"] as LogLevel);
   const strings = workerStrings(worker);
 
+  // The listeners open first, so /health and /ready answer (503, saying why) while the worker starts.
+  const readiness = new DaemonReadiness();
+  const rest: RestServer[] = [];
+  const tls = await listenerTls(worker.values);
+  for (const listener of worker.values["listeners"] as string[]) {
+    rest.push(
+      await startRestServer({
+        listener,
+        authToken: worker.values["rest.auth.token"] as string | null,
+        tls,
+        maxBodyBytes: worker.values["rest.request.max.bytes"] as number,
+        probes: readiness,
+      }).catch(async (e) => {
+        await Promise.all(rest.map((r) => r.close().catch(() => {})));
+        throw e;
+      }),
+    );
+  }
+  // The worker id is the first listener's host:port (with the real port when it was 0).
+  const workerId = new URL(rest[0].url).host;
+  try {
+    return await startWorker(config, worker, strings, { rest, readiness, workerId });
+  } catch (e) {
+    await readiness.close();
+    await Promise.all(rest.map((r) => r.close().catch(() => {})));
+    throw e;
+  }
+}
+
+interface Listening {
+  rest: RestServer[];
+  readiness: DaemonReadiness;
+  workerId: string;
+}
+
+/** Everything after the listeners: Kafka, offsets, the worker group, the herder and its connectors. */
+async function startWorker(
+  config: Awaited<ReturnType<typeof loadConfigFile>>,
+  worker: ReturnType<typeof analyzeWorker>,
+  strings: Record<string, string>,
+  { rest, readiness, workerId }: Listening,
+): Promise<RunningDaemon> {
+  const values = worker.values;
   const kafka = createKafka((await kafkaOptionsFromProperties(strings)).connection);
+  readiness.watchKafka(new KafkaReachability(kafka, strings["bootstrap.servers"]));
+  readiness.stage = `waiting for Kafka at ${strings["bootstrap.servers"]}`;
   const admin = await kafka.admin();
   let clusterId: string;
   try {
@@ -74,58 +122,61 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
     await admin.close().catch(() => {});
   }
 
-  const offsets = createOffsetStore(worker.values, { kafka });
+  readiness.stage = "opening the offset and config stores";
+  const offsets = createOffsetStore(values, { kafka });
   await offsets.start();
   // Group mode (group.id): configs and statuses live in topics shared by every member; else in local files.
-  const group: GroupStores | null = worker.values["group.id"]
-    ? await startGroupStores(worker.values, kafka, offsets, () => workerId)
+  const group: GroupStores | null = values["group.id"]
+    ? await startGroupStores(values, kafka, offsets, () => workerId)
     : null;
   let stateStore: ConnectorStateStore | undefined;
   if (!group) {
-    stateStore = new ConnectorStateStore(worker.values["config.storage.file.filename"] as string);
+    stateStore = new ConnectorStateStore(values["config.storage.file.filename"] as string);
     await stateStore.load();
   }
 
-  const listeners = worker.values["listeners"] as string[];
   const processMetrics = new MetricsRegistry();
   recordRequestDurationsIn(processMetrics);
   const stopLoopSampler = sampleEventLoopDelay(processMetrics);
-  const tls = await listenerTls(worker.values);
-  // The worker id is the first listener's host:port; for port 0 it is known once the server listens.
-  let workerId = new URL(listeners[0]).host;
   const herder = new Herder({
     workerRaw: worker.original,
     workerStrings: strings,
-    get workerId() {
-      return workerId;
-    },
-    logLevel: worker.values["log.level"] as LogLevel,
+    workerId,
     offsets,
     stateStore: group?.config ?? stateStore!,
     placement: group?.members.placement,
     plugins: CONNECTOR_PLUGINS,
     kafka: () => Promise.resolve(kafka),
-    gracefulTimeoutMs: worker.values["task.shutdown.graceful.timeout.ms"] as number,
+    gracefulTimeoutMs: values["task.shutdown.graceful.timeout.ms"] as number,
   });
   const uiHistory = new ThroughputHistory(() => throughputCounts(herder));
   const stopUiHistory = uiHistory.start();
-  const rest: RestServer[] = [];
-  for (const listener of listeners) {
-    rest.push(
-      await startRestServer({
-        listener,
-        herder,
-        kafkaClusterId: clusterId,
-        metrics: () => renderDaemonMetrics(herder, processMetrics),
-        authToken: worker.values["rest.auth.token"] as string | null,
-        tls,
-        uiHistory,
-      }),
-    );
+  const clusterLoggerLevel = group
+    ? (name: string, level: LogLevel) => group.config.requestLoggerLevel(name, connectLevel(level))
+    : undefined;
+  for (const r of rest) {
+    r.serve({
+      herder,
+      kafkaClusterId: clusterId,
+      metrics: () => renderDaemonMetrics(herder, processMetrics),
+      clusterLoggerLevel,
+      uiHistory,
+    });
   }
-  workerId = new URL(rest[0].url).host;
+  readiness.stage = "starting connectors";
   await herder.start(config.connectors);
-  if (group) await group.members.start(herder);
+  if (group) {
+    // Cluster-wide logger levels written from now on (by any member) apply here too.
+    group.config.onLoggerLevel((name, raw) => {
+      const level = parseConnectLevel(raw);
+      if (level) setWorkerLoggerLevel(name, level, herder.allTasks().map((t) => t.task));
+      else log.warn({ logger: name, level: raw }, "ignoring a cluster-wide logger level that is not a level");
+    });
+    readiness.stage = "joining the worker group";
+    readiness.watchGroup(() => group.members.joined);
+    await group.members.start(herder);
+  }
+  readiness.started();
   log.info(
     { version: VERSION, connectors: herder.names().length, rest: rest.map((r) => r.url) },
     "tablesync started",
@@ -135,11 +186,13 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
   let shuttingDown: Promise<void> | null = null;
   const shutdown = () => {
     shuttingDown ??= (async () => {
+      readiness.stopping();
       log.info("shutting down: stopping tasks, flushing and committing offsets");
       await herder.shutdown();
       // Leave the group only once every task stopped and committed, so no successor overlaps with them.
       await group?.close().catch((e) => log.error({ err: e }, "leaving the worker group failed"));
       await offsets.close().catch((e) => log.error({ err: e }, "offsets could not be written at shutdown"));
+      await readiness.close();
       await Promise.all(rest.map((r) => r.close().catch(() => {})));
       stopUiHistory();
       stopLoopSampler();

@@ -17,16 +17,8 @@ export function errorResponse(status: number, message: string): Response {
   return json({ error_code: status, message }, status);
 }
 
-/** Reads a JSON body; a malformed or missing one is a 400 naming the problem. */
-export async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (text.trim() === "") throw new ConnectRestError(400, "Request body is empty; a JSON body is required");
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new ConnectRestError(400, `Request body is not valid JSON: ${(e as Error).message}`);
-  }
-}
+/** Request bodies are read within rest.request.max.bytes, as JSON only (request_body.ts). */
+export { readJson } from "./request_body.ts";
 
 /** A JSON object of string values (Connect's config map). Numbers and booleans are accepted and stringified. */
 export function stringMap(value: unknown, what: string, allowNull = false): Record<string, string> {

@@ -21,6 +21,12 @@ export class Router {
     return this;
   }
 
+  /** Whether some route has this path (any method). */
+  knows(url: URL): boolean {
+    const parts = url.pathname.split("/").filter(Boolean);
+    return this.#routes.some((route) => matchSegments(route.segments, parts) !== null);
+  }
+
   /** Finds the handler for a request, or throws ConnectRestError 404/405. */
   match(method: string, url: URL): { handler: Handler; params: Params } {
     const parts = url.pathname.split("/").filter(Boolean);

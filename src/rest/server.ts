@@ -1,6 +1,8 @@
 /**
  * The REST API server: Kafka Connect's paths, status codes and bodies on `listeners`, plus `GET /metrics`.
- * Optional bearer-token authentication (`rest.auth.token`) and TLS for https:// listeners.
+ * Optional bearer-token authentication (`rest.auth.token`) and TLS for https:// listeners. It opens before the
+ * worker has started, answering the probes (probes.ts) and /admin/loggers; the rest answers 503 until `serve`.
+ * Request bodies are bounded by `rest.request.max.bytes` and must be JSON (request_body.ts).
  * Every error becomes Connect's `{error_code, message}`; nothing secret leaves through a response.
  */
 import type { Herder } from "../runtime/herder.ts";
@@ -16,20 +18,34 @@ import { pluginRoutes } from "./plugins.ts";
 import { tableRoutes } from "./tables.ts";
 import { isPublicPath, uiRoutes } from "./ui.ts";
 import type { ThroughputHistory } from "./ui_history.ts";
+import { topicRoutes } from "./topics.ts";
+import { type ClusterLoggerLevel, loggerRoutes } from "./loggers.ts";
+import { PROBE_PATHS, probeRoutes, type WorkerProbes } from "./probes.ts";
+import { checkDeclaredLength, DEFAULT_MAX_BODY_BYTES, limitBody } from "./request_body.ts";
 
 const log = logger("rest");
 
 export interface RestServerOptions {
   /** One listener URL, e.g. http://127.0.0.1:8083 (port 0 picks a free port). */
   listener: string;
+  /** When set, requests must carry `Authorization: Bearer <token>` (the probes and the /ui page excepted). */
+  authToken?: string | null;
+  /** PEM certificate and key for https:// listeners. */
+  tls?: { cert: string; key: string };
+  /** `rest.request.max.bytes`. */
+  maxBodyBytes?: number;
+  /** `/health` and `/ready`, answered from the moment the listener opens. */
+  probes: WorkerProbes;
+}
+
+/** What the rest of the API answers from, once the worker has it (`RestServer.serve`). */
+export interface RestApi {
   herder: Herder;
   kafkaClusterId: string;
   /** Prometheus text for GET /metrics. */
   metrics: () => string;
-  /** When set, requests must carry `Authorization: Bearer <token>`. */
-  authToken?: string | null;
-  /** PEM certificate and key for https:// listeners. */
-  tls?: { cert: string; key: string };
+  /** Group mode: how `PUT /admin/loggers/<name>?scope=cluster` reaches every member. */
+  clusterLoggerLevel?: ClusterLoggerLevel;
   /** The status page's throughput samples (ui_history.ts). */
   uiHistory?: ThroughputHistory;
 }
@@ -37,29 +53,49 @@ export interface RestServerOptions {
 export interface RestServer {
   /** The URL the server listens on (with the real port). */
   url: string;
+  /** Serves the whole API; until then every path but the probes and /admin/loggers answers 503. */
+  serve(api: RestApi): void;
   close(): Promise<void>;
 }
 
-function buildRouter(options: RestServerOptions): Router {
+/** The routes that answer while the worker starts: the probes and the loggers. */
+function startingRouter(options: RestServerOptions, api: () => RestApi | null): Router {
   const router = new Router();
+  probeRoutes(router, options.probes);
+  loggerRoutes(
+    router,
+    () => api()?.herder.allTasks().map((t) => t.task) ?? [],
+    () => api()?.clusterLoggerLevel ?? null,
+  );
+  return router;
+}
+
+function buildRouter(options: RestServerOptions, api: RestApi): Router {
+  const router = startingRouter(options, () => api);
   router.add(
     "GET",
     "/",
-    () => json({ version: VERSION, commit: COMMIT, kafka_cluster_id: options.kafkaClusterId }),
+    () => json({ version: VERSION, commit: COMMIT, kafka_cluster_id: api.kafkaClusterId }),
   );
   router.add(
     "GET",
     "/metrics",
     () =>
-      new Response(options.metrics(), {
+      new Response(api.metrics(), {
         headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
       }),
   );
-  connectorRoutes(router, options.herder);
-  offsetRoutes(router, options.herder);
-  pluginRoutes(router, options.herder);
-  tableRoutes(router, options.herder);
-  uiRoutes(router, { ...options, authorized });
+  connectorRoutes(router, api.herder);
+  offsetRoutes(router, api.herder);
+  pluginRoutes(router, api.herder);
+  tableRoutes(router, api.herder);
+  topicRoutes(router, api.herder);
+  uiRoutes(router, {
+    herder: api.herder,
+    authToken: options.authToken,
+    uiHistory: api.uiHistory,
+    authorized,
+  });
   return router;
 }
 
@@ -75,7 +111,10 @@ function authorized(request: Request, token: string): boolean {
 
 export async function startRestServer(options: RestServerOptions): Promise<RestServer> {
   const url = new URL(options.listener);
-  const router = buildRouter(options);
+  let api: RestApi | null = null;
+  const starting = startingRouter(options, () => api);
+  let router = starting;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const https = url.protocol === "https:";
   if (https && !options.tls) {
     throw new Error(
@@ -85,11 +124,15 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
   const handler = async (request: Request): Promise<Response> => {
     const reqUrl = new URL(request.url);
     try {
-      // The status page itself holds no data; its own requests carry the token (see ui.ts).
-      if (
-        options.authToken && !isPublicPath(request.method, reqUrl) && !authorized(request, options.authToken)
-      ) {
+      // The probes and the status page hold no data; the page's own requests carry the token (see ui.ts).
+      const open = isPublicPath(request.method, reqUrl) || PROBE_PATHS.includes(reqUrl.pathname);
+      if (options.authToken && !open && !authorized(request, options.authToken)) {
         return errorResponse(401, "Authentication required: send Authorization: Bearer <token>");
+      }
+      checkDeclaredLength(request, maxBodyBytes);
+      limitBody(request, maxBodyBytes);
+      if (router === starting && !starting.knows(reqUrl)) {
+        return errorResponse(503, `Worker is still starting up: ${options.probes.health().message}`);
       }
       const { handler, params } = router.match(request.method, reqUrl);
       return await handler(request, params, reqUrl);
@@ -116,6 +159,10 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
   log.info({ url: actual }, `REST API listening on ${actual}`);
   return {
     url: actual,
+    serve: (served) => {
+      api = served;
+      router = buildRouter(options, served);
+    },
     close: async () => {
       await server.shutdown();
     },

@@ -79,15 +79,28 @@ export class ConnectorStateStore implements ConnectorConfigStore {
     return Object.keys(this.#connectors);
   }
 
-  /** Records a change and writes the file (atomically); resolves once durable. */
+  /** Records a change and writes the file (atomically); resolves once durable. A failed write is undone. */
   put(name: string, entry: StoredConnector): Promise<void> {
+    const before = this.#connectors[name];
     this.#connectors[name] = entry;
-    return this.#save();
+    return this.#save().catch((e) => {
+      if (this.#connectors[name] === entry) this.#restore(name, before);
+      throw e;
+    });
   }
 
   remove(name: string): Promise<void> {
+    const before = this.#connectors[name];
     delete this.#connectors[name];
-    return this.#save();
+    return this.#save().catch((e) => {
+      if (!(name in this.#connectors)) this.#restore(name, before);
+      throw e;
+    });
+  }
+
+  #restore(name: string, entry: StoredConnector | undefined): void {
+    if (entry) this.#connectors[name] = entry;
+    else delete this.#connectors[name];
   }
 
   #save(): Promise<void> {

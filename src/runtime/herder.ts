@@ -7,16 +7,13 @@
  * (ConnectorStateStore). A connector whose config is invalid at start is FAILED with the errors as its trace;
  * one created over REST with an invalid config is refused with 400.
  *
- * This class holds the connectors and orders the commands; each concern has its own room in herder/:
- * lifecycle (connector_lifecycle.ts), restarts (connector_restart.ts), status views (connector_status.ts),
- * offsets (connector_offsets.ts), validation (connector_validation.ts), secret masking (config_masking.ts), what
- * the state store keeps (stored_connectors.ts) and the command queue (command_queue.ts).
+ * This class holds the connectors and orders the commands; each concern has its own room in herder/ (lifecycle,
+ * restarts, status views, offsets, validation, names, secret masking, what the state store keeps, the queue).
  */
 import type { ConnectorPlugin } from "../connect/task_api.ts";
 import type { RawConfig } from "../common/props.ts";
 import type { ConfigInfos } from "../config/config_infos.ts";
 import { connectorTypeOf } from "../config/connector_class.ts";
-import type { LogLevel } from "../observability/log.ts";
 import type { KafkaClient } from "../kafka/mod.ts";
 import type { OffsetStore } from "./offsets/types.ts";
 import { ConnectRestError } from "./connect_rest_error.ts";
@@ -38,6 +35,7 @@ import {
 import { ConnectorValidator } from "./herder/connector_validation.ts";
 import { type ConnectorState, kindOf, type ManagedConnector } from "./herder/managed.ts";
 import { StoredConnectors } from "./herder/stored_connectors.ts";
+import { checkConnectorName } from "./herder/connector_name.ts";
 
 export interface HerderOptions {
   /** The worker section as written (placeholders unresolved), implied defaults included. */
@@ -46,7 +44,6 @@ export interface HerderOptions {
   workerStrings: Record<string, string>;
   /** `host:port` of the REST listener, reported as worker_id. */
   workerId: string;
-  logLevel: LogLevel;
   offsets: OffsetStore;
   /** Where connectors changed over REST are kept: the local file (standalone) or the config topic (group). */
   stateStore: ConnectorConfigStore;
@@ -102,8 +99,7 @@ export class Herder {
   }
 
   #add(name: string, config: RawConfig, target: TargetState, fileHash?: string): ManagedConnector {
-    const kind = connectorTypeOf(config["connector.class"]);
-    const plugin = this.#o.plugins.find((p) => p.kind === kind)!;
+    const plugin = this.#o.plugins.find((p) => p.kind === connectorTypeOf(config["connector.class"]))!;
     const m: ManagedConnector = {
       name,
       config,
@@ -113,6 +109,7 @@ export class Herder {
       tasks: [],
       taskConfigs: [],
       fileHash,
+      activeTopics: new Set(),
     };
     this.#connectors.set(name, m);
     return m;
@@ -128,10 +125,6 @@ export class Herder {
 
   names(): string[] {
     return [...this.#connectors.keys()];
-  }
-
-  has(name: string): boolean {
-    return this.#connectors.has(name);
   }
 
   /** The config as shown over REST: placeholders unresolved, literal secrets as [hidden]. */
@@ -166,6 +159,16 @@ export class Herder {
     return task;
   }
 
+  /** KIP-558: the topics the connector's tasks used since it started here or since the last reset, sorted. */
+  activeTopics(name: string): string[] {
+    return [...this.#get(name).activeTopics].sort();
+  }
+
+  /** Empties the connector's active topics; its running tasks report each topic again on its next use. */
+  resetActiveTopics(name: string): void {
+    this.#lifecycle.resetTopics(this.#get(name));
+  }
+
   /** Every task's runner, for metrics. */
   allTasks(): { connector: string; kind: string; task: TaskRunner }[] {
     return [...this.#connectors.values()].flatMap((m) =>
@@ -194,11 +197,12 @@ export class Herder {
 
   async #create(name: string, config: RawConfig, initialState: TargetState): Promise<void> {
     if (this.#connectors.has(name)) throw new ConnectRestError(409, `Connector ${name} already exists`);
+    checkConnectorName(name);
     const full: RawConfig = { ...config, name };
     this.#validator.checkValid(full);
-    const m = this.#add(name, full, initialState);
-    await this.#stored.save(m);
-    this.#lifecycle.start(m);
+    // Stored before it is held: a failed write leaves nothing registered.
+    await this.#stored.save({ name, config: full, target: initialState });
+    this.#lifecycle.start(this.#add(name, full, initialState));
   }
 
   /** PUT config: creates (true) or reconfigures (false). */
@@ -214,10 +218,11 @@ export class Herder {
     const m = this.#get(name);
     const full: RawConfig = keepHiddenSecrets({ ...config, name }, m.config);
     this.#validator.checkValid(full);
+    // Stored before anything changes: a failed write leaves the connector running as it was.
+    await this.#stored.save({ ...m, config: full });
     await this.#lifecycle.stopTasks(m);
     m.plugin = this.#validator.pluginFor(full);
     m.config = full;
-    await this.#stored.save(m);
     this.#lifecycle.start(m);
     return false;
   }
@@ -309,9 +314,7 @@ export class Herder {
 
   // ---- offsets (KIP-875: connector_offsets.ts) -------------------------------------------------------------
 
-  async offsets(
-    name: string,
-  ): Promise<{ offsets: { partition: Record<string, unknown>; offset: Record<string, unknown> }[] }> {
+  async offsets(name: string): ReturnType<ConnectorOffsets["list"]> {
     const m = this.#get(name);
     await this.#readSharedOffsets();
     return await this.#offsets.list(m);

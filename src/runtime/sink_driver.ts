@@ -30,6 +30,8 @@ export interface SinkDriverOptions {
   errors: ErrorHandler;
   logger: Logger;
   metrics: MetricsRegistry;
+  /** KIP-558: called for each topic records were consumed from. */
+  onTopic?: (topic: string) => void;
   /** `offset.flush.interval.ms`. */
   commitIntervalMs: number;
   maxRetryBackoffMs?: number;
@@ -183,6 +185,7 @@ export class SinkDriver {
       { topic: batch.topic },
       batch.records.length,
     );
+    this.#o.onTopic?.(batch.topic);
     for (let attempt = 1; records.length > 0; attempt++) {
       try {
         await this.#o.task.put(records);

@@ -57,6 +57,7 @@ export function buildSinkTask(env: TaskEnvironment): BuiltTask {
     errors,
     logger: log,
     metrics: env.metrics,
+    onTopic: (topic) => env.activeTopics.use(topic),
     commitIntervalMs: Number(env.worker["offset.flush.interval.ms"]),
   });
   stopSignal.signal.addEventListener("abort", () => driver.stop());

@@ -33,6 +33,8 @@ export interface SourceDriverOptions {
   errors: ErrorHandler;
   logger: Logger;
   metrics: MetricsRegistry;
+  /** KIP-558: called for each topic records were produced to (once Kafka acknowledged them). */
+  onTopic?: (topic: string) => void;
   /** Called with committable offsets whenever acknowledged records let them advance. */
   commitOffsets: (entries: OffsetUpdate[]) => void;
   /** Makes sure a topic exists before its first record is sent (topic.creation.* or a clear error). */
@@ -336,6 +338,7 @@ export class SourceDriver {
     }
     for (const [topic, count] of perTopic) {
       this.#o.metrics.increment("tablesync_source_records_produced_total", { topic }, count);
+      this.#o.onTopic?.(topic);
     }
     this.#publishOffsets();
   }

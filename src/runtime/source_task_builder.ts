@@ -49,6 +49,7 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
     errors,
     logger: log,
     metrics: env.metrics,
+    onTopic: (topic) => env.activeTopics.use(topic),
     commitOffsets: (entries) => env.post({ type: "offsets", entries }),
     ensureTopic: async (topic) => {
       if (await admin.topicExists(topic)) return;

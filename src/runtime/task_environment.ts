@@ -19,6 +19,7 @@ import type { RecordConverters } from "./record_bytes.ts";
 import type { SinkDriver } from "./sink_driver.ts";
 import type { SourceDriver } from "./source_driver.ts";
 import type { StartMessage, WorkerToMain } from "./worker_protocol.ts";
+import type { ActiveTopics } from "./active_topics.ts";
 
 export interface TaskEnvironment {
   readonly msg: StartMessage;
@@ -38,6 +39,8 @@ export interface TaskEnvironment {
   /** Aborted when the task is asked to stop. */
   readonly stopSignal: AbortController;
   readonly post: (message: WorkerToMain) => void;
+  /** KIP-558: the drivers record each topic they produce to or consume from. */
+  readonly activeTopics: ActiveTopics;
 }
 
 /** A built task: its driver, the connector task's start, and what to close when it ends. */
@@ -53,6 +56,7 @@ export interface EnvironmentHooks {
   readonly metrics: MetricsRegistry;
   readonly taskMetrics: TaskMetrics;
   readonly post: (message: WorkerToMain) => void;
+  readonly activeTopics: ActiveTopics;
   /** The Kafka consumer stopped on its own: the task fails. */
   readonly onConsumerCrash: (error: Error) => void;
 }

@@ -7,7 +7,7 @@
  */
 import { emptySnapshot, type MetricsSnapshot } from "../observability/metrics.ts";
 import type { TableProgress } from "../connect/table_progress.ts";
-import { logger } from "../observability/log.ts";
+import { logger, type LogSettings } from "../observability/log.ts";
 import { settlesWithin } from "../common/delay.ts";
 import { redact } from "../observability/redact.ts";
 import { type PermitPoolTransfer, reclaimPermits } from "../instance/permit_registry.ts";
@@ -19,6 +19,8 @@ export type TaskState = "UNASSIGNED" | "RUNNING" | "PAUSED" | "FAILED" | "RESTAR
 export interface TaskRunnerHooks {
   onOffsets(entries: OffsetUpdate[]): void;
   onStateChange(): void;
+  /** Topics the task produced to or consumed from for the first time (since it started or was told to forget). */
+  onTopics?(topics: string[]): void;
 }
 
 /** A worker that sends nothing for this long while it should be running is considered dead. */
@@ -111,6 +113,9 @@ export class TaskRunner {
       case "progress":
         this.progress = message.tables;
         break;
+      case "topics":
+        this.#hooks.onTopics?.(message.topics);
+        break;
       case "stopped":
         if (message.trace) this.#fail(message.trace);
         this.#terminate();
@@ -153,6 +158,16 @@ export class TaskRunner {
 
   resume(): void {
     if (this.state !== "FAILED") this.#post({ type: "resume" });
+  }
+
+  /** New log format and levels (PUT /admin/loggers): the task logs with them from now on. */
+  setLogSettings(settings: LogSettings): void {
+    this.#post({ type: "logSettings", settings });
+  }
+
+  /** The task reports each topic again on its next use (PUT /connectors/<name>/topics/reset). */
+  resetTopics(): void {
+    this.#post({ type: "resetTopics" });
   }
 
   /** Asks the task to finish in-flight work and commit; terminates it when `timeoutMs` passes first. */

@@ -8,7 +8,7 @@
  * Failures never escape the worker as uncaught errors: they are reported as a FAILED state with a trace.
  */
 import type { MainToWorker, StartMessage, WorkerToMain } from "./worker_protocol.ts";
-import { logger, setLogLevel } from "../observability/log.ts";
+import { applyLogSettings, logger } from "../observability/log.ts";
 import { settlesWithin } from "../common/delay.ts";
 import { redact } from "../observability/redact.ts";
 import { MetricsRegistry } from "../observability/metrics.ts";
@@ -23,6 +23,7 @@ import type { SinkDriver } from "./sink_driver.ts";
 import { taskEnvironment } from "./task_environment.ts";
 import { buildSourceTask } from "./source_task_builder.ts";
 import { buildSinkTask } from "./sink_task_builder.ts";
+import { ActiveTopics } from "./active_topics.ts";
 
 const METRICS_INTERVAL_MS = 2000;
 
@@ -50,6 +51,7 @@ let running: Promise<void> | null = null;
 let cleanup: (() => Promise<void>) | null = null;
 let metrics = new MetricsRegistry();
 let metricsTimer: ReturnType<typeof setInterval> | undefined;
+const activeTopics = new ActiveTopics((topics) => post({ type: "topics", topics }));
 
 self.onmessage = (event: MessageEvent<MainToWorker>) => {
   const message = event.data;
@@ -75,6 +77,12 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
     case "stop":
       stop(message.timeoutMs);
       break;
+    case "logSettings":
+      applyLogSettings(message.settings);
+      break;
+    case "resetTopics":
+      activeTopics.reset();
+      break;
   }
 };
 
@@ -92,7 +100,7 @@ async function start(msg: StartMessage): Promise<void> {
   recordRequestDurationsIn(metrics);
   collectWhenQuiet({ activity: () => metrics.increments });
   pauseWanted = msg.paused;
-  setLogLevel(msg.logLevel);
+  applyLogSettings(msg.logSettings);
   importPermitPools(msg.permitPools as PermitPoolTransfer);
   const log = logger("task", { connector: msg.connectorName, task: msg.taskId });
   metricsTimer = setInterval(
@@ -104,6 +112,7 @@ async function start(msg: StartMessage): Promise<void> {
     metrics,
     taskMetrics: taskMetrics(),
     post,
+    activeTopics,
     onConsumerCrash: (error) =>
       fail(new Error(`the Kafka consumer stopped: ${error.message}`, { cause: error })),
   });

@@ -1,13 +1,15 @@
 /**
  * Messages between the main thread (herder) and a task's Web Worker. Everything is structured-cloneable.
  *
- * main → worker: start, pause, resume, stop.
+ * main → worker: start, pause, resume, stop; new log settings (PUT /admin/loggers); forget the topics reported
+ * (PUT /connectors/<name>/topics/reset).
  * worker → main: state changes (with a trace on failure), committable source offsets, metrics snapshots,
- * source table progress, and `stopped` once the task has flushed and committed.
+ * source table progress, topics used for the first time (KIP-558), and `stopped` once the task has flushed and
+ * committed.
  */
 import type { MetricsSnapshot } from "../observability/metrics.ts";
 import type { ConnectorKind } from "../connect/task_api.ts";
-import type { LogLevel } from "../observability/log.ts";
+import type { LogSettings } from "../observability/log.ts";
 import type { OffsetUpdate } from "./offsets/types.ts";
 import type { SourceOffsetEntry } from "../connect/task_api.ts";
 import type { TableProgress } from "../connect/table_progress.ts";
@@ -25,7 +27,8 @@ export interface StartMessage {
   offsets: SourceOffsetEntry[];
   /** Shared permit pools per instance host (from src/instance), so every worker respects one limit. */
   permitPools: unknown;
-  logLevel: LogLevel;
+  /** The main thread's log format and levels; `logSettings` messages follow when they change. */
+  logSettings: LogSettings;
   /** Start paused (target state PAUSED). */
   paused: boolean;
 }
@@ -34,6 +37,8 @@ export type MainToWorker =
   | StartMessage
   | { type: "pause" }
   | { type: "resume" }
+  | { type: "logSettings"; settings: LogSettings }
+  | { type: "resetTopics" }
   | { type: "stop"; timeoutMs: number };
 
 export type TaskRunState = "RUNNING" | "PAUSED" | "FAILED";
@@ -43,4 +48,5 @@ export type WorkerToMain =
   | { type: "offsets"; entries: OffsetUpdate[] }
   | { type: "metrics"; snapshot: MetricsSnapshot }
   | { type: "progress"; tables: TableProgress[] }
+  | { type: "topics"; topics: string[] }
   | { type: "stopped"; trace?: string };

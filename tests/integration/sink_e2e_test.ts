@@ -179,6 +179,10 @@ Deno.test("input shapes produced by kcat land as the spec says; other primitives
       const status = (await daemon.request("GET", `/connectors/${name}/status`)).body;
       assertEquals(status.tasks[0].state, "RUNNING", JSON.stringify(status));
     }
+    // KIP-558: a sink's active topics are those it consumed from.
+    assertEquals((await daemon.request("GET", "/connectors/string/topics")).body, {
+      string: { topics: ["in.string"] },
+    });
     // Sink offsets are the consumer group's committed offsets.
     const offsets = await waitFor(
       async () => {

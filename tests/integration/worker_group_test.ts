@@ -230,6 +230,15 @@ Deno.test({
           ),
         ),
       );
+      // Started members hold an assignment: ready, with the group check.
+      for (const m of members) {
+        const ready = await m.request("GET", "/ready");
+        assertEquals(
+          [ready.status, ready.body.checks.group],
+          [200, { ready: true }],
+          JSON.stringify(ready.body),
+        );
+      }
 
       // Spread: every task on one member, loads within one, every member busy; every member's status agrees.
       const sourceTasks = await waitFor(

@@ -14,7 +14,7 @@ function startMessage(): StartMessage {
     workerConfig: {},
     offsets: [],
     permitPools: {},
-    logLevel: "silent",
+    logSettings: { format: "json", root: "silent", loggers: {} },
     paused: false,
   };
 }

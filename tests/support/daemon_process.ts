@@ -34,11 +34,17 @@ export interface StartDaemonOptions {
   dir?: string;
   /** Milliseconds to wait for the REST API and every connector of the file. Default 90000. */
   timeoutMs?: number;
+  /**
+   * What to wait for: "started" (default: the herder has taken every connector of the file) or "listening"
+   * (the REST listener is open; for a daemon that cannot finish starting, e.g. without Kafka).
+   */
+  until?: "started" | "listening";
 }
 
 /**
  * Starts the daemon with `config`; the REST listener is always on a free port and files live in the temp dir.
- * The daemon must log at info level or below: the harness learns the REST URL from its "listening" line.
+ * The daemon must log at info level or below: the harness learns the REST URL from its "listening" line (in
+ * either log.format).
  */
 export async function startDaemonProcess(
   config: DaemonConfig,
@@ -73,10 +79,11 @@ export async function startDaemonProcess(
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
         lines.push(line);
-        const m = /REST API listening on (http\S+?)"/.exec(line);
+        const m = /REST API listening on (https?:\/\/[^\s"]+)/.exec(line);
         if (m) restUrl = m[1];
+        if (restUrl && options.until === "listening") listening.resolve(restUrl);
         // Ready once the herder has taken every connector of the file ("tablesync started" follows it).
-        if (restUrl && line.includes('"msg":"tablesync started"')) listening.resolve(restUrl);
+        if (restUrl && /\btablesync started\b/.test(line)) listening.resolve(restUrl);
       }
     }
     if (buffer) lines.push(buffer);

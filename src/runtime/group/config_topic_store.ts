@@ -11,6 +11,8 @@
  * Restart requests travel the same way (KIP-745): `restart-connector-<name>` → `{"include-tasks":bool,
  * "only-failed":bool}`, and, ours (Connect forwards a task restart to its worker over REST instead),
  * `restart-task-<name>-<n>` → `{}`. Only requests written after a member started reach its `onRestart`.
+ * Cluster-wide logger levels too (KIP-976): `logger-cluster-<name>` → `{"level":"DEBUG"}`, applied by every
+ * member that reads it once it has started (`onLoggerLevel`), as Connect applies them.
  *
  * Every member follows the topic; `onChange` reports each connector whose stored entry changed, including this
  * member's own writes, except those a newer write of this member already superseded.
@@ -42,6 +44,7 @@ export class ConfigTopicStore implements ConnectorConfigStore {
   readonly #ownWrites = new Map<string, number>();
   #listener: (name: string, entry: StoredConnector | undefined) => void = () => {};
   #restartListener: (request: ReadRestart) => void = () => {};
+  #loggerListener: (name: string, level: string) => void = () => {};
 
   /** `replicationFactor`: `config.storage.replication.factor` when the topic is created; default -1 (broker default). */
   constructor(kafka: KafkaClient, topic: string, replicationFactor = -1) {
@@ -68,6 +71,17 @@ export class ConfigTopicStore implements ConnectorConfigStore {
   /** Called for every restart request read after start. */
   onRestart(listener: (request: ReadRestart) => void): void {
     this.#restartListener = listener;
+  }
+
+  /** Called for every cluster-wide logger level read from now on. */
+  onLoggerLevel(listener: (name: string, level: string) => void): void {
+    this.#loggerListener = listener;
+  }
+
+  /** Asks every member to set a logger's level; resolves once this member has read it back (and applied it). */
+  async requestLoggerLevel(name: string, level: string): Promise<void> {
+    const acks = await this.#tail.write([{ key: `logger-cluster-${name}`, value: { level }, partition: 0 }]);
+    await this.#tail.waitFor(0, acks[acks.length - 1].offset);
   }
 
   /** Asks every member to restart what it runs of the connector. */
@@ -164,6 +178,11 @@ export class ConfigTopicStore implements ConnectorConfigStore {
         log.warn({ key, offset: record.offset }, "ignoring a config topic record without string properties");
         return;
       }
+    } else if (key.startsWith("logger-cluster-")) {
+      if (typeof value?.level === "string") {
+        this.#loggerListener(key.slice("logger-cluster-".length), value.level);
+      }
+      return;
     } else {
       this.#applyRestart(key, value);
       return;

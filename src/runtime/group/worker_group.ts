@@ -77,6 +77,7 @@ export class WorkerGroup {
   #configChanges: Promise<void> = Promise.resolve();
   /** The reconcile of the latest assignment (or loss); the next join waits for it. */
   #settling: Promise<void> = Promise.resolve();
+  #joined = false;
 
   constructor(options: WorkerGroupOptions) {
     this.#o = options;
@@ -129,6 +130,11 @@ export class WorkerGroup {
     });
     await this.#membership.start();
     await this.#settling;
+  }
+
+  /** Whether this member holds an assignment of the group now (for GET /ready). */
+  get joined(): boolean {
+    return this.#joined;
   }
 
   /** Leaves the group (the herder must have stopped its tasks first, so successors never overlap). */
@@ -190,6 +196,7 @@ export class WorkerGroup {
       return;
     }
     this.#generation = received.generation;
+    this.#joined = true;
     const epoch = this.#epoch;
     await this.#configAt(assignment.configPosition);
     if (epoch !== this.#epoch) return; // membership was lost meanwhile: this assignment is void
@@ -226,6 +233,7 @@ export class WorkerGroup {
 
   /** Membership lost: stops everything at once, without waiting for an assignment still being applied. */
   #release(): void {
+    this.#joined = false;
     this.#epoch++;
     this.#tasks.clear();
     this.#connectors.clear();

@@ -7,7 +7,7 @@ import type { RawConfig } from "../../common/props.ts";
 import { errorCount, errorLines } from "../../config/analyze.ts";
 import { exportPermitPools, permitPoolFor } from "../../instance/permit_registry.ts";
 import { parseInstanceUrl } from "../../instance/instance_url.ts";
-import { logger, type LogLevel } from "../../observability/log.ts";
+import { logger, logSettings } from "../../observability/log.ts";
 import { redact } from "../../observability/redact.ts";
 import type { OffsetStore } from "../offsets/types.ts";
 import type { TaskPlacement } from "../task_placement.ts";
@@ -22,7 +22,6 @@ const log = logger("herder");
 export interface LifecycleOptions {
   /** The worker section as written (placeholders unresolved), implied defaults included. */
   readonly workerRaw: RawConfig;
-  readonly logLevel: LogLevel;
   readonly offsets: OffsetStore;
   readonly validator: ConnectorValidator;
   /** `task.shutdown.graceful.timeout.ms`. */
@@ -151,6 +150,12 @@ export class ConnectorLifecycle {
     this.start(m);
   }
 
+  /** Empties the connector's active topics; its running tasks report each again on its next use. */
+  resetTopics(m: ManagedConnector): void {
+    m.activeTopics.clear();
+    for (const t of m.tasks) t.resetTopics();
+  }
+
   /** Whether this member runs the connector's task (always, standalone). */
   owns(connector: string, task: number): boolean {
     return this.o.placement?.owns(connector, task) ?? true;
@@ -182,7 +187,7 @@ export class ConnectorLifecycle {
       workerConfig: this.o.workerRaw,
       offsets,
       permitPools: exportPermitPools(),
-      logLevel: this.o.logLevel,
+      logSettings: logSettings(),
       paused: m.target === "PAUSED",
     }, {
       onOffsets: (entries) => {
@@ -193,6 +198,9 @@ export class ConnectorLifecycle {
         }
       },
       onStateChange: () => this.#reportTask(m.name, runner),
+      onTopics: (topics) => {
+        for (const topic of topics) m.activeTopics.add(topic);
+      },
     });
     return runner;
   }

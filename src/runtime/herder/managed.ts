@@ -18,6 +18,8 @@ export interface ManagedConnector {
   taskConfigs: RawConfig[];
   /** Hash of the config file's entry, when the connector comes from the file. */
   fileHash?: string;
+  /** KIP-558: topics its tasks produced to or consumed from since it was started here or since a reset. */
+  activeTopics: Set<string>;
 }
 
 /** Connect's connector type: "unknown" when the class names no connector of this build. */

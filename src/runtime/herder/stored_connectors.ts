@@ -10,6 +10,7 @@
 import type { RawConfig } from "../../common/props.ts";
 import { configHash, type ConnectorConfigStore, type TargetState } from "../connector_state_store.ts";
 import type { ManagedConnector } from "./managed.ts";
+import { ConnectRestError } from "../connect_rest_error.ts";
 
 /** A connector to hold at start. */
 export interface StartingConnector {
@@ -61,9 +62,18 @@ export class StoredConnectors {
     return out;
   }
 
-  /** Records the connector's config and target; resolves once durable. */
+  /** Records the connector's config and target; resolves once durable, else a 500 saying nothing was changed. */
   async save(m: Recorded): Promise<void> {
-    await this.store.put(m.name, { config: m.config, target: m.target, fileHash: m.fileHash });
+    try {
+      await this.store.put(m.name, { config: m.config, target: m.target, fileHash: m.fileHash });
+    } catch (e) {
+      throw new ConnectRestError(
+        500,
+        `The change to connector ${m.name} could not be stored, so it was not applied: ${
+          (e as Error).message
+        }`,
+      );
+    }
   }
 
   /** Records a deletion: a file entry is kept as deleted (the file still declares it), any other is removed. */

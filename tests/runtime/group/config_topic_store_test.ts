@@ -22,15 +22,20 @@ const clientFor = (broker: KafkaBroker) =>
     connectionTimeoutMs: 3_000,
   });
 
+/** A fresh compacted single-partition config topic and a client of the broker. */
+async function configTopic(broker: KafkaBroker) {
+  const topic = uniqueName("configs");
+  await broker.createTopic(topic, 1, 1, { "cleanup.policy": "compact" });
+  return { topic, kafka: clientFor(broker) };
+}
+
 Deno.test({
   name: "config topic: Connect's records; a change on one member reaches the other; tombstones delete",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
     await using broker = await startKafkaBroker();
-    const topic = uniqueName("configs");
-    await broker.createTopic(topic, 1, 1, { "cleanup.policy": "compact" });
-    const kafka = clientFor(broker);
+    const { topic, kafka } = await configTopic(broker);
     const one = new ConfigTopicStore(kafka, topic);
     const two = new ConfigTopicStore(kafka, topic);
     await Promise.all([one.start(), two.start()]);
@@ -63,6 +68,36 @@ Deno.test({
       assertEquals(byKey.get("connector-old"), null);
       assertEquals(byKey.get("target-state-old"), null);
       assertEquals(records.every((r) => r.partition === 0), true);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "config topic: a cluster-wide logger level (Connect's logger-cluster-<name>) reaches the other member",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    await using broker = await startKafkaBroker();
+    const { topic, kafka } = await configTopic(broker);
+    const one = new ConfigTopicStore(kafka, topic);
+    await one.start();
+    await one.requestLoggerLevel("old", "TRACE"); // written before the other member started: not applied there
+    const two = new ConfigTopicStore(kafka, topic);
+    await two.start();
+    const levels: [string, string][] = [];
+    two.onLoggerLevel((name, level) => levels.push([name, level]));
+    try {
+      await one.requestLoggerLevel("task", "DEBUG");
+      await two.waitForPosition(one.position());
+      assertEquals(levels, [["task", "DEBUG"]]);
+      assertEquals(two.names(), [], "a logger level is no connector");
+      const records = await readTopicWithKcat(broker.bootstrapServers, topic);
+      assertEquals(JSON.parse(records.find((r) => r.key === "logger-cluster-task")!.value!), {
+        level: "DEBUG",
+      });
     } finally {
       await Promise.all([one.close(), two.close()]);
     }

@@ -5,7 +5,16 @@ import type { ConnectorState, ManagedConnector } from "../../../src/runtime/herd
 import type { TargetState } from "../../../src/runtime/connector_state_store.ts";
 
 function connector(state: ConnectorState, target: TargetState = "RUNNING"): ManagedConnector {
-  return { name: "c", config: {}, plugin: undefined, target, state, tasks: [], taskConfigs: [] };
+  return {
+    name: "c",
+    config: {},
+    plugin: undefined,
+    target,
+    state,
+    tasks: [],
+    taskConfigs: [],
+    activeTopics: new Set(),
+  };
 }
 
 function status(connectorState: string, taskStates: string[]) {
