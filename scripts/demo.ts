@@ -12,11 +12,19 @@
  * that one). If the demo itself is killed (SIGTERM, SIGKILL, a closed terminal), watchdogs stop the daemon
  * (gracefully) and the broker; the simulator runs inside the demo and ends with it.
  *
- *   scripts/demo [--seconds N] [--rows N] [--writer-rate N] [--delete-every N]
+ *   scripts/demo [--seconds N] [--rows N] [--writer-rate N] [--delete-every N] [--bootstrap-servers HOST:PORT]
+ *
+ * --bootstrap-servers uses a Kafka cluster that already runs (the topic is created there if missing) instead of
+ * starting a broker.
  */
 import { startSimulator } from "../src/sim/mod.ts";
 import { loadConfigFile } from "../src/config/load.ts";
-import { describeBroker, launchKafkaBroker, stopKafkaBroker } from "../tests/support/kafka_broker_process.ts";
+import {
+  describeBroker,
+  type LaunchedBroker,
+  launchKafkaBroker,
+  stopKafkaBroker,
+} from "../tests/support/kafka_broker_process.ts";
 import { watchOwner } from "../tests/support/owner_watchdog.ts";
 
 function option(name: string, fallback: number): number {
@@ -34,6 +42,8 @@ const seconds = option("seconds", 0);
 const rows = option("rows", 20000);
 const writerRate = option("writer-rate", 50);
 const deleteEvery = option("delete-every", 3);
+const bootstrapIndex = Deno.args.indexOf("--bootstrap-servers");
+const givenBootstraps = bootstrapIndex >= 0 ? Deno.args[bootstrapIndex + 1] : undefined;
 const root = new URL("..", import.meta.url).pathname;
 const configPath = `${root}deploy/examples/demo.yaml`;
 const demoConnector = (await loadConfigFile(configPath)).connectors[0];
@@ -53,10 +63,13 @@ const sim = await startSimulator({
 
 console.log(`instance simulator on ${sim.url}`);
 
-console.log("starting a Kafka broker (Apache Kafka from .tools/kafka, single-node KRaft) ...");
-const broker = await launchKafkaBroker();
-console.log(describeBroker(broker));
-const bootstraps = broker.bootstrapServers;
+let broker: LaunchedBroker | undefined;
+if (givenBootstraps === undefined) {
+  console.log("starting a Kafka broker (Apache Kafka from .tools/kafka, single-node KRaft) ...");
+  broker = await launchKafkaBroker();
+  console.log(describeBroker(broker));
+} else console.log(`using the Kafka cluster at ${givenBootstraps}`);
+const bootstraps = givenBootstraps ?? broker!.bootstrapServers;
 
 const restPort = 18083 + Math.floor(Math.random() * 1000);
 // detached: the daemon gets a session (and process group) of its own, so a terminal's Ctrl-C does not reach it.
@@ -91,7 +104,7 @@ const stop = async () => {
   console.log("\nstopping (tablesync shuts down gracefully; Ctrl-C again stops it at once) ...");
   const { code } = await daemon.status;
   console.log(`tablesync exited with code ${code}`);
-  await stopKafkaBroker(broker);
+  if (broker) await stopKafkaBroker(broker);
   await sim.stop();
   await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   Deno.exit(0);
