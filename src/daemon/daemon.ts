@@ -7,7 +7,6 @@ import { loadConfigFile } from "../config/load.ts";
 import { analyzeWorker, workerStrings } from "../config/worker_config.ts";
 import { errorLines } from "../config/analyze.ts";
 import { logger, type LogLevel, setLogLevel } from "../observability/log.ts";
-import { settlesWithin } from "../common/delay.ts";
 import { MetricsRegistry } from "../observability/metrics.ts";
 import { createKafka, kafkaOptionsFromProperties } from "../kafka/mod.ts";
 import { createOffsetStore } from "../runtime/offsets/factory.ts";
@@ -21,6 +20,8 @@ import { startCpuProfileFromEnv } from "../observability/cpu_profile.ts";
 import { startMemoryTraceFromEnv } from "../observability/memory_trace.ts";
 import { tuneNativeMemory } from "./native_memory.ts";
 import { type GroupStores, startGroupStores } from "../runtime/group/group_stores.ts";
+import { checkConfigFile } from "../config/file_checks.ts";
+import { waitForKafka } from "./kafka_wait.ts";
 
 const log = logger("daemon");
 
@@ -40,35 +41,35 @@ export interface RunningDaemon {
 /** How long to wait for the Kafka cluster at start before giving up with a clear error. */
 const KAFKA_START_TIMEOUT_MS = 30_000;
 
-export async function startDaemon(configPath: string): Promise<RunningDaemon> {
+export interface StartOptions {
+  /** Aborts the start while it waits for Kafka (a signal during start). */
+  signal?: AbortSignal;
+  /** One line per distinct reason while Kafka cannot be reached (default: logged as a warning). */
+  onKafkaWaiting?: (line: string) => void;
+}
+
+export async function startDaemon(configPath: string, options: StartOptions = {}): Promise<RunningDaemon> {
   startCpuProfileFromEnv("main");
   startMemoryTraceFromEnv("main");
   // TABLESYNC_NATIVE_MEMORY=default leaves glibc's own behaviour (for comparing; see docs/performance.md).
   if (envOrUndefined("TABLESYNC_NATIVE_MEMORY") !== "default") tuneNativeMemory();
   const config = await loadConfigFile(configPath);
   const worker = analyzeWorker(config.worker);
-  const problems = errorLines(worker);
+  const file = checkConfigFile(config, worker);
+  const problems = [...file.errors, ...errorLines(worker)];
   if (problems.length > 0) {
-    throw new DaemonStartError(`invalid worker config in ${configPath}:\n${problems.join("\n")}`);
+    throw new DaemonStartError(`invalid config in ${configPath}:\n${problems.join("\n")}`);
   }
   setLogLevel(worker.values["log.level"] as LogLevel);
+  for (const warning of file.warnings) log.warn(warning);
   const strings = workerStrings(worker);
 
   const kafka = createKafka((await kafkaOptionsFromProperties(strings)).connection);
-  const admin = await kafka.admin();
-  let clusterId: string;
-  try {
-    clusterId = await withTimeout(
-      admin.clusterId(),
-      KAFKA_START_TIMEOUT_MS,
-      () =>
-        new DaemonStartError(
-          `cannot reach Kafka at ${strings["bootstrap.servers"]} within ${KAFKA_START_TIMEOUT_MS / 1000} s`,
-        ),
-    );
-  } finally {
-    await admin.close().catch(() => {});
-  }
+  const clusterId = await waitForKafka(kafka, {
+    timeoutMs: KAFKA_START_TIMEOUT_MS,
+    signal: options.signal,
+    onWaiting: options.onKafkaWaiting ?? ((line) => log.warn(line)),
+  });
 
   const offsets = createOffsetStore(worker.values, { kafka });
   await offsets.start();
@@ -147,11 +148,6 @@ async function listenerTls(
   const keyPath = values["listeners.https.ssl.key.location"] as string | null;
   if (!certPath || !keyPath) return undefined;
   return { cert: await Deno.readTextFile(certPath), key: await Deno.readTextFile(keyPath) };
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
-  if (await settlesWithin(promise, ms)) return await promise;
-  throw error();
 }
 
 function envOrUndefined(name: string): string | undefined {
