@@ -5,6 +5,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { readLines } from "../support/read_lines.ts";
 import { kafkaBootstrapServers } from "../support/kafka_broker.ts";
+import { isAlive } from "../support/owner_watchdog.ts";
 
 const DEMO = new URL("../../scripts/demo.ts", import.meta.url).pathname;
 
@@ -72,15 +73,6 @@ async function waitFor(lines: string[], match: (line: string) => boolean, what: 
 async function untilGone(pids: number[]): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (pids.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 /** Live processes whose process group is `pgid`. */

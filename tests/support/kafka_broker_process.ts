@@ -13,7 +13,7 @@
  * production clusters and the reason Connect has topic.creation.*): a test creates its topics, or the daemon does,
  * and a reader cannot race the daemon by creating a topic first with the wrong settings.
  */
-import { shellQuote, watchOwner } from "./owner_watchdog.ts";
+import { isAlive, shellQuote, watchOwner } from "./owner_watchdog.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const BROKER_JARS = `${ROOT}.tools/kafka/broker`;
@@ -265,15 +265,6 @@ function freePort(): number {
 function randomClusterId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 function signal(pid: number, name: Deno.Signal): void {

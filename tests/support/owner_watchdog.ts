@@ -31,4 +31,14 @@ export async function watchOwner(ownerPid: number, childPid: number, removeDir =
   if (!started.success) throw new Error(`the watchdog of pid ${childPid} did not start`);
 }
 
+/** Whether `pid` runs (Linux's /proc): a zombie, exited but not yet reaped, does not. */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
 export const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
