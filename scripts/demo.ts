@@ -87,7 +87,6 @@ const daemon = new Deno.Command(Deno.execPath(), {
   stderr: "inherit",
   detached: true,
 }).spawn();
-await watchOwner(Deno.pid, daemon.pid, dataDir);
 console.log(`starting tablesync (pid ${daemon.pid}, REST API on http://127.0.0.1:${restPort}) ...`);
 console.log(`read the topic: kcat -b ${bootstraps} -t ${topic} -C -o beginning -f '%k %s\\n'`);
 
@@ -117,6 +116,9 @@ daemon.status.then((s) => {
     stop();
   }
 });
+// Started once the signal listeners are in place (no await between the spawn and them, so a signal never ends
+// the demo with the daemon uncovered); from here on it covers a demo that is killed.
+await watchOwner(Deno.pid, daemon.pid, dataDir);
 
 const started = Date.now();
 function metric(text: string, name: string, match: string): number {
