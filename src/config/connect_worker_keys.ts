@@ -147,3 +147,25 @@ export const CONNECT_WORKER_PREFIXES: readonly string[] = [
   "config.providers.",
   "metrics.context.",
 ];
+
+/**
+ * Kafka client keys tablesync's task clients also take from the worker section (src/kafka/options.ts reads the
+ * worker's keys, then its `producer.`/`consumer.` keys, then the connector's overrides), beyond Connect's worker
+ * keys: accepted as they are. tests/config/worker_keys_test.ts checks that every key the client options read is.
+ */
+export const WORKER_CLIENT_KEYS: readonly string[] = [
+  "acks",
+  "compression.type",
+  "linger.ms",
+  "batch.size",
+  "max.request.size",
+  "retries",
+  "enable.idempotence",
+  "transactional.id",
+  "max.poll.interval.ms",
+  "fetch.max.wait.ms",
+  "max.partition.fetch.bytes",
+  "fetch.max.bytes",
+  "auto.offset.reset",
+  "isolation.level",
+];

@@ -3,7 +3,7 @@ import { type Analysis, analyze } from "./analyze.ts";
 import { type PlaceholderEnv, registerResolvedSecrets, resolveConfig } from "./placeholders.ts";
 import { addError } from "./analyze.ts";
 import type { RawConfig } from "../common/props.ts";
-import { CONNECT_WORKER_KEYS, CONNECT_WORKER_PREFIXES } from "./connect_worker_keys.ts";
+import { CONNECT_WORKER_KEYS, CONNECT_WORKER_PREFIXES, WORKER_CLIENT_KEYS } from "./connect_worker_keys.ts";
 import {
   impliedWorkerSettings,
   WORKER_DEFS,
@@ -15,11 +15,12 @@ export function analyzeWorker(raw: RawConfig, env?: PlaceholderEnv): Analysis {
   const { resolved, errors, fromPlaceholders } = resolveConfig(raw, env);
   registerResolvedSecrets(WORKER_DEFS, fromPlaceholders);
   const withImplied = { ...impliedWorkerSettings(resolved), ...environmentDefaults(resolved), ...resolved };
-  // Kafka Connect's own worker keys are accepted (and ignored where tablesync has no use for them); any other key
-  // is a near miss of one of ours (an error with a suggestion) or a warning.
+  // Kafka Connect's own worker keys are accepted (and ignored where tablesync has no use for them), and so are the
+  // client keys our Kafka clients read; any other key is a near miss of one of ours (an error with a suggestion)
+  // or a warning.
   const analysis = analyze([...WORKER_DEFS], withImplied, {
     passThroughPrefixes: [...WORKER_PASS_THROUGH_PREFIXES, ...CONNECT_WORKER_PREFIXES],
-    acceptedKeys: CONNECT_WORKER_KEYS,
+    acceptedKeys: [...CONNECT_WORKER_KEYS, ...WORKER_CLIENT_KEYS],
     warnUnknownKeys: true,
   });
   for (const [key, message] of errors) addError(analysis, key, message);
