@@ -3,7 +3,8 @@
  *
  * `deno compile` downloads the Deno runtime for the target the first time it runs; on a machine without
  * internet access that download fails, and this script says so instead of leaving a raw network error.
- * Usage: deno task compile [--target x86_64-unknown-linux-gnu|aarch64-unknown-linux-gnu|...]
+ * Usage: deno task compile [--target x86_64-unknown-linux-gnu|aarch64-unknown-linux-gnu|x86_64-apple-darwin|
+ *   aarch64-apple-darwin|x86_64-pc-windows-msvc] (the release workflow builds all five: .github/workflows/release.yml)
  */
 import { DAEMON_V8_FLAGS } from "../src/daemon/v8_flags.ts";
 
@@ -61,4 +62,5 @@ if (!result.success) {
   }
   Deno.exit(result.code || 1);
 }
-console.error(`built ${output} (commit ${commit})`);
+// deno compile appends .exe for Windows targets.
+console.error(`built ${output}${target?.includes("windows") ? ".exe" : ""} (commit ${commit})`);

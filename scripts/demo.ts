@@ -2,14 +2,30 @@
  * The demo (scripts/demo): the simulator with an incident table and a live writer, a real Apache Kafka broker
  * (single-node KRaft from the jars scripts/bootstrap resolved; stopped with the demo, even when it is killed) and
  * the daemon running deploy/examples/demo.yaml (deletion capture on; it creates its topic with topic.creation.*).
- * Deletes a row over the table API every few seconds, prints the status page's address, and prints per-table
- * progress (phase, rows emitted, remaining and ETA during the backfill, lag, tombstones) every two seconds until
- * Ctrl-C or the time limit.
+ * Deletes a row over the table API every few seconds, prints the status page's address and a kcat command that
+ * reads the topic, and prints per-table progress (phase, rows emitted, remaining and ETA during the backfill, lag,
+ * tombstones) every two seconds until Ctrl-C or the time limit.
  *
- *   scripts/demo [--seconds N] [--rows N] [--writer-rate N] [--delete-every N]
+ * Signals: the daemon and the broker run in sessions of their own, so a terminal's Ctrl-C (SIGINT to the whole
+ * foreground process group) reaches the demo alone, which sends the daemon exactly one SIGTERM: one graceful
+ * shutdown, as `tablesync run` documents (a second signal would make it exit at once; a second Ctrl-C forwards
+ * that one). If the demo itself is killed (SIGTERM, SIGKILL, a closed terminal), watchdogs stop the daemon
+ * (gracefully) and the broker; the simulator runs inside the demo and ends with it.
+ *
+ *   scripts/demo [--seconds N] [--rows N] [--writer-rate N] [--delete-every N] [--bootstrap-servers HOST:PORT]
+ *
+ * --bootstrap-servers uses a Kafka cluster that already runs (the topic is created there if missing) instead of
+ * starting a broker.
  */
 import { startSimulator } from "../src/sim/mod.ts";
-import { describeBroker, launchKafkaBroker, stopKafkaBroker } from "../tests/support/kafka_broker_process.ts";
+import { loadConfigFile } from "../src/config/load.ts";
+import {
+  describeBroker,
+  type LaunchedBroker,
+  launchKafkaBroker,
+  stopKafkaBroker,
+} from "../tests/support/kafka_broker_process.ts";
+import { watchOwner } from "../tests/support/owner_watchdog.ts";
 
 function option(name: string, fallback: number): number {
   const i = Deno.args.indexOf(`--${name}`);
@@ -26,7 +42,12 @@ const seconds = option("seconds", 0);
 const rows = option("rows", 20000);
 const writerRate = option("writer-rate", 50);
 const deleteEvery = option("delete-every", 3);
+const bootstrapIndex = Deno.args.indexOf("--bootstrap-servers");
+const givenBootstraps = bootstrapIndex >= 0 ? Deno.args[bootstrapIndex + 1] : undefined;
 const root = new URL("..", import.meta.url).pathname;
+const configPath = `${root}deploy/examples/demo.yaml`;
+const demoConnector = (await loadConfigFile(configPath)).connectors[0];
+const topic = demoConnector.config["svc.table.incident.topic"];
 const dataDir = await Deno.makeTempDir({ prefix: "tablesync-demo-" });
 const password = crypto.randomUUID();
 
@@ -40,15 +61,20 @@ const sim = await startSimulator({
   writer: writerRate > 0 ? { rowsPerSecond: writerRate, table: "incident" } : undefined,
 });
 
-console.log("starting a Kafka broker (Apache Kafka from .tools/kafka, single-node KRaft) ...");
-const broker = await launchKafkaBroker();
-console.log(describeBroker(broker));
-const bootstraps = broker.bootstrapServers;
+console.log(`instance simulator on ${sim.url}`);
+
+let broker: LaunchedBroker | undefined;
+if (givenBootstraps === undefined) {
+  console.log("starting a Kafka broker (Apache Kafka from .tools/kafka, single-node KRaft) ...");
+  broker = await launchKafkaBroker();
+  console.log(describeBroker(broker));
+} else console.log(`using the Kafka cluster at ${givenBootstraps}`);
+const bootstraps = givenBootstraps ?? broker!.bootstrapServers;
 
 const restPort = 18083 + Math.floor(Math.random() * 1000);
-console.log(`starting tablesync (REST API on http://127.0.0.1:${restPort}) ...`);
+// detached: the daemon gets a session (and process group) of its own, so a terminal's Ctrl-C does not reach it.
 const daemon = new Deno.Command(Deno.execPath(), {
-  args: ["run", "--allow-all", `${root}main.ts`, "run", "--config", `${root}deploy/examples/demo.yaml`],
+  args: ["run", "--allow-all", `${root}main.ts`, "run", "--config", configPath],
   env: {
     DEMO_BOOTSTRAP_SERVERS: bootstraps,
     DEMO_REST_PORT: String(restPort),
@@ -56,21 +82,28 @@ const daemon = new Deno.Command(Deno.execPath(), {
     DEMO_INSTANCE_URL: sim.url,
     DEMO_INSTANCE_PASSWORD: password,
   },
+  stdin: "null",
   stdout: "inherit",
   stderr: "inherit",
+  detached: true,
 }).spawn();
+console.log(`starting tablesync (pid ${daemon.pid}, REST API on http://127.0.0.1:${restPort}) ...`);
+console.log(`read the topic: kcat -b ${bootstraps} -t ${topic} -C -o beginning -f '%k %s\\n'`);
 
 const api = `http://127.0.0.1:${restPort}`;
+const connector = encodeURIComponent(demoConnector.name);
 let stopping = false;
+/** One SIGTERM to the daemon per signal the demo gets: the first stops it gracefully, a second at once. */
 const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  console.log("\nstopping ...");
   try {
     daemon.kill("SIGTERM");
   } catch { /* already gone */ }
-  await daemon.status;
-  await stopKafkaBroker(broker);
+  if (stopping) return;
+  stopping = true;
+  console.log("\nstopping (tablesync shuts down gracefully; Ctrl-C again stops it at once) ...");
+  const { code } = await daemon.status;
+  console.log(`tablesync exited with code ${code}`);
+  if (broker) await stopKafkaBroker(broker);
   await sim.stop();
   await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   Deno.exit(0);
@@ -83,6 +116,9 @@ daemon.status.then((s) => {
     stop();
   }
 });
+// Started once the signal listeners are in place (no await between the spawn and them, so a signal never ends
+// the demo with the daemon uncovered); from here on it covers a demo that is killed.
+await watchOwner(Deno.pid, daemon.pid, dataDir);
 
 const started = Date.now();
 function metric(text: string, name: string, match: string): number {
@@ -113,8 +149,8 @@ let lastDelete = Date.now();
 while (!stopping) {
   await new Promise((r) => setTimeout(r, 2000));
   try {
-    const status = await (await fetch(`${api}/connectors/demo-incidents/status`)).json();
-    const tables = await (await fetch(`${api}/connectors/demo-incidents/tables`)).json();
+    const status = await (await fetch(`${api}/connectors/${connector}/status`)).json();
+    const tables = await (await fetch(`${api}/connectors/${connector}/tables`)).json();
     const metrics = await (await fetch(`${api}/metrics`)).text();
     if (!printedUi) {
       console.log(`status page: ${api}/ui (open it in a browser)`);

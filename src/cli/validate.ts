@@ -1,6 +1,7 @@
 /**
  * `tablesync validate --config FILE [--json]`: checks the worker section and every connector, printing
- * Kafka Connect's ConfigInfos per connector (--json) or a readable table. Exit 1 when there is any error.
+ * Kafka Connect's ConfigInfos per connector (--json) or a readable table. Like a linter: warnings (no connectors,
+ * unknown worker keys) are printed and leave the exit code 0; any error (an empty file included) makes it 1.
  */
 import { type Command, wantsHelp } from "./command.ts";
 import { flag, parseArgs, UsageError } from "./args.ts";
@@ -10,6 +11,7 @@ import { analyzeWorker, workerStrings } from "../config/worker_config.ts";
 import { analyzeConnector } from "../config/connector_config.ts";
 import { type ConfigInfos, configInfos } from "../config/config_infos.ts";
 import { errorLines } from "../config/analyze.ts";
+import { checkConfigFile } from "../config/file_checks.ts";
 import { redact } from "../observability/redact.ts";
 
 const USAGE = `tablesync validate --config FILE [--json]
@@ -19,9 +21,15 @@ cross-property rules. Placeholders (\${env:NAME}, \${file:PATH:KEY}) are resolve
 checks but never printed resolved; passwords show as [hidden].
 
   --config FILE   the config file (YAML or JSON)
-  --json          print {"worker": ConfigInfos, "connectors": {name: ConfigInfos}} (Kafka Connect's shape)
+  --json          print {"worker": ConfigInfos, "connectors": {name: ConfigInfos}, "errors": [...],
+                  "warnings": [...]} (ConfigInfos is Kafka Connect's shape; errors and warnings are the
+                  file's own, beside the properties')
 
-Exit status: 0 when valid, 1 when any property has an error, 2 on usage errors.`;
+Warnings (printed, exit status unchanged): a file without connectors; a worker key that is
+neither tablesync's nor Kafka Connect's (ignored). A near miss of a known key is an error.
+
+Exit status: 0 when valid (with or without warnings), 1 when any property has an error or the
+file is empty, 2 on usage errors.`;
 
 export const validateCommand: Command = {
   name: "validate",
@@ -52,32 +60,36 @@ export const validateCommand: Command = {
       connectors[entry.name] = configInfos(entry.config["connector.class"] ?? entry.name, analysis);
       if (!parsed.booleans.has("json")) printErrors(entry.name, errorLines(analysis));
     }
-    const total = workerInfos.error_count + Object.values(connectors).reduce((n, c) => n + c.error_count, 0);
+    const file = checkConfigFile(config, worker);
+    const total = file.errors.length + workerInfos.error_count +
+      Object.values(connectors).reduce((n, c) => n + c.error_count, 0);
     if (parsed.booleans.has("json")) {
-      console.log(redact(JSON.stringify({ worker: workerInfos, connectors }, null, 2)));
+      const doc = { worker: workerInfos, connectors, errors: file.errors, warnings: file.warnings };
+      console.log(redact(JSON.stringify(doc, null, 2)));
     } else {
+      for (const line of file.errors) console.error(redact(`error: ${line}`));
       printErrors("worker", errorLines(worker));
+      for (const line of file.warnings) console.error(redact(`warning: ${line}`));
       for (const [name, infos] of Object.entries(connectors)) printTable(name, infos);
+      const warned = file.warnings.length === 0 ? "" : `, ${plural(file.warnings.length, "warning")}`;
       console.log(
         total === 0
-          ? `${path}: valid (${config.connectors.length} connector${
-            config.connectors.length === 1 ? "" : "s"
-          })`
-          : `${path}: ${total} error${total === 1 ? "" : "s"}`,
+          ? `${path}: valid (${plural(config.connectors.length, "connector")}${warned})`
+          : `${path}: ${plural(total, "error")}${warned}`,
       );
     }
     return total === 0 ? 0 : 1;
   },
 };
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 function printErrors(scope: string, lines: string[]): void {
   for (const line of lines) console.error(redact(`error: ${scope}: ${line}`));
 }
 
 function printTable(name: string, infos: ConfigInfos): void {
-  console.log(
-    `\nconnector ${name} (${infos.name}): ${infos.error_count} error${infos.error_count === 1 ? "" : "s"}`,
-  );
+  console.log(`\nconnector ${name} (${infos.name}): ${plural(infos.error_count, "error")}`);
   const rows = infos.configs.map((c) => {
     const value = c.value;
     return [value?.name ?? "", value?.value ?? "(unset)", (value?.errors ?? []).join("; ")];

@@ -19,13 +19,19 @@ export interface Analysis {
   values: Record<string, PropValue>;
   /** Errors per property name, in the order found. Keys without a definition may carry errors too. */
   errors: Map<string, string[]>;
+  /** Warnings per property name (only with `warnUnknownKeys`): what is accepted but probably not meant. */
+  warnings: Map<string, string[]>;
 }
 
 export function addError(analysis: Analysis, key: string, message: string): void {
-  const list = analysis.errors.get(key);
+  addTo(analysis.errors, key, message);
+}
+
+function addTo(map: Map<string, string[]>, key: string, message: string): void {
+  const list = map.get(key);
   if (list) {
     if (!list.includes(message)) list.push(message);
-  } else analysis.errors.set(key, [message]);
+  } else map.set(key, [message]);
 }
 
 export function errorCount(analysis: Analysis): number {
@@ -36,8 +42,17 @@ export function errorCount(analysis: Analysis): number {
 
 /** Every error as "name: message" lines (for logs and the CLI). */
 export function errorLines(analysis: Analysis): string[] {
+  return messageLines(analysis.errors);
+}
+
+/** Every warning as "name: message" lines. */
+export function warningLines(analysis: Analysis): string[] {
+  return messageLines(analysis.warnings);
+}
+
+function messageLines(map: Map<string, string[]>): string[] {
   const lines: string[] = [];
-  for (const [key, list] of analysis.errors) for (const m of list) lines.push(`${key}: ${m}`);
+  for (const [key, list] of map) for (const m of list) lines.push(`${key}: ${m}`);
   return lines;
 }
 
@@ -53,10 +68,17 @@ export interface AnalyzeOptions {
   strictPrefixes?: readonly string[];
   /** Extra names offered as suggestions for unknown keys (for example dynamic keys of other aliases). */
   extraSuggestions?: readonly string[];
+  /** Keys accepted without a definition and without a word: another system's keys this one ignores. */
+  acceptedKeys?: readonly string[];
+  /**
+   * Unknown keys that are no near miss of a definition (those are errors) get a warning, with a did-you-mean among
+   * `acceptedKeys`; by default they are accepted silently, as Kafka Connect accepts them in connector configs.
+   */
+  warnUnknownKeys?: boolean;
 }
 
 export function analyze(defs: PropertyDef[], raw: RawConfig, options: AnalyzeOptions = {}): Analysis {
-  const analysis: Analysis = { defs, raw, original: raw, values: {}, errors: new Map() };
+  const analysis: Analysis = { defs, raw, original: raw, values: {}, errors: new Map(), warnings: new Map() };
   const byName = new Map(defs.map((d) => [d.name, d]));
 
   for (const def of defs) {
@@ -108,16 +130,24 @@ export function analyze(defs: PropertyDef[], raw: RawConfig, options: AnalyzeOpt
   const passThrough = options.passThroughPrefixes ?? [];
   const strict = options.strictPrefixes ?? [];
   const candidates = [...byName.keys(), ...(options.extraSuggestions ?? [])];
+  const accepted = new Set(options.acceptedKeys ?? []);
   for (const [key, value] of Object.entries(raw)) {
     if (byName.has(key)) continue;
     analysis.values[key] = value;
-    if (passThrough.some((p) => key.startsWith(p))) continue;
+    if (passThrough.some((p) => key.startsWith(p)) || accepted.has(key)) continue;
     const suggestion = suggest(key, candidates);
     if (strict.some((p) => key.startsWith(p))) {
       addError(analysis, key, `Unknown property ${key}${suggestion ? `; did you mean ${suggestion}?` : ""}`);
     } else if (suggestion) {
       // Kafka Connect accepts unknown keys; a near miss of a known key is almost always a typo, so say so.
       addError(analysis, key, `Unknown property ${key}; did you mean ${suggestion}?`);
+    } else if (options.warnUnknownKeys) {
+      const near = suggest(key, accepted);
+      addTo(
+        analysis.warnings,
+        key,
+        `Unknown property ${key} is ignored${near ? `; did you mean ${near}?` : ""}`,
+      );
     }
   }
   return analysis;

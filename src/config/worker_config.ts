@@ -3,6 +3,7 @@ import { type Analysis, analyze } from "./analyze.ts";
 import { type PlaceholderEnv, registerResolvedSecrets, resolveConfig } from "./placeholders.ts";
 import { addError } from "./analyze.ts";
 import type { RawConfig } from "../common/props.ts";
+import { CONNECT_WORKER_KEYS, CONNECT_WORKER_PREFIXES, WORKER_CLIENT_KEYS } from "./connect_worker_keys.ts";
 import {
   impliedWorkerSettings,
   WORKER_DEFS,
@@ -13,12 +14,17 @@ import {
 export function analyzeWorker(raw: RawConfig, env?: PlaceholderEnv): Analysis {
   const { resolved, errors, fromPlaceholders } = resolveConfig(raw, env);
   registerResolvedSecrets(WORKER_DEFS, fromPlaceholders);
-  const withImplied = { ...impliedWorkerSettings(resolved), ...resolved };
+  const withImplied = { ...impliedWorkerSettings(resolved), ...environmentDefaults(resolved), ...resolved };
+  // Kafka Connect's own worker keys are accepted (and ignored where tablesync has no use for them), and so are the
+  // client keys our Kafka clients read; any other key is a near miss of one of ours (an error with a suggestion)
+  // or a warning.
   const analysis = analyze([...WORKER_DEFS], withImplied, {
-    passThroughPrefixes: WORKER_PASS_THROUGH_PREFIXES,
+    passThroughPrefixes: [...WORKER_PASS_THROUGH_PREFIXES, ...CONNECT_WORKER_PREFIXES],
+    acceptedKeys: [...CONNECT_WORKER_KEYS, ...WORKER_CLIENT_KEYS],
+    warnUnknownKeys: true,
   });
   for (const [key, message] of errors) addError(analysis, key, message);
-  analysis.original = { ...impliedWorkerSettings(raw), ...raw };
+  analysis.original = { ...impliedWorkerSettings(raw), ...environmentDefaults(raw), ...raw };
   for (const url of (analysis.values["listeners"] as string[] | null) ?? []) {
     try {
       const u = new URL(url);
@@ -33,6 +39,19 @@ export function analyzeWorker(raw: RawConfig, env?: PlaceholderEnv): Analysis {
   }
   checkGroupMode(analysis);
   return analysis;
+}
+
+/**
+ * Defaults a deployment sets through the environment, for keys the file leaves unset: $TABLESYNC_LISTENERS is the
+ * listeners (the container image sets http://0.0.0.0:8083, so a published port reaches the REST API; elsewhere the
+ * default stays on the loopback interface).
+ */
+function environmentDefaults(raw: RawConfig): RawConfig {
+  let listeners: string | undefined;
+  try {
+    listeners = Deno.env.get("TABLESYNC_LISTENERS");
+  } catch { /* no env permission: no environment defaults */ }
+  return raw["listeners"] === undefined && listeners ? { listeners } : {};
 }
 
 /** Group mode (group.id) needs the three shared topics and heartbeats well inside the session timeout. */

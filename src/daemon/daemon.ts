@@ -7,7 +7,6 @@ import { loadConfigFile } from "../config/load.ts";
 import { analyzeWorker, workerStrings } from "../config/worker_config.ts";
 import { errorLines } from "../config/analyze.ts";
 import { type LogFormat, logger, type LogLevel, setLogFormat, setLogLevel } from "../observability/log.ts";
-import { settlesWithin } from "../common/delay.ts";
 import { MetricsRegistry } from "../observability/metrics.ts";
 import { createKafka, kafkaOptionsFromProperties } from "../kafka/mod.ts";
 import { createOffsetStore } from "../runtime/offsets/factory.ts";
@@ -27,6 +26,8 @@ import { tuneNativeMemory } from "./native_memory.ts";
 import { type GroupStores, startGroupStores } from "../runtime/group/group_stores.ts";
 import { DaemonReadiness, KafkaReachability } from "./readiness.ts";
 import { connectLevel, parseConnectLevel, setWorkerLoggerLevel } from "../runtime/herder/logger_levels.ts";
+import { checkConfigFile } from "../config/file_checks.ts";
+import { waitForKafka } from "./kafka_wait.ts";
 
 const log = logger("daemon");
 
@@ -46,19 +47,28 @@ export interface RunningDaemon {
 /** How long to wait for the Kafka cluster at start before giving up with a clear error. */
 const KAFKA_START_TIMEOUT_MS = 30_000;
 
-export async function startDaemon(configPath: string): Promise<RunningDaemon> {
+export interface StartOptions {
+  /** Aborts the start while it waits for Kafka (a signal during start). */
+  signal?: AbortSignal;
+  /** One line per distinct reason while Kafka cannot be reached (default: logged as a warning). */
+  onKafkaWaiting?: (line: string) => void;
+}
+
+export async function startDaemon(configPath: string, options: StartOptions = {}): Promise<RunningDaemon> {
   startCpuProfileFromEnv("main");
   startMemoryTraceFromEnv("main");
   // TABLESYNC_NATIVE_MEMORY=default leaves glibc's own behaviour (for comparing; see docs/performance.md).
   if (envOrUndefined("TABLESYNC_NATIVE_MEMORY") !== "default") tuneNativeMemory();
   const config = await loadConfigFile(configPath);
   const worker = analyzeWorker(config.worker);
-  const problems = errorLines(worker);
+  const file = checkConfigFile(config, worker);
+  const problems = [...file.errors, ...errorLines(worker)];
   if (problems.length > 0) {
-    throw new DaemonStartError(`invalid worker config in ${configPath}:\n${problems.join("\n")}`);
+    throw new DaemonStartError(`invalid config in ${configPath}:\n${problems.join("\n")}`);
   }
   setLogFormat(worker.values["log.format"] as LogFormat);
   setLogLevel(worker.values["log.level"] as LogLevel);
+  for (const warning of file.warnings) log.warn(warning);
   const strings = workerStrings(worker);
 
   // The listeners open first, so /health and /ready answer (503, saying why) while the worker starts.
@@ -82,7 +92,7 @@ export async function startDaemon(configPath: string): Promise<RunningDaemon> {
   // The worker id is the first listener's host:port (with the real port when it was 0).
   const workerId = new URL(rest[0].url).host;
   try {
-    return await startWorker(config, worker, strings, { rest, readiness, workerId });
+    return await startWorker(config, worker, strings, { rest, readiness, workerId }, options);
   } catch (e) {
     await readiness.close();
     await Promise.all(rest.map((r) => r.close().catch(() => {})));
@@ -102,25 +112,17 @@ async function startWorker(
   worker: ReturnType<typeof analyzeWorker>,
   strings: Record<string, string>,
   { rest, readiness, workerId }: Listening,
+  options: StartOptions,
 ): Promise<RunningDaemon> {
   const values = worker.values;
   const kafka = createKafka((await kafkaOptionsFromProperties(strings)).connection);
   readiness.watchKafka(new KafkaReachability(kafka, strings["bootstrap.servers"]));
   readiness.stage = `waiting for Kafka at ${strings["bootstrap.servers"]}`;
-  const admin = await kafka.admin();
-  let clusterId: string;
-  try {
-    clusterId = await withTimeout(
-      admin.clusterId(),
-      KAFKA_START_TIMEOUT_MS,
-      () =>
-        new DaemonStartError(
-          `cannot reach Kafka at ${strings["bootstrap.servers"]} within ${KAFKA_START_TIMEOUT_MS / 1000} s`,
-        ),
-    );
-  } finally {
-    await admin.close().catch(() => {});
-  }
+  const clusterId = await waitForKafka(kafka, {
+    timeoutMs: KAFKA_START_TIMEOUT_MS,
+    signal: options.signal,
+    onWaiting: options.onKafkaWaiting ?? ((line) => log.warn(line)),
+  });
 
   readiness.stage = "opening the offset and config stores";
   const offsets = createOffsetStore(values, { kafka });
@@ -211,11 +213,6 @@ async function listenerTls(
   const keyPath = values["listeners.https.ssl.key.location"] as string | null;
   if (!certPath || !keyPath) return undefined;
   return { cert: await Deno.readTextFile(certPath), key: await Deno.readTextFile(keyPath) };
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
-  if (await settlesWithin(promise, ms)) return await promise;
-  throw error();
 }
 
 function envOrUndefined(name: string): string | undefined {

@@ -1,6 +1,7 @@
 /** The CLI as a user runs it: exit codes, usage on bad input, validate's table and JSON, version. */
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { VERSION } from "../../src/version.ts";
+import { readLines } from "../support/read_lines.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const FIXTURES = new URL("../fixtures/configs/", import.meta.url).pathname;
@@ -116,4 +117,131 @@ Deno.test("the example configs in deploy/examples validate (placeholders resolve
     }).output();
     assertEquals(out.code, 0, `${entry.name}: ${new TextDecoder().decode(out.stderr)}`);
   }
+});
+
+/** Writes `text` into a temp file named `name` and runs validate on it. */
+async function validateText(name: string, text: string, ...flags: string[]) {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/${name}`, text);
+  return { path: `${dir}/${name}`, ...(await cli("validate", "--config", `${dir}/${name}`, ...flags)) };
+}
+
+Deno.test("validate: an empty file is an error", async () => {
+  for (const text of ["", "# nothing yet\n", "worker: {}\nconnectors: []\n"]) {
+    const out = await validateText("empty.yaml", text);
+    assertEquals(out.code, 1, text);
+    assertStringIncludes(out.stderr, `error: ${out.path} is empty: no 'worker' settings and no 'connectors'`);
+    assertStringIncludes(out.stdout, "1 error");
+  }
+});
+
+Deno.test("validate: a file without connectors is valid with a warning, in the table and in --json", async () => {
+  const text = "worker:\n  bootstrap.servers: kafka:9092\n";
+  const out = await validateText("worker-only.yaml", text);
+  assertEquals(out.code, 0, out.stderr);
+  assertStringIncludes(out.stderr, `warning: ${out.path} has no connectors`);
+  assertStringIncludes(out.stdout, "valid (0 connectors, 1 warning)");
+  const json = await validateText("worker-only.yaml", text, "--json");
+  assertEquals(json.code, 0);
+  const doc = JSON.parse(json.stdout);
+  assertEquals(doc.errors, []);
+  assertEquals(doc.warnings.length, 1);
+  assertStringIncludes(doc.warnings[0], "has no connectors");
+});
+
+Deno.test("validate: unknown worker keys: a near miss of ours is an error, others a warning; Connect's pass", async () => {
+  const connectors = "connectors:\n" + (await Deno.readTextFile(`${FIXTURES}good/source-basic.yaml`))
+    .split("\nconnectors:\n")[1];
+  const typo = await validateText("typo.yaml", `worker:\n  bootstrap.server: kafka:9092\n${connectors}`);
+  assertEquals(typo.code, 1);
+  assertStringIncludes(
+    typo.stderr,
+    "error: worker: bootstrap.server: Unknown property bootstrap.server; did you mean bootstrap.servers?",
+  );
+  const unknown = await validateText(
+    "unknown.yaml",
+    `worker:\n  plugin.pth: /opt/connectors\n  frobnicate.level: 3\n${connectors}`,
+  );
+  assertEquals(unknown.code, 0, unknown.stderr);
+  assertStringIncludes(
+    unknown.stderr,
+    "warning: worker: plugin.pth: Unknown property plugin.pth is ignored; did you mean plugin.path?",
+  );
+  assertStringIncludes(
+    unknown.stderr,
+    "warning: worker: frobnicate.level: Unknown property frobnicate.level",
+  );
+  assertStringIncludes(unknown.stdout, "valid (1 connector, 2 warnings)");
+  // Kafka Connect's own worker keys and pass-through client settings move over from a Connect worker unreported.
+  const connect = await validateText(
+    "connect.yaml",
+    "worker:\n  plugin.path: /opt/connectors\n  rest.advertised.host.name: worker-1\n" +
+      "  producer.linger.ms: 5\n  consumer.max.poll.records: 100\n  admin.request.timeout.ms: 1000\n" +
+      "  config.providers: file\n  config.providers.file.class: x\n  exactly.once.source.support: disabled\n" +
+      connectors,
+  );
+  assertEquals(connect.code, 0, connect.stderr);
+  assertEquals(connect.stderr, "");
+  assertStringIncludes(connect.stdout, "valid (1 connector)");
+});
+
+/** Starts `run` with `worker` settings, returns once stderr shows `until`; stops it with SIGTERM. */
+async function runUntil(worker: string, until: string) {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/tablesync.yaml`, `worker:\n${worker}`);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", MAIN, "run", "--config", `${dir}/tablesync.yaml`],
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const lines: string[] = [];
+  const stderr = (async () => {
+    for await (const line of readLines(child.stderr)) {
+      lines.push(line);
+      if (line.includes(until)) child.kill("SIGTERM");
+    }
+  })();
+  const [status, stdout] = await Promise.all([child.status, new Response(child.stdout).text(), stderr]);
+  return { code: status.code, stdout, stderr: lines };
+}
+
+function refusedPort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+Deno.test("run: an unreachable Kafka is one clear line on stderr, no stack trace; a signal stops the wait", async () => {
+  const port = refusedPort();
+  const out = await runUntil(
+    `  bootstrap.servers: 127.0.0.1:${port}\n  listeners: http://127.0.0.1:0\n  log.level: error\n`,
+    "cannot reach Kafka",
+  );
+  assertEquals(out.stderr, [
+    `tablesync: cannot reach Kafka at 127.0.0.1:${port} (bootstrap.servers): connection refused; retrying for up to 30 s`,
+  ]);
+  assertEquals(out.code, 0);
+  assertEquals(out.stdout, "");
+});
+
+Deno.test("run: the file's warnings (unknown worker keys, no connectors) are logged", async () => {
+  const out = await runUntil(
+    `  bootstrap.servers: 127.0.0.1:${refusedPort()}\n  listeners: http://127.0.0.1:0\n  log.level: warn\n` +
+      "  frobnicate.level: 3\n",
+    "cannot reach Kafka",
+  );
+  const warnings = out.stderr.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+  assert(
+    warnings.some((w) =>
+      w.level === "warn" && w.msg.includes("frobnicate.level: Unknown property frobnicate.level")
+    ),
+    out.stderr.join("\n"),
+  );
+  assert(
+    warnings.some((w) => w.level === "warn" && w.msg.includes("has no connectors")),
+    out.stderr.join("\n"),
+  );
 });

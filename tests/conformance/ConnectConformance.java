@@ -114,9 +114,29 @@ public final class ConnectConformance {
       }
       case "offset":
         return offsetRecord(request);
+      case "workerKeys":
+        return workerKeys();
       default:
         throw new IllegalArgumentException("unknown op " + request.get("op"));
     }
+  }
+
+  /** Every key a Connect worker defines: DistributedConfig's ConfigDef and StandaloneConfig's (private, by reflection). */
+  private static ObjectNode workerKeys() throws Exception {
+    java.util.TreeSet<String> names = new java.util.TreeSet<>();
+    java.lang.reflect.Method distributed = org.apache.kafka.connect.runtime.distributed.DistributedConfig.class
+        .getDeclaredMethod("config", org.apache.kafka.connect.runtime.distributed.Crypto.class);
+    distributed.setAccessible(true);
+    names.addAll(((org.apache.kafka.common.config.ConfigDef) distributed.invoke(null,
+        org.apache.kafka.connect.runtime.distributed.Crypto.SYSTEM)).names());
+    java.lang.reflect.Field standalone = org.apache.kafka.connect.runtime.standalone.StandaloneConfig.class
+        .getDeclaredField("CONFIG");
+    standalone.setAccessible(true);
+    names.addAll(((org.apache.kafka.common.config.ConfigDef) standalone.get(null)).names());
+    ObjectNode answer = NODES.objectNode();
+    com.fasterxml.jackson.databind.node.ArrayNode keys = answer.putArray("keys");
+    names.forEach(keys::add);
+    return answer;
   }
 
   /** What a Connect worker's OffsetStorageWriter hands to the offsets topic for one source partition. */

@@ -13,6 +13,8 @@
  * production clusters and the reason Connect has topic.creation.*): a test creates its topics, or the daemon does,
  * and a reader cannot race the daemon by creating a topic first with the wrong settings.
  */
+import { isAlive, shellQuote, watchOwner } from "./owner_watchdog.ts";
+
 const ROOT = new URL("../../", import.meta.url).pathname;
 const BROKER_JARS = `${ROOT}.tools/kafka/broker`;
 
@@ -37,13 +39,6 @@ export interface LaunchedBroker {
   /** The Kafka version of the jars in use. */
   readonly version: string;
 }
-
-/** Stops the broker ($2) and removes its directory ($3) once the owner ($1) or the broker itself has exited. */
-const WATCHDOG = `while kill -0 "$1" 2>/dev/null && kill -0 "$2" 2>/dev/null; do sleep 1; done
-kill "$2" 2>/dev/null
-for i in $(seq 1 30); do kill -0 "$2" 2>/dev/null || break; sleep 0.5; done
-kill -9 "$2" 2>/dev/null
-rm -rf "$3"`;
 
 const DEFAULT_JVM_OPTIONS = ["-Xmx512m", "-Xms64m", "-XX:+UseSerialGC"];
 
@@ -139,11 +134,10 @@ export async function launchKafkaBroker(options: BrokerLaunchOptions = {}): Prom
   // setsid: the JVM and its watchdog leave our process group, so Ctrl-C in a terminal reaches the owner, which
   // stops the broker itself; the watchdog covers owners that die without doing so.
   const script = `setsid ${java} </dev/null >${shellQuote(`${dir}/broker.log`)} 2>&1 &
-pid=$!
-setsid bash -c ${shellQuote(WATCHDOG)} watchdog ${owner} $pid ${shellQuote(dir)} </dev/null >/dev/null 2>&1 &
-echo $pid`;
+echo $!`;
   const launched = await new Deno.Command("bash", { args: ["-c", script], stdout: "piped" }).output();
   const pid = Number(new TextDecoder().decode(launched.stdout).trim());
+  await watchOwner(owner, pid, dir);
   const bootstrapServers = `127.0.0.1:${port}`;
   try {
     await waitUntilServing(bootstrapServers, pid, dir, options.timeoutMs ?? 60_000);
@@ -273,15 +267,6 @@ function randomClusterId(): string {
   return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
 function signal(pid: number, name: Deno.Signal): void {
   try {
     Deno.kill(pid, name);
@@ -289,4 +274,3 @@ function signal(pid: number, name: Deno.Signal): void {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;

@@ -1,0 +1,116 @@
+/**
+ * Waits for the Kafka cluster at start, as Kafka Connect's worker does: it asks for the cluster id, retrying,
+ * and gives up after a timeout (Connect's is its admin client's default.api.timeout.ms, 60 s; ours 30 s), and the
+ * process exits 1. Each round first opens a TCP connection to a bootstrap server, which tells an unreachable
+ * broker at once and in plain words ("connection refused", "host not found"), where the client would retry for
+ * seconds and end in a chain of exceptions; then it asks for the cluster id through the client.
+ *
+ * While the cluster cannot be reached, `onWaiting` gets one line per distinct reason; an abort (a signal during
+ * start) ends the wait with a KafkaWaitAborted.
+ */
+import type { KafkaClient } from "../kafka/mod.ts";
+import { settlesWithin, sleepEndingOnAbort } from "../common/delay.ts";
+
+export class KafkaUnreachableError extends Error {
+  override name = "KafkaUnreachableError";
+}
+
+export class KafkaWaitAborted extends Error {
+  override name = "KafkaWaitAborted";
+}
+
+export interface KafkaWaitOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Called with "cannot reach Kafka at ...: <reason>" when a round fails for a reason not reported yet. */
+  onWaiting?: (line: string) => void;
+}
+
+const CONNECT_TIMEOUT_MS = 5_000;
+const RETRY_MS = 1_000;
+
+/** The cluster id, once the cluster answers. */
+export async function waitForKafka(kafka: KafkaClient, options: KafkaWaitOptions): Promise<string> {
+  const servers = kafka.connection.brokers;
+  const where = `Kafka at ${servers.join(",")} (bootstrap.servers)`;
+  const deadline = Date.now() + options.timeoutMs;
+  let reported = "";
+  for (;;) {
+    if (options.signal?.aborted) throw new KafkaWaitAborted(`stopped while waiting for ${where}`);
+    const reason = await firstUnreachable(servers) ?? await clusterIdOrReason(kafka, deadline);
+    if (reason.ok) return reason.clusterId;
+    if (Date.now() >= deadline) {
+      throw new KafkaUnreachableError(
+        `cannot reach ${where}: ${reason.why}; gave up after ${Math.round(options.timeoutMs / 1000)} s`,
+      );
+    }
+    if (reason.why !== reported) {
+      reported = reason.why;
+      options.onWaiting?.(
+        `cannot reach ${where}: ${reason.why}; retrying for up to ${Math.round(options.timeoutMs / 1000)} s`,
+      );
+    }
+    await sleepEndingOnAbort(RETRY_MS, options.signal);
+  }
+}
+
+type Round = { ok: true; clusterId: string } | { ok: false; why: string };
+
+/** A reason when no bootstrap server accepts a TCP connection; undefined when one does. */
+async function firstUnreachable(servers: string[]): Promise<Round | undefined> {
+  let why = "";
+  for (const server of servers) {
+    const colon = server.lastIndexOf(":");
+    const hostname = server.slice(0, colon).replace(/^\[(.*)\]$/, "$1");
+    const connecting = Deno.connect({ hostname, port: Number(server.slice(colon + 1)) });
+    try {
+      if (await settlesWithin(connecting, CONNECT_TIMEOUT_MS)) {
+        (await connecting).close();
+        return undefined;
+      }
+      connecting.then((c) => c.close(), () => {});
+      why ||= `no answer within ${CONNECT_TIMEOUT_MS / 1000} s`;
+    } catch (e) {
+      why ||= describeConnectError(e as Error);
+    }
+  }
+  return { ok: false, why };
+}
+
+async function clusterIdOrReason(kafka: KafkaClient, deadline: number): Promise<Round> {
+  const asking = (async () => {
+    const admin = await kafka.admin();
+    try {
+      return await admin.clusterId();
+    } finally {
+      await admin.close().catch(() => {});
+    }
+  })();
+  try {
+    if (await settlesWithin(asking, Math.max(1, deadline - Date.now()))) {
+      return { ok: true, clusterId: await asking };
+    }
+    asking.catch(() => {});
+    return { ok: false, why: "the cluster does not answer" };
+  } catch (e) {
+    return { ok: false, why: oneLine(e as Error) };
+  }
+}
+
+function describeConnectError(e: Error): string {
+  if (e instanceof Deno.errors.ConnectionRefused) return "connection refused";
+  if (/lookup|name or service not known|nodename nor servname|no address/i.test(e.message)) {
+    return "host not found";
+  }
+  if (e instanceof Deno.errors.TimedOut) return "connection timed out";
+  return e.message;
+}
+
+/** An error and its causes in one line, without stacks. */
+export function oneLine(e: Error): string {
+  const parts = [e.message || e.name];
+  for (let cause = e.cause; cause instanceof Error && parts.length < 4; cause = cause.cause) {
+    if (!parts.includes(cause.message)) parts.push(cause.message);
+  }
+  return parts.join(": ");
+}

@@ -1,0 +1,129 @@
+/**
+ * The demo (scripts/demo.ts) as a user runs it: in a terminal's foreground process group, stopped with Ctrl-C, or
+ * killed outright. Each run starts its own simulator, Kafka broker and daemon, with a small table.
+ */
+import { assert, assertEquals } from "../support/assert.ts";
+import { readLines } from "../support/read_lines.ts";
+import { kafkaBootstrapServers } from "../support/kafka_broker.ts";
+import { isAlive } from "../support/owner_watchdog.ts";
+
+const DEMO = new URL("../../scripts/demo.ts", import.meta.url).pathname;
+
+interface Demo {
+  process: Deno.ChildProcess;
+  lines: string[];
+  /** Resolves once the demo and everything that inherited its output (the daemon) closed stdout and stderr. */
+  closed: Promise<void>;
+  daemonPid: number;
+  /** NaN when the demo uses a cluster that already runs. */
+  brokerPid: number;
+  simulatorUrl: string;
+}
+
+/**
+ * Starts the demo as a terminal would start a job: a process group of its own, led by the demo. With
+ * `bootstrapServers` it uses that cluster instead of starting a broker.
+ */
+async function startDemo(bootstrapServers?: string): Promise<Demo> {
+  const process = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-all",
+      DEMO,
+      "--rows",
+      "300",
+      "--delete-every",
+      "0",
+      ...(bootstrapServers ? ["--bootstrap-servers", bootstrapServers] : []),
+    ],
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+  }).spawn();
+  const lines: string[] = [];
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const line of readLines(stream)) lines.push(line);
+  };
+  const closed = Promise.all([collect(process.stdout), collect(process.stderr)]).then(() => {});
+  await waitFor(lines, (l) => /\b[1-9]\d* rows emitted/.test(l), "rows to flow");
+  const number = (pattern: RegExp) => Number(lines.map((l) => pattern.exec(l)?.[1]).find((m) => m) ?? NaN);
+  const demo = {
+    process,
+    lines,
+    closed,
+    daemonPid: number(/^starting tablesync \(pid (\d+)/),
+    brokerPid: bootstrapServers ? NaN : number(/^Kafka .* \(pid (\d+)\) started/),
+    simulatorUrl: lines.map((l) => /^instance simulator on (\S+)/.exec(l)?.[1]).find((u) => u) ?? "",
+  };
+  assert(isAlive(demo.daemonPid) && (bootstrapServers || isAlive(demo.brokerPid)), lines.join("\n"));
+  return demo;
+}
+
+async function waitFor(lines: string[], match: (line: string) => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (lines.some(match)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the demo never showed ${what}:\n${lines.join("\n")}`);
+}
+
+async function untilGone(pids: number[]): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (pids.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+}
+
+/** Live processes whose process group is `pgid`. */
+function groupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) === pgid && fields[0] !== "Z") members.push(Number(entry.name));
+    } catch { /* exited meanwhile */ }
+  }
+  return members;
+}
+
+const count = (lines: string[], text: string) => lines.filter((l) => l.includes(text)).length;
+
+// This one uses the test run's broker (the demo's own is stopped by the same code whatever the signal path, and
+// the next test covers it); the next starts the demo's own broker.
+Deno.test("demo: Ctrl-C stops the daemon gracefully with one signal; nothing is left", async () => {
+  const demo = await startDemo(await kafkaBootstrapServers());
+  // A terminal's Ctrl-C: SIGINT to every process of the foreground group.
+  Deno.kill(-demo.process.pid, "SIGINT");
+  const status = await demo.process.status;
+  await demo.closed;
+  const output = demo.lines.join("\n");
+  assertEquals(status.code, 0, output);
+  assertEquals(count(demo.lines, '"msg":"received SIGTERM"'), 1, output);
+  assertEquals(count(demo.lines, '"msg":"tablesync stopped"'), 1, output);
+  assertEquals(count(demo.lines, "second signal"), 0, output);
+  assertEquals(count(demo.lines, "tablesync exited with code 0"), 1, output);
+  assert(!isAlive(demo.daemonPid), `daemon ${demo.daemonPid} still runs`);
+  assertEquals(groupMembers(demo.process.pid), []);
+});
+
+Deno.test("demo: kill -9 of the demo stops the daemon (gracefully), the broker and the simulator", async () => {
+  const demo = await startDemo();
+  Deno.kill(demo.process.pid, "SIGKILL");
+  await demo.process.status;
+  await untilGone([demo.daemonPid, demo.brokerPid]);
+  assert(!isAlive(demo.daemonPid), `daemon ${demo.daemonPid} outlived the demo`);
+  assert(!isAlive(demo.brokerPid), `broker ${demo.brokerPid} outlived the demo`);
+  await demo.closed; // the daemon held the demo's stdout and stderr until it exited
+  const output = demo.lines.join("\n");
+  assertEquals(count(demo.lines, '"msg":"received SIGTERM"'), 1, output);
+  assertEquals(count(demo.lines, '"msg":"tablesync stopped"'), 1, output);
+  const simulator = await fetch(`${demo.simulatorUrl}/api/now/table/incident`).then(
+    async (r) => (await r.body?.cancel(), r.status),
+    (e: Error) => e.message,
+  );
+  assert(typeof simulator === "string", `the simulator still answers (${simulator})`);
+  assertEquals(groupMembers(demo.process.pid), []);
+});
