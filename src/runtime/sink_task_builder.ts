@@ -58,6 +58,7 @@ export function buildSinkTask(env: TaskEnvironment): BuiltTask {
     logger: log,
     metrics: env.metrics,
     commitIntervalMs: Number(env.worker["offset.flush.interval.ms"]),
+    warnings: env.warnings,
   });
   stopSignal.signal.addEventListener("abort", () => driver.stop());
   sinkDriver = driver;

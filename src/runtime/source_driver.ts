@@ -37,6 +37,8 @@ export interface SourceDriverOptions {
   commitOffsets: (entries: OffsetUpdate[]) => void;
   /** Makes sure a topic exists before its first record is sent (topic.creation.* or a clear error). */
   ensureTopic: (topic: string) => Promise<void>;
+  /** Sees each record's topic and timestamp before it is sent (the retention check, topic_retention.ts). */
+  checkRecordTime?: (topic: string, timestamp: number | undefined) => void;
   /**
    * Records sent but not yet acknowledged before polling waits. Default 5000 (one 5000-row page): the next page
    * is converted while this one is produced, and no more pages of bytes pile up behind a slow broker.
@@ -147,6 +149,7 @@ export class SourceDriver {
         await this.#o.ensureTopic(prepared.topic);
         this.#knownTopics.add(prepared.topic);
       }
+      this.#o.checkRecordTime?.(prepared.topic, prepared.timestamp);
       out.push(prepared);
       bytes += sizeOf(prepared);
       handles.push(handle);

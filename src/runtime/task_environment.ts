@@ -19,6 +19,7 @@ import type { RecordConverters } from "./record_bytes.ts";
 import type { SinkDriver } from "./sink_driver.ts";
 import type { SourceDriver } from "./source_driver.ts";
 import type { StartMessage, WorkerToMain } from "./worker_protocol.ts";
+import { TaskWarnings } from "./task_warnings.ts";
 
 export interface TaskEnvironment {
   readonly msg: StartMessage;
@@ -38,6 +39,8 @@ export interface TaskEnvironment {
   /** Aborted when the task is asked to stop. */
   readonly stopSignal: AbortController;
   readonly post: (message: WorkerToMain) => void;
+  /** The task's standing warnings (its status `warnings`). */
+  readonly warnings: TaskWarnings;
 }
 
 /** A built task: its driver, the connector task's start, and what to close when it ends. */
@@ -108,5 +111,19 @@ export async function taskEnvironment(msg: StartMessage, hooks: EnvironmentHooks
     signal: stopSignal.signal,
     taskLabel: `${msg.connectorName}-${msg.taskId}`,
   });
-  return { ...hooks, msg, worker, config, props, kafka, kafkaOptions, converters, errors, dlq, stopSignal };
+  const warnings = new TaskWarnings((list) => hooks.post({ type: "warnings", warnings: list }), log);
+  return {
+    ...hooks,
+    msg,
+    worker,
+    config,
+    props,
+    kafka,
+    kafkaOptions,
+    converters,
+    errors,
+    dlq,
+    stopSignal,
+    warnings,
+  };
 }

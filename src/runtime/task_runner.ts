@@ -41,6 +41,8 @@ export class TaskRunner {
   metrics: MetricsSnapshot = { counters: [], gauges: [] };
   /** The latest progress of a source task's tables (empty for sinks and before the first report). */
   progress: TableProgress[] = [];
+  /** The task's standing warnings (status `warnings`): conditions it waits out rather than fails on. */
+  warnings: string[] = [];
 
   #worker: Worker | null = null;
   #hooks: TaskRunnerHooks;
@@ -110,6 +112,10 @@ export class TaskRunner {
         break;
       case "progress":
         this.progress = message.tables;
+        break;
+      case "warnings":
+        this.warnings = message.warnings;
+        this.#hooks.onStateChange();
         break;
       case "stopped":
         if (message.trace) this.#fail(message.trace);

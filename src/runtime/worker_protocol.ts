@@ -3,7 +3,8 @@
  *
  * main → worker: start, pause, resume, stop.
  * worker → main: state changes (with a trace on failure), committable source offsets, metrics snapshots,
- * source table progress, and `stopped` once the task has flushed and committed.
+ * source table progress, the task's standing warnings (the whole list, each time it changes), and `stopped`
+ * once the task has flushed and committed.
  */
 import type { MetricsSnapshot } from "../observability/metrics.ts";
 import type { ConnectorKind } from "../connect/task_api.ts";
@@ -43,4 +44,5 @@ export type WorkerToMain =
   | { type: "offsets"; entries: OffsetUpdate[] }
   | { type: "metrics"; snapshot: MetricsSnapshot }
   | { type: "progress"; tables: TableProgress[] }
+  | { type: "warnings"; warnings: string[] }
   | { type: "stopped"; trace?: string };
