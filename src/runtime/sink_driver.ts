@@ -132,12 +132,14 @@ export class SinkDriver {
   /** Runs until stopped (resolves after the final commit) or failed (rejects). */
   async run(): Promise<void> {
     const o = this.#o;
-    const topics = await this.#untilTopicsExist();
-    if (topics === null) {
-      await this.#admin?.close().catch(() => {});
-      return; // stopped while waiting: nothing was consumed
+    try {
+      const topics = await this.#untilTopicsExist();
+      if (topics === null) return this.#halt(); // stopped while waiting: nothing was consumed
+      this.#consumer = await this.#createConsumer(topics);
+    } catch (e) {
+      this.#halt();
+      throw e;
     }
-    this.#consumer = await this.#createConsumer(topics);
     // Commit on a timer too, so the tail of a burst is committed without waiting for the next batch.
     this.#timers.push(setInterval(() => {
       this.#commit().catch((e) => o.logger.warn({ err: e }, "periodic offset commit failed"));
@@ -157,8 +159,13 @@ export class SinkDriver {
     this.#stop.signal.addEventListener("abort", this.#onStop, { once: true });
     if (this.#stop.signal.aborted) this.#onStop();
     await this.#runConsumer(this.#consumer);
+    let following = false;
     this.#timers.push(setInterval(() => {
-      this.#switching = this.#switching.then(() => this.#followTopics());
+      if (following) return; // the previous check is still replacing the consumer
+      following = true;
+      this.#switching = this.#followTopics().catch((e) => this.#fail(e as Error)).finally(() =>
+        following = false
+      );
     }, TOPIC_CHECK_INTERVAL_MS));
     return this.#done;
   }
@@ -250,7 +257,7 @@ export class SinkDriver {
     if (this.#gate.paused) consumer.pause(consumer.assignment());
   }
 
-  /** Stops the timers (commits, topic checks). */
+  /** Stops the timers (commits, topic checks) and closes the admin client. */
   #halt(): void {
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers = [];
