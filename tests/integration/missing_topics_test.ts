@@ -12,7 +12,7 @@ import { launchKafkaBroker, stopKafkaBroker } from "../support/kafka_broker_proc
 import { consumeAll, produceRecords } from "../support/kafka_helpers.ts";
 import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
-import { startSimulator } from "../../src/sim/mod.ts";
+import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Missing-Heron-61";
 
@@ -36,6 +36,15 @@ async function warningOf(daemon: DaemonProcess, connector: string, text: string)
     },
     60_000,
     `${connector} RUNNING with a warning about ${text}`,
+  );
+}
+
+/** Waits until the simulator's incident `sysId` has `text` as its short description (a sink wrote it). */
+async function untilWritten(sim: Simulator, sysId: string, text: string): Promise<void> {
+  await waitFor(
+    () => sim.table("incident").get(sysId)?.short_description === text,
+    60_000,
+    `"${text}" written`,
   );
 }
 
@@ -83,26 +92,14 @@ Deno.test("a sink whose topic does not exist yet waits (RUNNING, warning) and co
     await produceRecords(kafka.bootstrapServers, `${prefix}.a`, [
       { key: matched, value: JSON.stringify({ short_description: "from the matched topic" }) },
     ]);
-    await waitFor(
-      () => sim.table("incident").get(listed)?.short_description === "from the listed topic",
-      60_000,
-      "the listed topic's record in the table",
-    );
-    await waitFor(
-      () => sim.table("incident").get(matched)?.short_description === "from the matched topic",
-      60_000,
-      "the matched topic's record in the table",
-    );
+    await untilWritten(sim, listed, "from the listed topic");
+    await untilWritten(sim, matched, "from the matched topic");
     // A second matching topic, created while the pattern sink consumes the first: its consumer is replaced.
     await kafka.createTopic(`${prefix}.b`, 1);
     await produceRecords(kafka.bootstrapServers, `${prefix}.b`, [
       { key: later, value: JSON.stringify({ short_description: "from a topic matched later" }) },
     ]);
-    await waitFor(
-      () => sim.table("incident").get(later)?.short_description === "from a topic matched later",
-      60_000,
-      "the later topic's record in the table",
-    );
+    await untilWritten(sim, later, "from a topic matched later");
     for (const name of ["listed", "pattern"]) {
       await waitFor(
         async () => {

@@ -1,6 +1,5 @@
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { startKafkaMock } from "../support/kafka_mock.ts";
-import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { consumeAll, produceRecords } from "../support/kafka_helpers.ts";
 import { waitFor } from "./wait.ts";
 import { createKafka, TopicCreationUnsupportedError, UnknownTopicError } from "../../src/kafka/mod.ts";
@@ -121,29 +120,4 @@ Deno.test("admin: committed offsets of an idle group are read and altered (never
   assertEquals(got.sort(), ["0:1", "1:0", "1:1"]);
   // The helper is used by other tests; it reads everything regardless of groups.
   assertEquals((await consumeAll(mock.bootstrapServers, "s", { expected: 4 })).length, 4);
-});
-
-Deno.test("admin on the real broker: requestTopic leaves creation to the broker; topicConfigs reads a topic's configs", async () => {
-  await using broker = await startKafkaBroker();
-  const known = uniqueName("described");
-  await broker.createTopic(known, 1, 1, { "retention.ms": "60000" });
-  const kafka = createKafka({
-    brokers: [broker.bootstrapServers],
-    clientId: "test",
-    requestTimeoutMs: 10_000,
-    connectionTimeoutMs: 3_000,
-  });
-  const admin = await kafka.admin();
-  try {
-    assertEquals(await admin.requestTopic(known), "available");
-    // The test broker has auto.create.topics.enable=false: the request is refused and nothing is created.
-    const missing = uniqueName("never.created");
-    assertEquals(await admin.requestTopic(missing), "missing");
-    assertEquals(await broker.partitionCount(missing), null);
-    const configs = await admin.topicConfigs(known);
-    assertEquals(configs["retention.ms"], "60000");
-    assertEquals(configs["cleanup.policy"], "delete", "broker defaults are included");
-  } finally {
-    await admin.close();
-  }
 });
