@@ -13,13 +13,13 @@ import type { SourceRecord } from "../connect/record.ts";
 import type { ProducedRecord, Producer } from "../kafka/mod.ts";
 import type { Logger } from "../observability/log.ts";
 import type { MetricsRegistry } from "../observability/metrics.ts";
-import { redact } from "../observability/redact.ts";
 import { type SubmittedRecord, SubmittedRecords } from "./offsets/submitted_records.ts";
 import type { ErrorHandler } from "./errors/error_handler.ts";
 import { ConversionError, prepareToBytes, type RecordConverters, toBytes } from "./record_bytes.ts";
 import { PauseGate } from "./pause_gate.ts";
 import { retryBackoffMs, sleepEndingOnAbort } from "../common/delay.ts";
 import type { OffsetUpdate } from "./offsets/types.ts";
+import { producingFailed } from "./source_topics.ts";
 
 export interface RecordTransformer<R> {
   apply(record: R): R | null;
@@ -317,7 +317,7 @@ export class SourceDriver {
         const error = e as Error & { retriable?: boolean };
         // A failed send may have written some records: resending is at-least-once, never loss.
         if (error.retriable === false || this.#fatal) {
-          this.#fatal ??= new Error(`producing to Kafka failed: ${redact(error.message)}`, { cause: error });
+          this.#fatal ??= producingFailed(error, out.map((r) => r.topic));
           this.#stop.abort();
           return;
         }

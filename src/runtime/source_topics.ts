@@ -4,12 +4,13 @@
  * (topic_creation.ts). Without it the task does what a producer does: it asks for the topic's metadata with
  * auto-creation allowed, so the broker's own `auto.create.topics.enable` decides. Only when the broker refuses
  * (UNKNOWN_TOPIC_OR_PARTITION for MISSING_FOR_MS, or TOPIC_AUTHORIZATION_FAILED) does the task fail, with one
- * line naming the topic and the fix.
+ * line naming the topic and the fix. A send the broker refuses for lack of Write access later says so likewise.
  */
 import type { Admin } from "../kafka/mod.ts";
-import { TopicCreationUnsupportedError } from "../kafka/mod.ts";
+import { kafkaErrorType, TopicCreationUnsupportedError } from "../kafka/mod.ts";
 import type { Logger } from "../observability/log.ts";
 import { sleepEndingOnAbort } from "../common/delay.ts";
+import { redact } from "../observability/redact.ts";
 import { topicCreationFor } from "./topic_creation.ts";
 import { plainTaskError } from "./task_failure.ts";
 
@@ -81,4 +82,16 @@ async function awaitBrokerCreation(topic: string, s: SourceTopicSettings): Promi
     await sleepEndingOnAbort(ASK_EVERY_MS, s.signal);
     s.signal.throwIfAborted();
   }
+}
+
+/** The task's error for a send that cannot succeed: one line naming the topics when the broker refused them. */
+export function producingFailed(error: Error, topics: string[]): Error {
+  if (kafkaErrorType(error) !== "TOPIC_AUTHORIZATION_FAILED") {
+    return new Error(`producing to Kafka failed: ${redact(error.message)}`, { cause: error });
+  }
+  return plainTaskError(
+    `not authorized to write to topic ${
+      [...new Set(topics)].join(", ")
+    } (TOPIC_AUTHORIZATION_FAILED): grant this connector's principal Write access to it`,
+  );
 }
