@@ -159,6 +159,7 @@ export class SinkDriver {
     this.#stop.signal.addEventListener("abort", this.#onStop, { once: true });
     if (this.#stop.signal.aborted) this.#onStop();
     await this.#runConsumer(this.#consumer);
+    if (this.#stop.signal.aborted) return this.#done; // stopped (or failed) while joining: nothing to follow
     let following = false;
     this.#timers.push(setInterval(() => {
       if (following) return; // the previous check is still replacing the consumer
