@@ -169,7 +169,10 @@ export class TaskRunner {
       log.warn({ task: this.label, timeoutMs }, `task ${this.label} did not stop in time; terminating it`);
       this.#terminate();
     }
-    if (this.state !== "FAILED") this.state = "UNASSIGNED";
+    if (this.state !== "FAILED") {
+      this.state = "UNASSIGNED";
+      this.warnings = []; // a stopped task waits for nothing
+    }
   }
 
   /** Ends the worker at once (second signal, or daemon exit). */
