@@ -11,10 +11,12 @@
  *  `offset: -1` clears a partition's position: OffsetFetch then answers -1, which consumers treat as "no committed
  *  offset" and apply auto.offset.reset (the OffsetDelete API is not available in kafkajs).
  *
- * kafkajs keeps its low-level cluster object private; the generation -1 commit reaches it through the client's
- * private `createCluster` symbol, pinned to kafkajs 2.2.4 by deno.json.
+ * kafkajs keeps its low-level cluster object private; the generation -1 commit and `requestTopic`'s single
+ * metadata request (auto-creation allowed, no retries) reach it through the client's private `createCluster`
+ * symbol, pinned to kafkajs 2.2.4 by deno.json.
  */
-import { type Admin as KafkajsAdmin, type Kafka } from "kafkajs";
+import { type Admin as KafkajsAdmin, ConfigResourceTypes, type Kafka } from "kafkajs";
+import RequestsModule from "kafkajs/src/protocol/requests/index.js";
 import type { Logger } from "../observability/log.ts";
 import { toTopicOffsets } from "./consumer.ts";
 import { GroupNotEmptyError, TopicCreationUnsupportedError, UnknownTopicError } from "./errors.ts";
@@ -24,8 +26,14 @@ import type {
   CommittedOffset,
   CreateTopicOptions,
   PartitionWatermarks,
+  TopicAvailability,
   TopicPartitionOffset,
 } from "./types.ts";
+
+/** kafkajs's request definitions (Metadata's, for requestTopic). */
+// deno-lint-ignore no-explicit-any
+const { requests } = RequestsModule as any;
+const METADATA_API_KEY = 3;
 
 /** Topics Java's listTopics() hides by default. */
 const INTERNAL_TOPICS = new Set(["__consumer_offsets", "__transaction_state"]);
@@ -166,16 +174,60 @@ export class KafkajsAdminAdapter implements Admin {
     }
   }
 
+  async requestTopic(name: string): Promise<TopicAvailability> {
+    // One request, no kafkajs retries: the caller decides how long "missing" may persist.
+    const cluster = this.#lowLevelCluster(true);
+    await cluster.connect();
+    try {
+      // As broker.metadata([name]) does, but the refusals this probe expects are not logged as kafkajs errors.
+      const broker = cluster.brokerPool.seedBroker;
+      const metadata = broker.lookupRequest(METADATA_API_KEY, requests.Metadata);
+      await broker.connectionPool.send({
+        ...metadata({ topics: [name], allowAutoTopicCreation: true }),
+        logResponseError: false,
+      });
+      return "available";
+    } catch (error) {
+      const e = error as { type?: string; retriable?: boolean };
+      if (e.type === "UNKNOWN_TOPIC_OR_PARTITION") return "missing";
+      if (e.type === "TOPIC_AUTHORIZATION_FAILED") return "unauthorized";
+      if (e.retriable) return "pending"; // LEADER_NOT_AVAILABLE while the broker creates it
+      throw error;
+    } finally {
+      await cluster.disconnect();
+    }
+  }
+
+  async topicConfigs(name: string): Promise<Record<string, string>> {
+    const { resources } = await this.#admin.describeConfigs({
+      includeSynonyms: false,
+      resources: [{ type: ConfigResourceTypes.TOPIC, name }],
+    });
+    const resource = resources[0];
+    if (!resource || resource.errorCode !== 0) {
+      throw new Error(
+        `cannot describe the configs of topic ${name}: ${resource?.errorMessage ?? "no answer"}`,
+      );
+    }
+    return Object.fromEntries(resource.configEntries.map((e) => [e.configName, e.configValue]));
+  }
+
   async close(): Promise<void> {
     await this.#admin.disconnect();
   }
 
-  async #commitWithoutMembership(groupId: string, offsets: TopicPartitionOffset[]): Promise<void> {
+  /** kafkajs's cluster object (private), for requests its admin does not offer; connect and disconnect it. */
+  // deno-lint-ignore no-explicit-any
+  #lowLevelCluster(allowAutoTopicCreation: boolean): any {
     const createCluster = Object.getOwnPropertySymbols(this.#kafka)
       .find((s) => s.description === "private:Kafka:createCluster");
     if (!createCluster) throw new Error("kafkajs internals changed: no createCluster symbol");
     // deno-lint-ignore no-explicit-any
-    const cluster = (this.#kafka as any)[createCluster]({ allowAutoTopicCreation: false });
+    return (this.#kafka as any)[createCluster]({ allowAutoTopicCreation });
+  }
+
+  async #commitWithoutMembership(groupId: string, offsets: TopicPartitionOffset[]): Promise<void> {
+    const cluster = this.#lowLevelCluster(false);
     await cluster.connect();
     try {
       const coordinator = await cluster.findGroupCoordinator({ groupId });

@@ -8,8 +8,9 @@
  * - Commits go straight to kafkajs's group member (captured by the rebalance hook), because kafkajs's public
  *   `commitOffsets` silently does nothing while its runner is not running (during the first join and on close),
  *   exactly when a rebalance listener needs to commit.
- * - Regex subscriptions are resolved against the topics that exist when the consumer starts (a kafkajs limit;
- *   Java re-evaluates on metadata refresh). Restart the consumer to pick up new matching topics.
+ * - Regex subscriptions are resolved against the topics that exist when the consumer starts, and a listed topic
+ *   must exist (kafkajs limits; Java re-evaluates on metadata refresh). The sink driver therefore resolves its
+ *   subscription itself and replaces the consumer when new topics appear (runtime/sink_topics.ts).
  */
 import type { Batch, Consumer as KafkajsConsumer, KafkaMessage } from "kafkajs";
 import type { Logger } from "../observability/log.ts";

@@ -37,3 +37,25 @@ export class GroupNotEmptyError extends Error {
     super(`consumer group "${groupId}" has active members; stop them before altering its offsets`);
   }
 }
+
+/**
+ * The Kafka protocol error type (e.g. "TOPIC_AUTHORIZATION_FAILED") of a client error, or of the error it wraps
+ * (kafkajs wraps a broker's answer in retry and aggregate errors); null when there is none.
+ */
+export function kafkaErrorType(error: unknown): string | null {
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [error];
+  while (pending.length > 0) {
+    const e = pending.shift() as {
+      type?: unknown;
+      cause?: unknown;
+      originalError?: unknown;
+      errors?: unknown;
+    };
+    if (!e || typeof e !== "object" || seen.has(e)) continue;
+    seen.add(e);
+    if (typeof e.type === "string") return e.type;
+    pending.push(e.cause, e.originalError, ...(Array.isArray(e.errors) ? e.errors : []));
+  }
+  return null;
+}

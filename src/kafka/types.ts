@@ -259,8 +259,22 @@ export interface Admin {
    * cannot create topics through the API (e.g. the librdkafka mock), so the caller can fall back or report.
    */
   createTopic(name: string, options: CreateTopicOptions): Promise<boolean>;
+  /**
+   * One metadata request for `name` that allows the broker to auto-create it (as a producer's first send does):
+   * the broker's `auto.create.topics.enable` decides. See TopicAvailability.
+   */
+  requestTopic(name: string): Promise<TopicAvailability>;
+  /** The topic's configs as the broker reports them (DescribeConfigs), broker defaults included. */
+  topicConfigs(name: string): Promise<Record<string, string>>;
   close(): Promise<void>;
 }
+
+/**
+ * What a metadata request that allows auto-creation says of a topic: `available` (exists, leaders serve),
+ * `pending` (being created, or leaders not elected yet), `missing` (UNKNOWN_TOPIC_OR_PARTITION: the broker does
+ * not auto-create it), `unauthorized` (TOPIC_AUTHORIZATION_FAILED).
+ */
+export type TopicAvailability = "available" | "pending" | "missing" | "unauthorized";
 
 /** Settings of a worker group's membership (see group_membership.ts). */
 export interface GroupMembershipOptions {

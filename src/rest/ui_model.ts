@@ -5,6 +5,7 @@
  * records and consumer lag. Numbers are the server's (the lag and the ETA as the source task reports them).
  */
 import type { Herder } from "../runtime/herder.ts";
+import type { TaskStatusView } from "../runtime/herder/connector_status.ts";
 import { type MetricSample, sumOf } from "../observability/metrics.ts";
 import type { RatePoint, ThroughputHistory } from "./ui_history.ts";
 
@@ -150,14 +151,13 @@ export function uiModel(
   });
 }
 
-function uiTask(status: Record<string, unknown>): UiTask {
-  const warnings = Array.isArray(status.warnings) ? status.warnings.map(String) : [];
+function uiTask(status: TaskStatusView): UiTask {
   return {
-    id: Number(status.id),
-    state: String(status.state),
-    worker: String(status.worker_id ?? ""),
-    trace: typeof status.trace === "string" ? status.trace : null,
-    warnings,
+    id: status.id,
+    state: status.state,
+    worker: status.worker_id,
+    trace: status.trace ?? null,
+    warnings: status.warnings ?? [],
   };
 }
 

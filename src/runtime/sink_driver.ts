@@ -5,11 +5,23 @@
  * Offsets committed are exactly what the task's `preCommit` says is fully handled, so another implementation
  * with the same connector name carries on from them. Commits happen every `offset.flush.interval.ms`, before
  * partitions are revoked, and on stop.
+ *
+ * Topics that do not exist yet (sink_topics.ts) do not fail the task: it waits, RUNNING with a status warning,
+ * and consumes each topic once it appears, from the group's committed offsets (or `auto.offset.reset`). When the
+ * topics to consume change (one appeared, or a new one matches `topics.regex`), the consumer is replaced: the old
+ * one commits and leaves, a new one joins with the new subscription.
  */
 import type { SinkTask, TopicPartitionOffset } from "../connect/task_api.ts";
 import { RetriableException } from "../connect/task_api.ts";
 import { SinkRecord } from "../connect/record.ts";
-import type { ConsumedBatch, ConsumedRecord, Consumer, KafkaClient, Subscription } from "../kafka/mod.ts";
+import type {
+  Admin,
+  ConsumedBatch,
+  ConsumedRecord,
+  Consumer,
+  KafkaClient,
+  Subscription,
+} from "../kafka/mod.ts";
 import type { Logger } from "../observability/log.ts";
 import type { MetricsRegistry } from "../observability/metrics.ts";
 import type { ErrorHandler } from "./errors/error_handler.ts";
@@ -17,6 +29,8 @@ import { ConversionError, fromBytes, prepareFromBytes, type RecordConverters } f
 import { PauseGate } from "./pause_gate.ts";
 import { retryBackoffMs, sleepEndingOnAbort } from "../common/delay.ts";
 import type { RecordTransformer } from "./source_driver.ts";
+import { resolveSinkTopics, sameTopics, TOPIC_CHECK_INTERVAL_MS } from "./sink_topics.ts";
+import type { TaskWarnings } from "./task_warnings.ts";
 
 export interface SinkDriverOptions {
   task: SinkTask;
@@ -35,9 +49,13 @@ export interface SinkDriverOptions {
   /** `offset.flush.interval.ms`. */
   commitIntervalMs: number;
   maxRetryBackoffMs?: number;
+  /** Where the wait for missing topics shows (the task's status warnings). */
+  warnings: Pick<TaskWarnings, "set" | "clear">;
 }
 
 const CONSUMER_LAG = "tablesync_sink_consumer_lag_records";
+/** The key of the sink's warning about missing topics. */
+const WAITING_FOR_TOPICS = "sink-topics";
 
 const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
@@ -70,6 +88,14 @@ export class SinkDriver {
   #handling = new Set<Promise<void>>();
   /** Consumed records not yet committed past, per partition: the dead letter queue gets their original bytes. */
   #raw = new Map<string, ConsumedRecord[]>();
+  /** Lists the cluster's topics (opened on first use). */
+  #admin: Admin | null = null;
+  /** The topics the current consumer subscribes to. */
+  #topics: string[] = [];
+  /** A consumer being replaced (see #followTopics); stopping waits for it. */
+  #switching: Promise<void> = Promise.resolve();
+  #timers: ReturnType<typeof setInterval>[] = [];
+  #onStop: (() => Promise<void>) | null = null;
 
   constructor(options: SinkDriverOptions) {
     this.#o = options;
@@ -109,10 +135,96 @@ export class SinkDriver {
   /** Runs until stopped (resolves after the final commit) or failed (rejects). */
   async run(): Promise<void> {
     const o = this.#o;
-    this.#consumer = await o.kafka.consumer(o.subscription, { ...o.consumerOptions, groupId: o.groupId }, {
+    try {
+      const topics = await this.#untilTopicsExist();
+      if (topics === null) return this.#halt(); // stopped while waiting: nothing was consumed
+      this.#consumer = await this.#createConsumer(topics);
+    } catch (e) {
+      this.#halt();
+      throw e;
+    }
+    // Commit on a timer too, so the tail of a burst is committed without waiting for the next batch.
+    this.#timers.push(setInterval(() => {
+      this.#commit().catch((e) => o.logger.warn({ err: e }, "periodic offset commit failed"));
+    }, o.commitIntervalMs));
+    this.#onStop = async () => {
+      this.#halt();
+      try {
+        await this.#switching;
+        // Let the batches being written finish, so the final commit (on close) covers them.
+        await Promise.all(this.#handling);
+        await this.#consumer?.close();
+        this.#finish();
+      } catch (e) {
+        this.#finish(e as Error);
+      }
+    };
+    this.#stop.signal.addEventListener("abort", this.#onStop, { once: true });
+    if (this.#stop.signal.aborted) this.#onStop();
+    await this.#runConsumer(this.#consumer);
+    if (this.#stop.signal.aborted) return this.#done; // stopped (or failed) while joining: nothing to follow
+    let following = false;
+    this.#timers.push(setInterval(() => {
+      if (following) return; // the previous check is still replacing the consumer
+      following = true;
+      this.#switching = this.#followTopics().catch((e) => this.#fail(e as Error)).finally(() =>
+        following = false
+      );
+    }, TOPIC_CHECK_INTERVAL_MS));
+    return this.#done;
+  }
+
+  /** The topics to consume once at least one exists; null when stopped before. */
+  async #untilTopicsExist(): Promise<string[] | null> {
+    for (;;) {
+      if (this.#stop.signal.aborted) return null;
+      this.#admin ??= await this.#o.kafka.admin();
+      const resolved = resolveSinkTopics(this.#o.subscription, await this.#admin.listTopics());
+      this.#noteWaiting(resolved.waiting);
+      if (resolved.topics.length > 0) return resolved.topics;
+      await sleepEndingOnAbort(TOPIC_CHECK_INTERVAL_MS, this.#stop.signal);
+    }
+  }
+
+  #noteWaiting(waiting: string | null): void {
+    if (waiting) this.#o.warnings.set(WAITING_FOR_TOPICS, waiting);
+    else this.#o.warnings.clear(WAITING_FOR_TOPICS);
+  }
+
+  /** Checks the subscription again; when the topics to consume changed, replaces the consumer. */
+  async #followTopics(): Promise<void> {
+    if (this.#stop.signal.aborted || !this.#admin) return;
+    let existing: string[];
+    try {
+      existing = await this.#admin.listTopics();
+    } catch (e) {
+      this.#o.logger.debug({ err: e }, "listing topics failed; checking again later");
+      return;
+    }
+    const resolved = resolveSinkTopics(this.#o.subscription, existing);
+    this.#noteWaiting(resolved.waiting);
+    // Topics that disappeared leave the consumer as it is: it reports their loss itself.
+    if (resolved.topics.length === 0 || sameTopics(resolved.topics, this.#topics)) return;
+    this.#o.logger.info({ topics: resolved.topics }, `consuming topics ${resolved.topics.join(", ")}`);
+    try {
+      await Promise.all(this.#handling);
+      await this.#consumer?.close();
+      if (this.#stop.signal.aborted) return;
+      this.#consumer = await this.#createConsumer(resolved.topics);
+      await this.#runConsumer(this.#consumer);
+    } catch (e) {
+      if (!this.#stop.signal.aborted) this.#fail(e as Error);
+    }
+  }
+
+  #createConsumer(topics: string[]): Promise<Consumer> {
+    const o = this.#o;
+    this.#topics = topics;
+    let consumer: Consumer | null = null;
+    const created = o.kafka.consumer({ topics }, { ...o.consumerOptions, groupId: o.groupId }, {
       onPartitionsAssigned: (partitions) => {
         // A rebalance while paused must not resume fetching the newly assigned partitions.
-        if (this.#gate.paused) this.#consumer?.pause(partitions);
+        if (this.#gate.paused) consumer?.pause(partitions);
       },
       onPartitionsRevoked: async (partitions) => {
         await o.task.close?.(partitions);
@@ -124,24 +236,11 @@ export class SinkDriver {
         }
       },
     });
-    // Commit on a timer too, so the tail of a burst is committed without waiting for the next batch.
-    const commitTimer = setInterval(() => {
-      this.#commit().catch((e) => o.logger.warn({ err: e }, "periodic offset commit failed"));
-    }, o.commitIntervalMs);
-    const onStop = async () => {
-      clearInterval(commitTimer);
-      try {
-        // Let the batches being written finish, so the final commit (on close) covers them.
-        await Promise.all(this.#handling);
-        await this.#consumer?.close();
-        this.#finish();
-      } catch (e) {
-        this.#finish(e as Error);
-      }
-    };
-    this.#stop.signal.addEventListener("abort", onStop, { once: true });
-    if (this.#stop.signal.aborted) onStop();
-    await this.#consumer.run(async (batch, ctx) => {
+    return created.then((c) => consumer = c);
+  }
+
+  async #runConsumer(consumer: Consumer): Promise<void> {
+    await consumer.run(async (batch, ctx) => {
       // Keep group membership alive while a batch waits (pause, instance outage with redelivery backoff).
       const heartbeat = setInterval(() => ctx.heartbeat().catch(() => {}), HEARTBEAT_WHILE_BUSY_MS);
       const work = this.#handle(batch, ctx.isRunning);
@@ -154,18 +253,30 @@ export class SinkDriver {
         // Stopping: the batch is abandoned and nothing past it is committed, so it is redelivered later.
         if (this.#stop.signal.aborted) return;
         // A non-retriable failure fails the task; nothing past the failed record is committed.
-        clearInterval(commitTimer);
-        this.#stop.signal.removeEventListener("abort", onStop);
-        this.#stop.abort();
-        this.#consumer?.close().catch(() => {});
-        this.#finish(e as Error);
+        this.#fail(e as Error);
         throw e;
       } finally {
         clearInterval(heartbeat);
       }
     }, { concurrentPartitions: CONCURRENT_PARTITIONS });
-    if (this.#gate.paused) this.#consumer.pause(this.#consumer.assignment());
-    return this.#done;
+    if (this.#gate.paused) consumer.pause(consumer.assignment());
+  }
+
+  /** Stops the timers (commits, topic checks) and closes the admin client. */
+  #halt(): void {
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#timers = [];
+    this.#admin?.close().catch(() => {});
+    this.#admin = null;
+  }
+
+  /** The task fails: nothing more is consumed or committed. */
+  #fail(error: Error): void {
+    this.#halt();
+    if (this.#onStop) this.#stop.signal.removeEventListener("abort", this.#onStop);
+    this.#stop.abort();
+    this.#consumer?.close().catch(() => {});
+    this.#finish(error);
   }
 
   async #handle(batch: ConsumedBatch, isRunning: () => boolean): Promise<void> {

@@ -59,6 +59,7 @@ export function buildSinkTask(env: TaskEnvironment): BuiltTask {
     metrics: env.metrics,
     onTopic: (topic) => env.activeTopics.use(topic),
     commitIntervalMs: Number(env.worker["offset.flush.interval.ms"]),
+    warnings: env.warnings,
   });
   stopSignal.signal.addEventListener("abort", () => driver.stop());
   sinkDriver = driver;

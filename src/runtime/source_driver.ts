@@ -13,13 +13,13 @@ import type { SourceRecord } from "../connect/record.ts";
 import type { ProducedRecord, Producer } from "../kafka/mod.ts";
 import type { Logger } from "../observability/log.ts";
 import type { MetricsRegistry } from "../observability/metrics.ts";
-import { redact } from "../observability/redact.ts";
 import { type SubmittedRecord, SubmittedRecords } from "./offsets/submitted_records.ts";
 import type { ErrorHandler } from "./errors/error_handler.ts";
 import { ConversionError, prepareToBytes, type RecordConverters, toBytes } from "./record_bytes.ts";
 import { PauseGate } from "./pause_gate.ts";
 import { retryBackoffMs, sleepEndingOnAbort } from "../common/delay.ts";
 import type { OffsetUpdate } from "./offsets/types.ts";
+import { producingFailed } from "./source_topics.ts";
 
 export interface RecordTransformer<R> {
   apply(record: R): R | null;
@@ -39,6 +39,8 @@ export interface SourceDriverOptions {
   commitOffsets: (entries: OffsetUpdate[]) => void;
   /** Makes sure a topic exists before its first record is sent (topic.creation.* or a clear error). */
   ensureTopic: (topic: string) => Promise<void>;
+  /** Sees each record's topic and timestamp before it is sent (the retention check, topic_retention.ts). */
+  checkRecordTime?: (topic: string, timestamp: number | undefined) => void;
   /**
    * Records sent but not yet acknowledged before polling waits. Default 5000 (one 5000-row page): the next page
    * is converted while this one is produced, and no more pages of bytes pile up behind a slow broker.
@@ -149,6 +151,7 @@ export class SourceDriver {
         await this.#o.ensureTopic(prepared.topic);
         this.#knownTopics.add(prepared.topic);
       }
+      this.#o.checkRecordTime?.(prepared.topic, prepared.timestamp);
       out.push(prepared);
       bytes += sizeOf(prepared);
       handles.push(handle);
@@ -318,7 +321,7 @@ export class SourceDriver {
         const error = e as Error & { retriable?: boolean };
         // A failed send may have written some records: resending is at-least-once, never loss.
         if (error.retriable === false || this.#fatal) {
-          this.#fatal ??= new Error(`producing to Kafka failed: ${redact(error.message)}`, { cause: error });
+          this.#fatal ??= producingFailed(error, out.map((r) => r.topic));
           this.#stop.abort();
           return;
         }

@@ -1,15 +1,17 @@
 /**
  * A source task in its worker: the connector's task, a producer, the committed offsets it resumes from, bad rows
- * reported through the error handler, and topics created on first use when `topic.creation.*` allows it.
+ * reported through the error handler, topics created on first use when `topic.creation.*` allows it (else left to
+ * the broker's auto-creation), and each topic's retention checked against the records' timestamps.
  */
 import type { Producer } from "../kafka/mod.ts";
-import { TopicCreationUnsupportedError } from "../kafka/mod.ts";
 import { buildTransformChain } from "../connect/transforms/chain.ts";
 import type { SourceTaskContext } from "../connect/task_api.ts";
 import type { SourceRecord } from "../connect/record.ts";
 import { SourceDriver } from "./source_driver.ts";
 import { canonicalJson } from "./offsets/offset_key.ts";
-import { topicCreationEnabled, topicCreationFor } from "./topic_creation.ts";
+import { topicCreationEnabled } from "./topic_creation.ts";
+import { ensureSourceTopic } from "./source_topics.ts";
+import { TopicRetention } from "./topic_retention.ts";
 import { newTask } from "./task_factories.ts";
 import type { BuiltTask, TaskEnvironment } from "./task_environment.ts";
 
@@ -41,6 +43,11 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
     reportProgress: (tables) => env.post({ type: "progress", tables }),
   };
   const creationWanted = topicCreationEnabled(config) && worker["topic.creation.enable"] !== "false";
+  const retention = new TopicRetention({
+    describe: (t) => admin.topicConfigs(t),
+    warnings: env.warnings,
+    log,
+  });
   const driver = new SourceDriver({
     task,
     producer,
@@ -52,26 +59,10 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
     onTopic: (topic) => env.activeTopics.use(topic),
     commitOffsets: (entries) => env.post({ type: "offsets", entries }),
     ensureTopic: async (topic) => {
-      if (await admin.topicExists(topic)) return;
-      if (!creationWanted) {
-        throw new Error(
-          `topic ${topic} does not exist: create it, or set topic.creation.default.partitions and topic.creation.default.replication.factor so the connector creates it`,
-        );
-      }
-      const settings = topicCreationFor(config, topic);
-      try {
-        await admin.createTopic(topic, settings);
-        log.info({ topic, group: settings.group }, `created topic ${topic}`);
-      } catch (e) {
-        if (e instanceof TopicCreationUnsupportedError) {
-          throw new Error(
-            `topic ${topic} does not exist and this cluster cannot create it through the API: create it yourself`,
-            { cause: e },
-          );
-        }
-        throw e;
-      }
+      await ensureSourceTopic(topic, { admin, config, creationWanted, log, signal: stopSignal.signal });
+      await retention.watch(topic);
     },
+    checkRecordTime: (topic, timestamp) => retention.check(topic, timestamp),
   });
   stopSignal.signal.addEventListener("abort", () => driver.stop());
   return {

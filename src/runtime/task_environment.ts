@@ -20,6 +20,7 @@ import type { SinkDriver } from "./sink_driver.ts";
 import type { SourceDriver } from "./source_driver.ts";
 import type { StartMessage, WorkerToMain } from "./worker_protocol.ts";
 import type { ActiveTopics } from "./active_topics.ts";
+import { TaskWarnings } from "./task_warnings.ts";
 
 export interface TaskEnvironment {
   readonly msg: StartMessage;
@@ -41,6 +42,8 @@ export interface TaskEnvironment {
   readonly post: (message: WorkerToMain) => void;
   /** KIP-558: the drivers record each topic they produce to or consume from. */
   readonly activeTopics: ActiveTopics;
+  /** The task's standing warnings (its status `warnings`). */
+  readonly warnings: TaskWarnings;
 }
 
 /** A built task: its driver, the connector task's start, and what to close when it ends. */
@@ -112,5 +115,19 @@ export async function taskEnvironment(msg: StartMessage, hooks: EnvironmentHooks
     signal: stopSignal.signal,
     taskLabel: `${msg.connectorName}-${msg.taskId}`,
   });
-  return { ...hooks, msg, worker, config, props, kafka, kafkaOptions, converters, errors, dlq, stopSignal };
+  const warnings = new TaskWarnings((list) => hooks.post({ type: "warnings", warnings: list }), log);
+  return {
+    ...hooks,
+    msg,
+    worker,
+    config,
+    props,
+    kafka,
+    kafkaOptions,
+    converters,
+    errors,
+    dlq,
+    stopSignal,
+    warnings,
+  };
 }

@@ -15,13 +15,21 @@ export interface ReportedTaskStatus {
   state: string;
   workerId: string;
   trace?: string;
+  /** The task's standing warnings (absent when none). */
+  warnings?: string[];
 }
 
 export interface TaskPlacement {
   /** Whether this member runs the connector's task. */
   owns(connector: string, task: number): boolean;
-  /** A task of this member changed state (stopped tasks report UNASSIGNED, or FAILED). */
-  onTaskState(connector: string, task: number, state: TaskState, trace: string | undefined): void;
+  /** A task of this member changed state or warnings (stopped tasks report UNASSIGNED, or FAILED). */
+  onTaskState(
+    connector: string,
+    task: number,
+    state: TaskState,
+    trace: string | undefined,
+    warnings: string[],
+  ): void;
   /** The status of a task that does not run here. */
   remoteTask(connector: string, task: number): ReportedTaskStatus | undefined;
   /** worker_id of the member the connector is assigned to. */

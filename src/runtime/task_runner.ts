@@ -43,6 +43,8 @@ export class TaskRunner {
   metrics: MetricsSnapshot = emptySnapshot();
   /** The latest progress of a source task's tables (empty for sinks and before the first report). */
   progress: TableProgress[] = [];
+  /** The task's standing warnings (status `warnings`): conditions it waits out rather than fails on. */
+  warnings: string[] = [];
 
   #worker: Worker | null = null;
   #hooks: TaskRunnerHooks;
@@ -116,6 +118,10 @@ export class TaskRunner {
       case "topics":
         this.#hooks.onTopics?.(message.topics);
         break;
+      case "warnings":
+        this.warnings = message.warnings;
+        this.#hooks.onStateChange();
+        break;
       case "stopped":
         if (message.trace) this.#fail(message.trace);
         this.#terminate();
@@ -178,7 +184,10 @@ export class TaskRunner {
       log.warn({ task: this.label, timeoutMs }, `task ${this.label} did not stop in time; terminating it`);
       this.#terminate();
     }
-    if (this.state !== "FAILED") this.state = "UNASSIGNED";
+    if (this.state !== "FAILED") {
+      this.state = "UNASSIGNED";
+      this.warnings = []; // a stopped task waits for nothing
+    }
   }
 
   /** Ends the worker at once (second signal, or daemon exit). */

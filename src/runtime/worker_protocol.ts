@@ -4,8 +4,8 @@
  * main → worker: start, pause, resume, stop; new log settings (PUT /admin/loggers); forget the topics reported
  * (PUT /connectors/<name>/topics/reset).
  * worker → main: state changes (with a trace on failure), committable source offsets, metrics snapshots,
- * source table progress, topics used for the first time (KIP-558), and `stopped` once the task has flushed and
- * committed.
+ * source table progress, topics used for the first time (KIP-558), the task's standing warnings (the whole
+ * list, each time it changes), and `stopped` once the task has flushed and committed.
  */
 import type { MetricsSnapshot } from "../observability/metrics.ts";
 import type { ConnectorKind } from "../connect/task_api.ts";
@@ -49,4 +49,5 @@ export type WorkerToMain =
   | { type: "metrics"; snapshot: MetricsSnapshot }
   | { type: "progress"; tables: TableProgress[] }
   | { type: "topics"; topics: string[] }
+  | { type: "warnings"; warnings: string[] }
   | { type: "stopped"; trace?: string };

@@ -1,6 +1,7 @@
 /**
  * Source topics that do not exist yet, on the real broker and on a cluster that cannot create topics:
- *  - without topic.creation.* the task fails with an error naming the topic and the keys that would create it;
+ *  - without topic.creation.* the broker decides; this one does not auto-create topics, so the task fails with
+ *    one line naming the topic and the fixes (create it, enable auto-creation, or the keys that would create it);
  *  - with topic.creation.* the daemon creates each topic through the admin API with its group's partitions and
  *    topic configs (checked with DescribeConfigs: values that auto-creation would not give), and rows reach it;
  *  - the librdkafka mock (no CreateTopics, as on some managed clusters) makes the task fail with a clear error.
@@ -64,8 +65,10 @@ Deno.test("topic.creation.* creates the source topics on the real broker with ea
   });
   try {
     const trace = await failedTrace(daemon, plain);
-    assertStringIncludes(trace, `topic ${missing} does not exist`);
+    assertStringIncludes(trace, `topic ${missing} does not exist and the broker did not create it`);
+    assertStringIncludes(trace, "enable auto.create.topics.enable on the broker");
     assertStringIncludes(trace, "topic.creation.default.partitions");
+    assertEquals(trace.split("\n").length, 1, `one line, no stack: ${trace}`);
     assertEquals(await kafka.partitionCount(missing), null, "the plain connector must not create its topic");
     // The broker does not auto-create topics: reading before the daemon created them would fail.
     for (const topic of [incidents, problems]) {

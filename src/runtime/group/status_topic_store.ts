@@ -1,7 +1,8 @@
 /**
  * Connector and task statuses of a worker group, in the status topic (`status.storage.topic`, compacted), with
  * Kafka Connect's keys and value shape: `status-connector-<name>` / `status-task-<name>-<n>` →
- * `{"state":"RUNNING","trace":null,"worker_id":"host:port","generation":N}`. Each member writes the statuses
+ * `{"state":"RUNNING","trace":null,"worker_id":"host:port","generation":N}`, plus tablesync's `warnings` (a list
+ * of sentences, only when the task has any; Connect ignores the field). Each member writes the statuses
  * of what it runs and follows everyone's, so any member can answer `GET /connectors/<name>/status`.
  */
 import type { ConsumedRecord, KafkaClient } from "../../kafka/mod.ts";
@@ -59,6 +60,7 @@ export class StatusTopicStore {
       trace: status.trace ?? null,
       worker_id: status.workerId,
       generation,
+      ...(status.warnings?.length ? { warnings: status.warnings } : {}),
     };
     this.#tail.write([{ key, value }]).catch((e) =>
       log.error({ err: e, key }, "a status could not be written to the status topic")
@@ -78,6 +80,13 @@ export class StatusTopicStore {
       state: value.state,
       workerId: value.worker_id,
       ...(typeof value.trace === "string" ? { trace: value.trace } : {}),
+      ...(warningsOf(value.warnings) ?? {}),
     });
   }
+}
+
+/** The `warnings` field of a stored status, when it is a non-empty list of sentences. */
+function warningsOf(value: unknown): { warnings: string[] } | null {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((w) => typeof w === "string")) return null;
+  return { warnings: value };
 }

@@ -19,8 +19,7 @@ import type { GroupAssignment, GroupMembership, KafkaClient } from "../../kafka/
 import { logger } from "../../observability/log.ts";
 import { settlesWithin } from "../../common/delay.ts";
 import type { Herder } from "../herder.ts";
-import type { TaskPlacement } from "../task_placement.ts";
-import type { TaskState } from "../task_runner.ts";
+import type { ReportedTaskStatus, TaskPlacement } from "../task_placement.ts";
 import { assignUnits } from "./assignor.ts";
 import type { ConfigTopicStore, ReadRestart } from "./config_topic_store.ts";
 import type { StatusTopicStore } from "./status_topic_store.ts";
@@ -86,7 +85,8 @@ export class WorkerGroup {
   /** The herder's placement seam. */
   readonly placement: TaskPlacement = {
     owns: (connector, task) => this.#tasks.has(taskUnit(connector, task)),
-    onTaskState: (connector, task, state, trace) => this.#reportTask(connector, task, state, trace),
+    onTaskState: (connector, task, state, trace, warnings) =>
+      this.#reportTask(connector, task, { state, workerId: this.#o.workerId(), trace, warnings }),
     remoteTask: (connector, task) => this.#o.status.task(connector, task),
     connectorWorker: (connector) => this.#o.status.connector(connector)?.workerId,
     readSharedOffsets: () => this.#o.refreshOffsets(),
@@ -245,8 +245,8 @@ export class WorkerGroup {
     this.#settling = Promise.all([this.#settling, stopping]).then(() => {});
   }
 
-  #reportTask(connector: string, task: number, state: TaskState, trace: string | undefined): void {
-    this.#o.status.putTask(connector, task, { state, workerId: this.#o.workerId(), trace }, this.#generation);
+  #reportTask(connector: string, task: number, status: ReportedTaskStatus): void {
+    this.#o.status.putTask(connector, task, status, this.#generation);
   }
 
   /** Applies shared config changes one after the other, in the order the config topic holds them. */

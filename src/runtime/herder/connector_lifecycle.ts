@@ -162,7 +162,7 @@ export class ConnectorLifecycle {
   }
 
   #reportTask(connector: string, task: TaskRunner): void {
-    this.o.placement?.onTaskState(connector, task.taskId, task.state, task.trace);
+    this.o.placement?.onTaskState(connector, task.taskId, task.state, task.trace, task.warnings);
   }
 
   async restartTask(m: ManagedConnector, index: number): Promise<void> {

@@ -40,17 +40,28 @@ export function groupTaskStatus(m: ManagedConnector, id: number, workerId: strin
   const local = m.tasks.find((t) => t.taskId === id);
   if (local) return taskStatusOf(local, workerId);
   const remote = placement.remoteTask(m.name, id);
-  const out: Record<string, string | number> = {
+  const out: TaskStatusView = {
     id,
     state: remote?.state ?? "UNASSIGNED",
     worker_id: remote?.workerId ?? workerId,
   };
   if (remote?.trace) out.trace = remote.trace;
+  if (remote?.warnings?.length) out.warnings = remote.warnings;
   return out;
 }
 
-export function taskStatusOf(t: TaskRunner, workerId: string) {
-  const out: Record<string, string | number> = { id: t.taskId, state: t.state, worker_id: workerId };
+/** A task's entry in a status: Connect's fields, plus tablesync's `warnings` (only when there are some). */
+export interface TaskStatusView {
+  id: number;
+  state: string;
+  worker_id: string;
+  trace?: string;
+  warnings?: string[];
+}
+
+export function taskStatusOf(t: TaskRunner, workerId: string): TaskStatusView {
+  const out: TaskStatusView = { id: t.taskId, state: t.state, worker_id: workerId };
   if (t.trace) out.trace = t.trace;
+  if (t.warnings.length > 0) out.warnings = t.warnings;
   return out;
 }

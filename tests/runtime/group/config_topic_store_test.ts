@@ -1,11 +1,13 @@
 /**
  * The group's config topic against the real broker: Kafka Connect's keys and value shapes on the topic (read
- * back with kcat), a change written by one member reaching another member's listener, and the config and
- * status topics created when missing.
+ * back with kcat), a change written by one member reaching another member's listener, the config and
+ * status topics created when missing, and a task's warnings carried by the status topic (tablesync's extra
+ * `warnings` field, only when there are some).
  */
 import { assert, assertEquals } from "../../support/assert.ts";
 import { type KafkaBroker, startKafkaBroker, uniqueName } from "../../support/kafka_broker.ts";
-import { readTopicWithKcat } from "../../support/kafka_helpers.ts";
+import { consumeAll, readTopicWithKcat } from "../../support/kafka_helpers.ts";
+import { waitFor } from "../../support/daemon_process.ts";
 import { createKafka } from "../../../src/kafka/mod.ts";
 import { setLogLevel } from "../../../src/observability/log.ts";
 import { ConfigTopicStore } from "../../../src/runtime/group/config_topic_store.ts";
@@ -148,6 +150,37 @@ Deno.test({
       assertEquals(configs[1].get("src")?.config, { name: "src" });
     } finally {
       await Promise.all([...configs, ...statuses].map((s) => s.close()));
+    }
+  },
+});
+
+Deno.test({
+  name: "status topic: a task's warnings reach the other member, and are left out once gone",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    await using broker = await startKafkaBroker();
+    const topic = uniqueName("statuses");
+    const kafka = clientFor(broker);
+    const [writer, reader] = [1, 2].map(() =>
+      new StatusTopicStore(kafka, topic, { partitions: 1, replicationFactor: -1 })
+    );
+    try {
+      await Promise.all([writer.start(), reader.start()]);
+      const warnings = ["waiting for topic orders.in to exist (checked every 5 s)"];
+      writer.putTask("sink", 0, { state: "RUNNING", workerId: "a:8083", warnings }, 1);
+      await waitFor(() => reader.task("sink", 0)?.warnings !== undefined, 30_000, "the warnings read back");
+      assertEquals(reader.task("sink", 0), { state: "RUNNING", workerId: "a:8083", warnings });
+      writer.putTask("sink", 0, { state: "RUNNING", workerId: "a:8083", warnings: [] }, 1);
+      await waitFor(() => reader.task("sink", 0)?.warnings === undefined, 30_000, "the warnings cleared");
+      const values = (await consumeAll(broker.bootstrapServers, topic, { expected: 2, timeoutMs: 30_000 }))
+        .map((r) => JSON.parse(r.value!));
+      assertEquals(values, [
+        { state: "RUNNING", trace: null, worker_id: "a:8083", generation: 1, warnings },
+        { state: "RUNNING", trace: null, worker_id: "a:8083", generation: 1 },
+      ]);
+    } finally {
+      await Promise.all([writer.close(), reader.close()]);
     }
   },
 });

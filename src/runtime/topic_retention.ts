@@ -1,0 +1,110 @@
+/**
+ * Retention traps. Source records carry their rows' timestamps (sys_updated_on), and a topic whose cleanup
+ * policy includes `delete` removes records older than now − `retention.ms` by those timestamps: a backfill of
+ * old rows is deleted minutes after it is written. Each topic's configs are read (DescribeConfigs) before its
+ * first record of the task's run; a record older than the topic keeps raises a task warning (status and log)
+ * that names the fix. While warned, the configs are read again every RECHECK_MS, so a fixed topic clears it.
+ */
+import type { Logger } from "../observability/log.ts";
+import type { TaskWarnings } from "./task_warnings.ts";
+
+const RECHECK_MS = 60_000;
+
+/** The age beyond which the topic deletes records by their timestamp, in ms; null when it never does. */
+export function timeRetentionOf(configs: Record<string, string>): number | null {
+  const policies = (configs["cleanup.policy"] ?? "delete").split(",").map((p) => p.trim());
+  if (!policies.includes("delete")) return null;
+  // The broker stamps records on append: their age starts when they are written.
+  if (configs["message.timestamp.type"] === "LogAppendTime") return null;
+  const ms = Number(configs["retention.ms"] ?? "-1");
+  return Number.isFinite(ms) && ms >= 0 ? ms : null;
+}
+
+export interface TopicRetentionOptions {
+  /** The topic's configs (DescribeConfigs). */
+  describe: (topic: string) => Promise<Record<string, string>>;
+  warnings: Pick<TaskWarnings, "set" | "clear">;
+  log: Logger;
+}
+
+interface Watched {
+  retentionMs: number | null;
+  policy: string;
+  /** When the configs were read. */
+  readAt: number;
+  warned: boolean;
+  rereading: boolean;
+}
+
+export class TopicRetention {
+  readonly #o: TopicRetentionOptions;
+  readonly #topics = new Map<string, Watched>();
+
+  constructor(options: TopicRetentionOptions) {
+    this.#o = options;
+  }
+
+  /** Reads the topic's retention (before its first record). A cluster that cannot describe it is not checked. */
+  async watch(topic: string): Promise<void> {
+    const watched: Watched = {
+      retentionMs: null,
+      policy: "",
+      readAt: Date.now(),
+      warned: false,
+      rereading: false,
+    };
+    this.#topics.set(topic, watched);
+    await this.#read(topic, watched);
+  }
+
+  /** A record about to be written to `topic` with `timestamp` (ms). Cheap: called for every record. */
+  check(topic: string, timestamp: number | undefined): void {
+    const watched = this.#topics.get(topic);
+    if (!watched || watched.retentionMs === null || timestamp === undefined) return;
+    const now = Date.now();
+    if (watched.warned) {
+      if (!watched.rereading && now - watched.readAt >= RECHECK_MS) void this.#reread(topic, watched);
+      return;
+    }
+    if (timestamp >= now - watched.retentionMs) return;
+    watched.warned = true;
+    this.#o.warnings.set(
+      `retention:${topic}`,
+      `topic ${topic} deletes records older than ${
+        age(watched.retentionMs)
+      } (cleanup.policy=${watched.policy}, ` +
+        `retention.ms=${watched.retentionMs}) and records carry their rows' timestamps: rows last updated ` +
+        `${new Date(timestamp).toISOString()} are being written and will be deleted soon after; set ` +
+        `retention.ms=-1 or cleanup.policy=compact, or message.timestamp.type=LogAppendTime, on the topic`,
+    );
+  }
+
+  async #read(topic: string, watched: Watched): Promise<void> {
+    try {
+      const configs = await this.#o.describe(topic);
+      watched.retentionMs = timeRetentionOf(configs);
+      watched.policy = configs["cleanup.policy"] ?? "delete";
+    } catch (e) {
+      this.#o.log.debug({ topic, err: e }, "cannot read the topic's configs; its retention is not checked");
+    }
+    watched.readAt = Date.now();
+  }
+
+  /** A warned topic read again: a fix (retention, policy or timestamp type) clears the warning. */
+  async #reread(topic: string, watched: Watched): Promise<void> {
+    watched.rereading = true;
+    const before = watched.retentionMs;
+    await this.#read(topic, watched);
+    watched.rereading = false;
+    if (watched.retentionMs === before) return;
+    watched.warned = false;
+    this.#o.warnings.clear(`retention:${topic}`);
+  }
+}
+
+/** A retention as people say it: "1 min", "7 d". */
+function age(ms: number): string {
+  const units: [number, string][] = [[86_400_000, "d"], [3_600_000, "h"], [60_000, "min"], [1000, "s"]];
+  for (const [size, unit] of units) if (ms >= size) return `${Math.round(ms / size * 10) / 10} ${unit}`;
+  return `${ms} ms`;
+}

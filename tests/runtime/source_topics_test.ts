@@ -1,0 +1,50 @@
+/**
+ * A send the broker refuses for lack of access fails the task with one line naming the topics and the fix; any
+ * other failure keeps the client's error as its cause. The errors are kafkajs's own classes, as its producer
+ * throws them (a protocol error wrapped by its retrier).
+ */
+import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import KafkajsErrors from "kafkajs/src/errors.js";
+import { kafkaErrorType } from "../../src/kafka/mod.ts";
+import { producingFailed } from "../../src/runtime/source_topics.ts";
+
+const refused = (): Error =>
+  new KafkaJSProtocolError({
+    type: "TOPIC_AUTHORIZATION_FAILED",
+    code: 29,
+    retriable: false,
+    message: "Not authorized to access topics: [Topic authorization failed]",
+  });
+
+// deno-lint-ignore no-explicit-any
+const { KafkaJSNonRetriableError, KafkaJSProtocolError } = KafkajsErrors as any;
+/** What kafkajs's retrier throws on a non-retriable error. */
+const NonRetriable = KafkaJSNonRetriableError as new (e: Error, o: { cause: Error }) => Error;
+const bailed = (e: Error) => new NonRetriable(e, { cause: e });
+
+Deno.test("kafkaErrorType finds the protocol error inside kafkajs's wrappers", () => {
+  const direct = refused();
+  assertEquals(kafkaErrorType(direct), "TOPIC_AUTHORIZATION_FAILED");
+  const wrapped = bailed(direct);
+  assertEquals(kafkaErrorType(wrapped), "TOPIC_AUTHORIZATION_FAILED");
+  assertEquals(kafkaErrorType({ errors: [new Error("x"), direct] }), "TOPIC_AUTHORIZATION_FAILED");
+  assertEquals(kafkaErrorType(new Error("plain")), null);
+});
+
+Deno.test("a refused send is one line naming the topics; another failure keeps its cause", () => {
+  const error = producingFailed(bailed(refused()), [
+    "svc.incident",
+    "svc.problem",
+    "svc.incident",
+  ]);
+  // The status trace is the error's stack (task_worker.ts traceOf): here the sentence alone, no frames.
+  assertEquals(error.stack, error.message);
+  assertEquals(
+    error.message,
+    "not authorized to write to topic svc.incident, svc.problem (TOPIC_AUTHORIZATION_FAILED): grant this connector's principal Write access to it",
+  );
+  const other = new Error("Broker closed the connection");
+  const failed = producingFailed(other, ["svc.incident"]);
+  assertStringIncludes(failed.message, "producing to Kafka failed: Broker closed the connection");
+  assert(failed.cause === other);
+});
