@@ -9,6 +9,10 @@
  * as a JSON array in a string, because Connect's offsets hold primitive values only). The next run seeds its dedup
  * cache with them: the re-read finds them already sent, and a late row, absent from the list, is still sent.
  *
+ * Deletion capture has a ledger of its own, for the audit rows of its delete partition: an audit row becomes
+ * several records (the envelope's delete record, the tombstone, the row as it is now), and it counts as sent once
+ * all of them are acknowledged (`carry`). So a graceful handover sends no tombstone twice either.
+ *
  * Only acknowledged versions are listed (a version sent but not acknowledged must come again), and only the final
  * graceful commit carries the list: after a crash the overlap is delivered again, as before. Above
  * MAX_OVERLAP_SENT versions the list is left out (the window is re-delivered, never lost).
@@ -25,10 +29,17 @@ export const OFFSET_OVERLAP_SENT = "overlap_sent";
 /** Most versions a final offset carries (about 60 bytes each); a larger window is re-delivered instead. */
 export const MAX_OVERLAP_SENT = 2000;
 
-/** One table's acknowledged versions near its cursor. */
+/** A version built and not yet acknowledged: it is acknowledged once all of its `records` are. */
+interface Unacknowledged {
+  readonly version: string;
+  readonly cursor: Cursor;
+  records: number;
+}
+
+/** One table's (or one delete stream's) acknowledged versions near its cursor. */
 export class OverlapLedger {
-  /** Versions built but not yet acknowledged, by record. */
-  readonly #built = new WeakMap<SourceRecord, { version: string; cursor: Cursor }>();
+  /** Versions built but not yet acknowledged, by record (several records of one version share its entry). */
+  readonly #built = new WeakMap<SourceRecord, Unacknowledged>();
   /**
    * Acknowledged versions in acknowledgement order, at most `capacity` (the oldest dropped first), held packed
    * (version_set.ts). A version's cursor is read back from the version itself (`timestamp|sys_id|…`); only
@@ -42,7 +53,21 @@ export class OverlapLedger {
 
   /** The poller built `record` for the row version `version` at `cursor`. */
   built(record: SourceRecord, version: string, cursor: Cursor): void {
-    this.#built.set(record, { version, cursor });
+    this.#built.set(record, { version, cursor, records: 1 });
+  }
+
+  /**
+   * `record` was built but what goes to Kafka in its place is `records` (an audit row's tombstone and upsert,
+   * delete_records.ts): its version counts as sent once every one of them is acknowledged, at once when there
+   * are none (nothing of it can be sent again; a later audit row of the same key carries what it stood for).
+   */
+  carry(record: SourceRecord, records: readonly SourceRecord[]): void {
+    const entry = this.#built.get(record);
+    if (!entry) return;
+    this.#built.delete(record);
+    if (records.length === 0) return this.#remember(entry.version, entry.cursor);
+    entry.records = records.length;
+    for (const r of records) this.#built.set(r, entry);
   }
 
   /**
@@ -53,7 +78,9 @@ export class OverlapLedger {
     const entry = this.#built.get(record);
     if (!entry) return null;
     this.#built.delete(record);
-    return () => this.#remember(entry.version, entry.cursor);
+    return () => {
+      if (--entry.records === 0) this.#remember(entry.version, entry.cursor);
+    };
   }
 
   /**

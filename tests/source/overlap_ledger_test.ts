@@ -6,7 +6,6 @@
  */
 import { assertEquals } from "../support/assert.ts";
 import { SourceRecord } from "../../src/connect/record.ts";
-import type { SourceOffsetEntry } from "../../src/connect/task_api.ts";
 import { cursorToOffset } from "../../src/source/cursor.ts";
 import { DedupCache } from "../../src/source/dedup_cache.ts";
 import { parseGlideDateTime } from "../../src/source/glide_timestamp.ts";
@@ -17,13 +16,12 @@ import {
   overlapSentFromOffset,
 } from "../../src/source/overlap_ledger.ts";
 import {
-  type Driven,
   overlapScene,
-  partitionKey,
-  pollUntil,
+  pollAcked,
   pollUntilQuiet,
   startSim,
   startTask,
+  stopGracefully,
   stopTask,
   TestContext,
 } from "./support.ts";
@@ -103,26 +101,25 @@ Deno.test("overlap ledger: holds the latest `capacity` acknowledged versions, a 
   ]);
 });
 
-/** Polls like the runtime: every record acknowledged (whenAcknowledged), the last offset of each table committed. */
-async function pollAcked(driven: Driven, done: (r: SourceRecord[]) => boolean): Promise<SourceRecord[]> {
-  const got = await pollUntil(driven, done);
-  const quiet = await pollUntilQuiet(driven);
-  for (const r of [...got, ...quiet]) driven.task.whenAcknowledged(r)?.();
-  return [...got, ...quiet];
-}
-
-/** What the driver does on a graceful stop: the task's final offsets replace the committed ones. */
-async function stopGracefully(driven: Driven): Promise<void> {
-  const committed: SourceOffsetEntry[] = [];
-  const last = new Map(driven.records.map((r) => [partitionKey(r.sourcePartition!), r.sourcePartition!]));
-  for (const [key, partition] of last) {
-    committed.push({ partition, offset: driven.context.offsets.get(key)! });
-  }
-  for (const { partition, offset } of driven.task.finalOffsets(committed)) {
-    driven.context.offsets.set(partitionKey(partition), offset);
-  }
-  await stopTask(driven);
-}
+Deno.test("overlap ledger: a version carried by several records counts once all are acknowledged; by none, at once", () => {
+  const ledger = new OverlapLedger(60, 100);
+  const cursor = at("2024-07-01 10:00:04", "d");
+  const marker = record(), empty = record();
+  ledger.built(marker, DedupCache.versionKey(cursor.timestamp, "d", ""), cursor);
+  ledger.built(empty, DedupCache.versionKey("2024-07-01 10:00:03", "c", ""), at("2024-07-01 10:00:03", "c"));
+  const [deletion, tombstone] = [record(), record()];
+  ledger.carry(marker, [deletion, tombstone]);
+  ledger.carry(empty, []);
+  assertEquals(ledger.whenAcknowledged(marker), null, "the marker itself goes nowhere");
+  const committed = cursorToOffset(cursor);
+  ledger.whenAcknowledged(tombstone)!();
+  assertEquals(overlapSentFromOffset(ledger.finalOffset(committed)), ["2024-07-01 10:00:03|c|"]);
+  ledger.whenAcknowledged(deletion)!();
+  assertEquals(overlapSentFromOffset(ledger.finalOffset(committed)), [
+    "2024-07-01 10:00:03|c|",
+    "2024-07-01 10:00:04|d|",
+  ]);
+});
 
 Deno.test("graceful stop: the next run seeds its dedup cache from the final offset; only a late row in the overlap comes again", async () => {
   const sim = await startSim();

@@ -4,6 +4,10 @@
  * paging) with the audit rows turned into tombstones and re-emitted rows (delete_records.ts), and the horizon that
  * keeps the table's rows behind the deletions read (delete_horizon.ts).
  *
+ * A graceful stop hands the stream's acknowledged audit rows of its re-read window on in its final offset, as the
+ * table's (overlap_ledger.ts): the next run, here or on another member of a worker group, sends no tombstone
+ * twice.
+ *
  * Without a stored delete offset the stream starts at the instance's present: rows deleted before then are not in
  * the table, so the backfill never emits them and there is nothing to retract.
  */
@@ -17,6 +21,7 @@ import { formatGlideDateTime } from "../glide_timestamp.ts";
 import type { InstanceTimeSource } from "../instance_time.ts";
 import { TablePoller } from "../table_poller.ts";
 import { projectionOf } from "../page_reader.ts";
+import { OverlapLedger, overlapSentFromOffset } from "../overlap_ledger.ts";
 import { RecordBuilder } from "../record_builder.ts";
 import type { RecordQueue } from "../record_queue.ts";
 import type { RowValueBuilder } from "../schema_modes/mod.ts";
@@ -49,12 +54,20 @@ export interface DeleteStream {
   readonly poller: TablePoller;
   /** Pass `horizon.clamp` as the table poller's sweep bound. */
   readonly horizon: DeleteHorizon;
+  /** The delete partition, and its ledger: the task asks it what acknowledged records stood for. */
+  readonly partition: SourcePartition;
+  readonly ledger: OverlapLedger;
 }
 
 export async function createDeleteStream(o: DeleteStreamOptions): Promise<DeleteStream> {
   const t = o.table;
   const partition = deletePartition(o.tablePartition);
-  const committed = cursorFromOffset(o.context.offset(partition));
+  const stored = o.context.offset(partition);
+  const committed = cursorFromOffset(stored);
+  // The audit rows a graceful stop listed as sent inside the re-read window: not sent again (overlap_ledger.ts).
+  const sentInOverlap = overlapSentFromOffset(stored);
+  const ledger = new OverlapLedger(o.source.overlapSeconds, o.source.dedupWindowRecords);
+  ledger.seed(sentInOverlap);
   const start = committed === null ? await instancePresent(o) : t.startTimestamp;
   o.context.logger.info(
     { table: t.table, alias: t.alias, cursor: committed ?? undefined },
@@ -85,6 +98,7 @@ export async function createDeleteStream(o: DeleteStreamOptions): Promise<Delete
     readRows: (sysIds, signal) => currentRows(o, fields, sysIds, signal),
     logger: o.context.logger,
     signal: o.signal,
+    ledger,
   });
   const poller = new TablePoller({
     table: auditTableSettings(t, start),
@@ -94,6 +108,8 @@ export async function createDeleteStream(o: DeleteStreamOptions): Promise<Delete
     context: o.context,
     partition,
     committed,
+    sentInOverlap,
+    ledger,
     records,
     queue: o.queue,
     signal: o.signal,
@@ -112,7 +128,7 @@ export async function createDeleteStream(o: DeleteStreamOptions): Promise<Delete
     },
     sweepBound: (mark) => horizon.started(mark),
   }, new Set());
-  return { poller, horizon };
+  return { poller, horizon, partition, ledger };
 }
 
 /** Keys per request when reading the current rows of deleted or recovered records (keeps URLs short). */
