@@ -1,0 +1,173 @@
+/**
+ * A graceful handover in a worker group with deletion capture (two real daemon processes, same group.id, the
+ * real Kafka broker): rows, updates and deletions flow; member A stops with SIGTERM and B takes its task over;
+ * more changes follow. Read back, each topic holds every row's current version and a tombstone for every deleted
+ * row, and no row version (sys_id, sys_updated_on) and no tombstone twice: the stopped task's final offsets list
+ * what it sent inside the re-read window, for the table's rows and for its audit stream's deletions alike.
+ */
+import { assert, assertEquals } from "../support/assert.ts";
+import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
+import { readTopicWithKcat } from "../support/kafka_helpers.ts";
+import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { currentVersions, repeated, topicVersions } from "../support/topic_versions.ts";
+import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
+
+const PASSWORD = "pw-Handover-Plover-5";
+const TABLES = ["incident", "problem"];
+const P = uniqueName("handover");
+
+type Status = { tasks: { id: number; state: string; worker_id: string }[] };
+
+const host = (m: DaemonProcess) => new URL(m.url).host;
+
+async function status(member: DaemonProcess): Promise<Status | null> {
+  const res = await member.request("GET", "/connectors/src/status");
+  return res.status === 200 ? res.body : null;
+}
+
+async function deleteOverApi(sim: Simulator, table: string, sysId: string): Promise<void> {
+  const res = await fetch(`${sim.url}/api/now/table/${table}/${sysId}`, {
+    method: "DELETE",
+    headers: { authorization: `Basic ${btoa(`admin:${PASSWORD}`)}` },
+  });
+  assertEquals(res.status, 204);
+}
+
+/** Deletes `deletes` rows and updates `updates` other rows of every table; returns the deleted sys ids. */
+async function change(sim: Simulator, deletes: number, updates: number, label: string): Promise<string[]> {
+  const deleted: string[] = [];
+  for (const t of TABLES) {
+    const ids = sim.table(t).sysIds();
+    for (const id of ids.slice(0, deletes)) {
+      await deleteOverApi(sim, t, id);
+      deleted.push(id);
+    }
+    for (const id of ids.slice(deletes, deletes + updates)) {
+      sim.table(t).update(id, { short_description: `${label} ${id}` });
+    }
+    sim.table(t).insert({ short_description: `${label} new` });
+  }
+  return deleted;
+}
+
+/** Waits until every current row version and a tombstone of every deleted row are on the topics. */
+function allOnTopics(bootstrap: string, sim: Simulator, deleted: readonly string[]): Promise<boolean> {
+  return waitFor(
+    async () => {
+      const tombstoned = new Set<string>();
+      for (const t of TABLES) {
+        const seen = await topicVersions(bootstrap, `${P}.${t}`);
+        if (!currentVersions(sim, t).every((v) => seen.versions.has(v))) return false;
+        for (const id of seen.tombstones.keys()) tombstoned.add(id);
+      }
+      return deleted.every((id) => tombstoned.has(id));
+    },
+    60_000,
+    "every current row version and every tombstone on the topics",
+  );
+}
+
+Deno.test({
+  name: "worker group: a graceful handover with deletion capture sends no row version and no tombstone twice",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const sim = await startSimulator({
+      port: 0,
+      seed: Object.fromEntries(TABLES.map((t) => [t, 40])),
+      users: [`admin:${PASSWORD}`],
+    });
+    await using kafka = await startKafkaBroker();
+    const bootstrap = kafka.bootstrapServers;
+    for (const t of TABLES) await kafka.createTopic(`${P}.${t}`, 2);
+    const source: Record<string, string | number | boolean> = {
+      "connector.class": "TableSourceConnector",
+      "svc.url": sim.url,
+      "svc.auth.username": "admin",
+      "svc.auth.password": PASSWORD,
+      "svc.tables": TABLES.join(","),
+      "svc.source.poll.interval.ms": 300,
+      "svc.source.safety.lag.seconds": 1,
+      // A re-read window that holds every change of this test: a successor without the sent list re-sends them.
+      "svc.source.overlap.seconds": 60,
+      "tasks.max": 2,
+    };
+    for (const t of TABLES) {
+      source[`svc.table.${t}.name`] = t;
+      source[`svc.table.${t}.topic`] = `${P}.${t}`;
+      source[`svc.table.${t}.capture.deletes`] = true;
+    }
+    const worker = {
+      "bootstrap.servers": bootstrap,
+      "group.id": `${P}-workers`,
+      "offset.storage.topic": `${P}.offsets`,
+      "offset.storage.replication.factor": 1,
+      "config.storage.topic": `${P}.configs`,
+      "status.storage.topic": `${P}.status`,
+      "session.timeout.ms": 6000,
+      "heartbeat.interval.ms": 1000,
+      "offset.flush.interval.ms": 200,
+    };
+    const members: DaemonProcess[] = [];
+    try {
+      members.push(
+        ...await Promise.all(
+          [[{ name: "src", config: source }], []].map((connectors) =>
+            startDaemonProcess({ worker, connectors }, { timeoutMs: 60_000 })
+          ),
+        ),
+      );
+      const [a, b] = members;
+      // One task, one table, on each member.
+      await waitFor(
+        async () => {
+          const views = await Promise.all(members.map(status));
+          const tasks = views[0]?.tasks ?? [];
+          return tasks.length === 2 && tasks.every((t) => t.state === "RUNNING") &&
+            new Set(tasks.map((t) => t.worker_id)).size === 2 &&
+            JSON.stringify(views[1]?.tasks) === JSON.stringify(tasks);
+        },
+        90_000,
+        "one running task on each member",
+      );
+      await allOnTopics(bootstrap, sim, []);
+      const deleted = await change(sim, 3, 3, "before");
+      await allOnTopics(bootstrap, sim, deleted);
+
+      // A leaves gracefully: its task moves to B from the offsets it committed last.
+      assertEquals((await a.stop("SIGTERM")).code, 0);
+      members.splice(members.indexOf(a), 1);
+      const finals = (await readTopicWithKcat(bootstrap, `${P}.offsets`))
+        .filter((r) => r.value !== null && "overlap_sent" in JSON.parse(r.value))
+        .map((r) => JSON.parse(r.key!)[1] as Record<string, string>);
+      assert(
+        finals.some((p) => p.stream === "deletes"),
+        `the delete stream's final offset lists what it sent`,
+      );
+      await waitFor(
+        async () => {
+          const tasks = (await status(b))?.tasks ?? [];
+          return tasks.length === 2 && tasks.every((t) => t.state === "RUNNING" && t.worker_id === host(b));
+        },
+        90_000,
+        "both tasks running on B",
+      );
+
+      deleted.push(...await change(sim, 2, 2, "after"));
+      await allOnTopics(bootstrap, sim, deleted);
+      await new Promise((r) => setTimeout(r, 3000)); // anything re-read and sent again would have landed
+      for (const t of TABLES) {
+        const seen = await topicVersions(bootstrap, `${P}.${t}`);
+        assertEquals(repeated(seen), [], `${t}: sent twice across the handover`);
+        const tombstones = [...seen.tombstones.keys()];
+        assertEquals(tombstones.length, 5, `${t}: a tombstone for each of its 5 deleted rows`);
+      }
+    } catch (e) {
+      for (const m of members) console.log(`--- ${host(m)}\n${m.output().split("\n").slice(-40).join("\n")}`);
+      throw e;
+    } finally {
+      await Promise.all(members.map((m) => m.stop("SIGTERM").catch(() => {})));
+      await sim.stop();
+    }
+  },
+});
