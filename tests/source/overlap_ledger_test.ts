@@ -4,7 +4,8 @@
  * (through real HTTP against the simulator) sends nothing of the overlap again but still a late row, and hands
  * the list on when it stops again before its cursor moved.
  */
-import { assertEquals } from "../support/assert.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+import { backfillToOffset, inIdRange, splitIdSpace } from "../../src/source/parallel_backfill.ts";
 import { SourceRecord } from "../../src/connect/record.ts";
 import { cursorToOffset } from "../../src/source/cursor.ts";
 import { DedupCache } from "../../src/source/dedup_cache.ts";
@@ -119,6 +120,31 @@ Deno.test("overlap ledger: a version carried by several records counts once all 
     "2024-07-01 10:00:03|c|",
     "2024-07-01 10:00:04|d|",
   ]);
+});
+
+Deno.test("overlap ledger: during a parallel backfill, the window of each unfinished range, its own sys ids only", () => {
+  const ledger = new OverlapLedger(2, 100);
+  const [low, high] = splitIdSpace(2);
+  const lowId = (c: string) => c.repeat(32), highId = (c: string) => `f${c.repeat(31)}`;
+  const rows = [
+    ["2024-07-01 10:00:03", lowId("1")], // range 0, in its window
+    ["2024-07-01 10:00:09", lowId("2")], // range 0, after its cursor
+    ["2024-07-01 10:00:04", highId("3")], // range 1: finished, not read again
+  ] as const;
+  for (const [ts, id] of rows) {
+    const r = record();
+    ledger.built(r, DedupCache.versionKey(ts, id, "0"), at(ts, id));
+    ledger.whenAcknowledged(r)?.();
+  }
+  assert(inIdRange(lowId("1"), low) && inIdRange(highId("3"), high));
+  const committed = backfillToOffset({
+    high: { epochMs: parseGlideDateTime("2024-07-01 11:00:00"), text: "2024-07-01 11:00:00" },
+    ranges: [
+      { cursor: at("2024-07-01 10:00:04", lowId("1")), done: false },
+      { cursor: at("2024-07-01 10:00:04", highId("3")), done: true },
+    ],
+  });
+  assertEquals(overlapSentFromOffset(ledger.finalOffset(committed)), [`2024-07-01 10:00:03|${lowId("1")}|0`]);
 });
 
 Deno.test("graceful stop: the next run seeds its dedup cache from the final offset; only a late row in the overlap comes again", async () => {
