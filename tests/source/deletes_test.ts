@@ -168,6 +168,30 @@ Deno.test("deletes: after a graceful stop the next run sends no tombstone or rec
   }
 });
 
+Deno.test("deletes: a deletion while the task is stopped comes after the restart, even before any tombstone", async () => {
+  const sim = await startSim({ seed: { incident: 20 } });
+  const config = capture(sim);
+  const context = new TestContext();
+  const first = await startTask(config, context);
+  try {
+    await pollAcked(first, (r) => r.length >= 20);
+  } finally {
+    await stopGracefully(first);
+  }
+  // No deletion yet, so no delete offset: the next run must not start its audit stream at its own present.
+  const [victim] = sim.table("incident").sysIds();
+  await deleteOverApi(sim, victim);
+  await new Promise((r) => setTimeout(r, 1500)); // the restart comes well after the deletion
+  const second = await startTask(config, context.renew());
+  try {
+    await pollUntil(second, (r) => r.some((x) => x.value === null));
+    assertEquals(second.records.filter((r) => r.value === null).map((r) => r.key), [victim]);
+  } finally {
+    await stopTask(second);
+    await sim.stop();
+  }
+});
+
 Deno.test("deletes: the probe refuses to start without read access to sys_audit, naming the role", async () => {
   const sim = await startSim({
     seed: { incident: 5 },

@@ -8,8 +8,8 @@
  * table's (overlap_ledger.ts): the next run, here or on another member of a worker group, sends no tombstone
  * twice.
  *
- * Without a stored delete offset the stream starts at the instance's present: rows deleted before then are not in
- * the table, so the backfill never emits them and there is nothing to retract.
+ * Without a stored delete offset the stream starts at the instance's present on the table's first run, and where
+ * the table stands on a later one (firstAuditInstant).
  */
 import type { SourcePartition } from "../../connect/record.ts";
 import type { SourceTaskContext } from "../../connect/task_api.ts";
@@ -22,6 +22,7 @@ import type { InstanceTimeSource } from "../instance_time.ts";
 import { TablePoller } from "../table_poller.ts";
 import { projectionOf } from "../page_reader.ts";
 import { OverlapLedger, overlapSentFromOffset } from "../overlap_ledger.ts";
+import { backfillFromOffset } from "../parallel_backfill.ts";
 import { RecordBuilder } from "../record_builder.ts";
 import type { RecordQueue } from "../record_queue.ts";
 import type { RowValueBuilder } from "../schema_modes/mod.ts";
@@ -68,7 +69,7 @@ export async function createDeleteStream(o: DeleteStreamOptions): Promise<Delete
   const sentInOverlap = overlapSentFromOffset(stored);
   const ledger = new OverlapLedger(o.source.overlapSeconds, o.source.dedupWindowRecords);
   ledger.seed(sentInOverlap);
-  const start = committed === null ? await instancePresent(o) : t.startTimestamp;
+  const start = committed === null ? await firstAuditInstant(o) : t.startTimestamp;
   o.context.logger.info(
     { table: t.table, alias: t.alias, cursor: committed ?? undefined },
     committed === null
@@ -161,6 +162,22 @@ async function currentRows(
     }
   }
   return out;
+}
+
+/**
+ * Where the stream starts without a delete offset. On the table's first run (no table offset either), the
+ * instance's present: rows deleted before then are not in the table, so the backfill never emits them and there is
+ * nothing to retract. A table that ran before but whose stream never emitted (no deletion yet, hence no delete
+ * offset) starts the overlap before where the table stands: its cursor, or its parallel backfill's high-water
+ * mark. The table's sweeps never pass the deletions read (delete_horizon.ts), so its last run read them up to
+ * there at least, and a deletion made since (while no task ran: a restart, a handover in a worker group) is still
+ * read rather than passed over by a stream starting at a later present.
+ */
+async function firstAuditInstant(o: DeleteStreamOptions): Promise<string> {
+  const stored = o.context.offset(o.tablePartition);
+  const at = cursorFromOffset(stored)?.epochMs ?? backfillFromOffset(stored)?.high.epochMs;
+  if (at === undefined) return await instancePresent(o);
+  return formatGlideDateTime(at - o.source.overlapSeconds * 1000);
 }
 
 /** The instance clock now, as a start timestamp. */
