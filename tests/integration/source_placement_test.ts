@@ -10,6 +10,7 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { currentVersions, repeated, topicVersions } from "../support/topic_versions.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
 
 const PASSWORD = "pw-Placement-Finch-8";
 const TABLES = ["incident", "problem", "sys_user_group"];
@@ -28,21 +29,13 @@ Deno.test({
       users: [`admin:${PASSWORD}`],
     });
     await using kafka = await startKafkaBroker();
-    const config: Record<string, string | number | boolean> = {
-      "connector.class": "TableSourceConnector",
-      "svc.url": sim.url,
-      "svc.auth.username": "admin",
-      "svc.auth.password": PASSWORD,
-      "svc.tables": TABLES.join(","),
+    const topics = Object.fromEntries(TABLES.map((t) => [t, `${P}.${t}`]));
+    for (const topic of Object.values(topics)) await kafka.createTopic(topic, 1);
+    const config = sourceConnectorConfig(sim.url, PASSWORD, topics, {
       "svc.source.poll.interval.ms": 300,
       "svc.source.safety.lag.seconds": 1,
       "tasks.max": 3,
-    };
-    for (const t of TABLES) {
-      await kafka.createTopic(`${P}.${t}`, 1);
-      config[`svc.table.${t}.name`] = t;
-      config[`svc.table.${t}.topic`] = `${P}.${t}`;
-    }
+    });
     const daemon = await startDaemonProcess({
       worker: { "bootstrap.servers": kafka.bootstrapServers },
       connectors: [{ name: "spread", config }],

@@ -11,6 +11,7 @@ import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { currentVersions, repeated, topicVersions } from "../support/topic_versions.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
 
 const PASSWORD = "pw-Handover-Plover-5";
 const TABLES = ["incident", "problem"];
@@ -79,24 +80,16 @@ Deno.test({
     });
     await using kafka = await startKafkaBroker();
     const bootstrap = kafka.bootstrapServers;
-    for (const t of TABLES) await kafka.createTopic(`${P}.${t}`, 2);
-    const source: Record<string, string | number | boolean> = {
-      "connector.class": "TableSourceConnector",
-      "svc.url": sim.url,
-      "svc.auth.username": "admin",
-      "svc.auth.password": PASSWORD,
-      "svc.tables": TABLES.join(","),
+    const topics = Object.fromEntries(TABLES.map((t) => [t, `${P}.${t}`]));
+    for (const topic of Object.values(topics)) await kafka.createTopic(topic, 2);
+    const source = sourceConnectorConfig(sim.url, PASSWORD, topics, {
       "svc.source.poll.interval.ms": 300,
       "svc.source.safety.lag.seconds": 1,
       // A re-read window that holds every change of this test: a successor without the sent list re-sends them.
       "svc.source.overlap.seconds": 60,
       "tasks.max": 2,
-    };
-    for (const t of TABLES) {
-      source[`svc.table.${t}.name`] = t;
-      source[`svc.table.${t}.topic`] = `${P}.${t}`;
-      source[`svc.table.${t}.capture.deletes`] = true;
-    }
+      ...Object.fromEntries(TABLES.map((t) => [`svc.table.${t}.capture.deletes`, true])),
+    });
     const worker = {
       "bootstrap.servers": bootstrap,
       "group.id": `${P}-workers`,
