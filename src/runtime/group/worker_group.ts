@@ -260,11 +260,10 @@ export class WorkerGroup {
 
   async #applyConfigChange(name: string, entry: ReturnType<ConfigTopicStore["get"]>): Promise<void> {
     const herder = this.#herder!;
-    // Read the group's offsets again before the connector's tasks (re)start here: a stopped connector's may have
-    // been altered or reset over REST on another member, and a config change may move a table onto a task of
-    // this member from a task of another (source/assignment.ts), which committed its offsets there.
-    const known = herder.connectorStates().some((c) => c.connector === name);
-    if (known && entry && entry.target !== "STOPPED") await this.#o.refreshOffsets();
+    // A stopped connector's offsets may have been altered or reset over REST on another member: read them
+    // again before its tasks start here.
+    const wasStopped = herder.connectorStates().some((c) => c.connector === name && c.state === "STOPPED");
+    if (wasStopped && entry && entry.target !== "STOPPED") await this.#o.refreshOffsets();
     await herder.applyShared(name, entry ? { config: entry.config, target: entry.target } : null);
     // Tasks added or removed since the last assignment (by this change or a REST change here): assign again.
     if (this.#assignedWork !== "" && JSON.stringify(herder.work()) !== this.#assignedWork) {
