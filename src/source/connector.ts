@@ -1,6 +1,6 @@
 /**
  * The connector half of the source (main thread): splits the tables of `svc.tables` over at most `tasks.max`
- * tasks by rendezvous hashing (assignment.ts). Each task config is the connector config with `svc.tables`
+ * tasks by balanced rendezvous hashing (assignment.ts). Each task config is the connector config with `svc.tables`
  * narrowed to the task's aliases and the other aliases' `svc.table.<alias>.*` keys removed (a task config is
  * validated like a connector config, and keys of unlisted aliases are errors there).
  *

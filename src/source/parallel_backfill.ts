@@ -51,6 +51,11 @@ export function splitIdSpace(n: number): IdRange[] {
   }));
 }
 
+/** Whether `sysId` falls in `range` (compared as strings, as the instance does). */
+export function inIdRange(sysId: string, range: IdRange): boolean {
+  return (range.after === null || sysId > range.after) && (range.atMost === null || sysId <= range.atMost);
+}
+
 /** Where one range stands. */
 export interface RangeProgress {
   /** The last row handled in the range, or null before its first. */

@@ -51,7 +51,10 @@ export class TableSourceTask implements SourceTask {
   #failure: Error | null = null;
   #abort = new AbortController();
   #unlink: () => void = () => {};
-  /** Each table's acknowledged versions near its cursor, by partitionKey of its source partition. */
+  /**
+   * Each table's acknowledged versions near its cursor, by partitionKey of its source partition; with deletion
+   * capture also its delete stream's, under the delete partition.
+   */
   #ledgers = new Map<string, OverlapLedger>();
   /** The same ledgers by partition object. */
   readonly #ledgerOf = new WeakMap<SourcePartition, OverlapLedger>();
@@ -160,7 +163,10 @@ export class TableSourceTask implements SourceTask {
           sweepBound: deletes ? (mark, signal) => deletes.horizon.clamp(mark, signal) : undefined,
         }, keepRaw),
       );
-      if (deletes) this.#pollers.push(deletes.poller);
+      if (deletes) {
+        this.#pollers.push(deletes.poller);
+        this.#ledgers.set(partitionKey(deletes.partition), deletes.ledger);
+      }
     }
     this.#reporter = new ProgressReporter(this.#trackers, context, (name) => async (query) => {
       const result = await aggregateCount(client.http, name, query, signal);

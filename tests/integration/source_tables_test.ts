@@ -161,7 +161,7 @@ Deno.test("five tables over one to five tasks each deliver everything; an access
   });
   try {
     for (let tasks = 1; tasks <= 5; tasks++) {
-      // Tables are assigned whole by rendezvous hashing; empty tasks are not started.
+      // Tables are assigned whole, balanced: min(tables, tasks.max) tasks, sizes within one.
       const status = await waitFor(
         async () => {
           const s = (await daemon.request("GET", `/connectors/five${tasks}/status`)).body;
@@ -170,9 +170,12 @@ Deno.test("five tables over one to five tasks each deliver everything; an access
         30_000,
         `five${tasks} running`,
       );
-      assert(status.tasks.length <= tasks, `five${tasks}: ${status.tasks.length} tasks`);
-      const assigned = (await daemon.request("GET", `/connectors/five${tasks}/tasks`)).body
-        .flatMap((t: any) => t.config["svc.tables"].split(","));
+      assertEquals(status.tasks.length, tasks, `five${tasks}: ${status.tasks.length} tasks`);
+      const perTask = (await daemon.request("GET", `/connectors/five${tasks}/tasks`)).body
+        .map((t: any) => t.config["svc.tables"].split(",") as string[]);
+      const sizes = perTask.map((aliases: string[]) => aliases.length);
+      assert(Math.max(...sizes) - Math.min(...sizes) <= 1, `five${tasks}: tables per task ${sizes}`);
+      const assigned = perTask.flat();
       assertEquals(
         assigned.sort(),
         [...tables].sort(),

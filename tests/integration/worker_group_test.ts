@@ -1,6 +1,6 @@
 /**
  * Group mode through three real daemon processes (same group.id) against the instance simulator and a Kafka
- * broker: one 4-table source (tables spread over its tasks by rendezvous hashing) and one sink.
+ * broker: one 4-table source (one table on each of its 4 tasks, src/source/assignment.ts) and one sink.
  *  - the members, starting at once, create the missing offsets, config and status topics;
  *  - the tasks spread over all three members (loads within one), and status agrees on every member;
  *  - no table is polled by two members in steady state (simulator request counts per table);

@@ -1,13 +1,25 @@
 /**
  * Deletion capture in the source task against the simulator: tombstones keyed by sys_id with the DELETE header
  * under the delete partition; the envelope's op "d" record first; recovered rows re-emitted; a delete and a
- * re-create of one key in time order; the probe naming the role; and nothing of this when capture is off.
+ * re-create of one key in time order; no tombstone sent twice across a graceful stop; the probe naming the role;
+ * and nothing of this when capture is off.
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import type { SourceRecord } from "../../src/connect/record.ts";
 import type { TableProgress } from "../../src/connect/table_progress.ts";
 import { StartupProbeError } from "../../src/source/startup_probe.ts";
-import { pollUntil, pollUntilQuiet, sourceConfig, startSim, startTask, TestContext } from "./support.ts";
+import { overlapSentFromOffset } from "../../src/source/overlap_ledger.ts";
+import {
+  pollAcked,
+  pollUntil,
+  pollUntilQuiet,
+  sourceConfig,
+  startSim,
+  startTask,
+  stopGracefully,
+  stopTask,
+  TestContext,
+} from "./support.ts";
 import type { Simulator } from "../../src/sim/mod.ts";
 
 function operation(r: SourceRecord): string | undefined {
@@ -112,6 +124,70 @@ Deno.test("deletes: a recovered row is emitted again; a delete then a re-create 
   } finally {
     driven.context.abort();
     await driven.task.stop();
+    await sim.stop();
+  }
+});
+
+Deno.test("deletes: after a graceful stop the next run sends no tombstone or recovered row again", async () => {
+  const sim = await startSim({ seed: { incident: 30 } });
+  // A re-read window wide enough to hold every audit row of this test.
+  const config = capture(sim, { "svc.source.overlap.seconds": "60", "svc.source.emit.envelope": "true" });
+  const context = new TestContext();
+  const first = await startTask(config, context);
+  const [a, b, c] = sim.table("incident").sysIds();
+  try {
+    await pollAcked(first, (r) => r.length >= 30);
+    for (const id of [a, b, c]) await deleteOverApi(sim, id);
+    sim.table("incident").recover(c);
+    // a and b: op d record and tombstone each; c: those and the recovered row.
+    await pollAcked(first, (r) => r.filter((x) => x.key === c && x.value !== null).length >= 2);
+  } finally {
+    await stopGracefully(first);
+  }
+  assertEquals(first.records.filter((r) => r.value === null).map((r) => r.key).sort(), [a, b, c].sort());
+  const deleteOffset = [...context.offsets.entries()].find(([key]) => key.includes('"stream":"deletes"'))
+    ?.[1];
+  assertEquals(
+    overlapSentFromOffset(deleteOffset ?? null).length,
+    4,
+    "the final delete offset lists 4 audit rows",
+  );
+
+  const second = await startTask(config, context.renew());
+  try {
+    assertEquals(await pollUntilQuiet(second, 8), [], "nothing sent again");
+    // A deletion after the handover still comes, once.
+    const [d] = sim.table("incident").sysIds();
+    await deleteOverApi(sim, d);
+    await pollUntil(second, (r) => r.some((x) => x.value === null));
+    await pollUntilQuiet(second);
+    assertEquals(second.records.map((r) => [r.key, r.value === null]), [[d, false], [d, true]]);
+  } finally {
+    await stopTask(second);
+    await sim.stop();
+  }
+});
+
+Deno.test("deletes: a deletion while the task is stopped comes after the restart, even before any tombstone", async () => {
+  const sim = await startSim({ seed: { incident: 20 } });
+  const config = capture(sim);
+  const context = new TestContext();
+  const first = await startTask(config, context);
+  try {
+    await pollAcked(first, (r) => r.length >= 20);
+  } finally {
+    await stopGracefully(first);
+  }
+  // No deletion yet, so no delete offset: the next run must not start its audit stream at its own present.
+  const [victim] = sim.table("incident").sysIds();
+  await deleteOverApi(sim, victim);
+  await new Promise((r) => setTimeout(r, 1500)); // the restart comes well after the deletion
+  const second = await startTask(config, context.renew());
+  try {
+    await pollUntil(second, (r) => r.some((x) => x.value === null));
+    assertEquals(second.records.filter((r) => r.value === null).map((r) => r.key), [victim]);
+  } finally {
+    await stopTask(second);
     await sim.stop();
   }
 });

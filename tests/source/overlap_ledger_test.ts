@@ -4,9 +4,9 @@
  * (through real HTTP against the simulator) sends nothing of the overlap again but still a late row, and hands
  * the list on when it stops again before its cursor moved.
  */
-import { assertEquals } from "../support/assert.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+import { backfillToOffset, inIdRange, splitIdSpace } from "../../src/source/parallel_backfill.ts";
 import { SourceRecord } from "../../src/connect/record.ts";
-import type { SourceOffsetEntry } from "../../src/connect/task_api.ts";
 import { cursorToOffset } from "../../src/source/cursor.ts";
 import { DedupCache } from "../../src/source/dedup_cache.ts";
 import { parseGlideDateTime } from "../../src/source/glide_timestamp.ts";
@@ -17,13 +17,12 @@ import {
   overlapSentFromOffset,
 } from "../../src/source/overlap_ledger.ts";
 import {
-  type Driven,
   overlapScene,
-  partitionKey,
-  pollUntil,
+  pollAcked,
   pollUntilQuiet,
   startSim,
   startTask,
+  stopGracefully,
   stopTask,
   TestContext,
 } from "./support.ts";
@@ -103,26 +102,50 @@ Deno.test("overlap ledger: holds the latest `capacity` acknowledged versions, a 
   ]);
 });
 
-/** Polls like the runtime: every record acknowledged (whenAcknowledged), the last offset of each table committed. */
-async function pollAcked(driven: Driven, done: (r: SourceRecord[]) => boolean): Promise<SourceRecord[]> {
-  const got = await pollUntil(driven, done);
-  const quiet = await pollUntilQuiet(driven);
-  for (const r of [...got, ...quiet]) driven.task.whenAcknowledged(r)?.();
-  return [...got, ...quiet];
-}
+Deno.test("overlap ledger: a version carried by several records counts once all are acknowledged; by none, at once", () => {
+  const ledger = new OverlapLedger(60, 100);
+  const cursor = at("2024-07-01 10:00:04", "d");
+  const marker = record(), empty = record();
+  ledger.built(marker, DedupCache.versionKey(cursor.timestamp, "d", ""), cursor);
+  ledger.built(empty, DedupCache.versionKey("2024-07-01 10:00:03", "c", ""), at("2024-07-01 10:00:03", "c"));
+  const [deletion, tombstone] = [record(), record()];
+  ledger.carry(marker, [deletion, tombstone]);
+  ledger.carry(empty, []);
+  assertEquals(ledger.whenAcknowledged(marker), null, "the marker itself goes nowhere");
+  const committed = cursorToOffset(cursor);
+  ledger.whenAcknowledged(tombstone)!();
+  assertEquals(overlapSentFromOffset(ledger.finalOffset(committed)), ["2024-07-01 10:00:03|c|"]);
+  ledger.whenAcknowledged(deletion)!();
+  assertEquals(overlapSentFromOffset(ledger.finalOffset(committed)), [
+    "2024-07-01 10:00:03|c|",
+    "2024-07-01 10:00:04|d|",
+  ]);
+});
 
-/** What the driver does on a graceful stop: the task's final offsets replace the committed ones. */
-async function stopGracefully(driven: Driven): Promise<void> {
-  const committed: SourceOffsetEntry[] = [];
-  const last = new Map(driven.records.map((r) => [partitionKey(r.sourcePartition!), r.sourcePartition!]));
-  for (const [key, partition] of last) {
-    committed.push({ partition, offset: driven.context.offsets.get(key)! });
+Deno.test("overlap ledger: during a parallel backfill, the window of each unfinished range, its own sys ids only", () => {
+  const ledger = new OverlapLedger(2, 100);
+  const [low, high] = splitIdSpace(2);
+  const lowId = (c: string) => c.repeat(32), highId = (c: string) => `f${c.repeat(31)}`;
+  const rows = [
+    ["2024-07-01 10:00:03", lowId("1")], // range 0, in its window
+    ["2024-07-01 10:00:09", lowId("2")], // range 0, after its cursor
+    ["2024-07-01 10:00:04", highId("3")], // range 1: finished, not read again
+  ] as const;
+  for (const [ts, id] of rows) {
+    const r = record();
+    ledger.built(r, DedupCache.versionKey(ts, id, "0"), at(ts, id));
+    ledger.whenAcknowledged(r)?.();
   }
-  for (const { partition, offset } of driven.task.finalOffsets(committed)) {
-    driven.context.offsets.set(partitionKey(partition), offset);
-  }
-  await stopTask(driven);
-}
+  assert(inIdRange(lowId("1"), low) && inIdRange(highId("3"), high));
+  const committed = backfillToOffset({
+    high: { epochMs: parseGlideDateTime("2024-07-01 11:00:00"), text: "2024-07-01 11:00:00" },
+    ranges: [
+      { cursor: at("2024-07-01 10:00:04", lowId("1")), done: false },
+      { cursor: at("2024-07-01 10:00:04", highId("3")), done: true },
+    ],
+  });
+  assertEquals(overlapSentFromOffset(ledger.finalOffset(committed)), [`2024-07-01 10:00:03|${lowId("1")}|0`]);
+});
 
 Deno.test("graceful stop: the next run seeds its dedup cache from the final offset; only a late row in the overlap comes again", async () => {
   const sim = await startSim();

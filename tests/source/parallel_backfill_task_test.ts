@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import type { SourceRecord } from "../../src/connect/record.ts";
-import { backfillFromOffset, splitIdSpace } from "../../src/source/parallel_backfill.ts";
+import { backfillFromOffset, inIdRange, splitIdSpace } from "../../src/source/parallel_backfill.ts";
 import { sourceSettingsFromProps } from "../../src/source/settings.ts";
 import {
   finalVersionsMissing,
@@ -19,9 +19,11 @@ import {
   sourceConfig,
   startSim,
   startTask,
+  stopGracefully,
   stopTask,
   TestContext,
 } from "./support.ts";
+import { overlapSentFromOffset } from "../../src/source/overlap_ledger.ts";
 
 const PAGE_QUERIES = (q: string) => q.includes("ORDERBYsys_updated_on");
 
@@ -119,8 +121,7 @@ Deno.test("parallel backfill resumed from its offset: finished ranges are not re
     try {
       await pollUntilQuiet(second, 10);
       const ids = splitIdSpace(4);
-      const inRange = (id: string, i: number) =>
-        (ids[i].after === null || id > ids[i].after!) && (ids[i].atMost === null || id <= ids[i].atMost!);
+      const inRange = (id: string, i: number) => inIdRange(id, ids[i]);
       const pages = sim.journal.find((e) =>
         e.table === "incident" && PAGE_QUERIES(e.params.sysparm_query ?? "")
       );
@@ -149,6 +150,37 @@ Deno.test("parallel backfill resumed from its offset: finished ranges are not re
     } finally {
       await stopTask(second);
     }
+  } finally {
+    await sim.stop();
+  }
+});
+
+Deno.test("parallel backfill stopped gracefully half-way: the next run resumes every range and sends nothing twice", async () => {
+  const sim = await startSim({ seed: { incident: 2000 } });
+  try {
+    // A re-read window wide enough to reach far back into every range.
+    const raw = config(sim, { "svc.source.overlap.seconds": "86400" });
+    const context = new TestContext();
+    const first = await startTask(raw, context);
+    try {
+      // Acknowledged as the runtime would (what was polled), then stopped: the ranges stand half-way.
+      for (const r of await pollUntil(first, (r) => r.length >= 600)) first.task.whenAcknowledged(r)?.();
+    } finally {
+      await stopGracefully(first);
+    }
+    const final = context.offsets.values().next().value!;
+    assert(backfillFromOffset(final)!.ranges.some((r) => !r.done), "stopped during the backfill");
+    assert(overlapSentFromOffset(final).length > 0, "the final offset lists what the ranges sent");
+    const second = await startTask(raw, context.renew());
+    try {
+      await pollUntilQuiet(second, 10);
+    } finally {
+      await stopTask(second);
+    }
+    const versions = [...first.records, ...second.records].map((r) => `${r.key}|${valueOf(r).sys_mod_count}`);
+    const twice = versions.filter((v, i) => versions.indexOf(v) !== i);
+    assertEquals(twice, [], "versions sent twice");
+    assertEquals(finalVersionsMissing(sim, "incident", [...first.records, ...second.records]), []);
   } finally {
     await sim.stop();
   }

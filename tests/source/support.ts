@@ -7,7 +7,7 @@ import pino from "pino";
 import { analyzeConnector } from "../../src/config/connector_config.ts";
 import type { RawConfig, TypedProps } from "../../src/common/props.ts";
 import type { SourceOffset, SourcePartition, SourceRecord } from "../../src/connect/record.ts";
-import type { SourceTaskContext, TaskMetrics } from "../../src/connect/task_api.ts";
+import type { SourceOffsetEntry, SourceTaskContext, TaskMetrics } from "../../src/connect/task_api.ts";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/sim/mod.ts";
 import { TableSourceTask, type TableSourceTaskOptions } from "../../src/source/task.ts";
 import { AssertionError } from "../support/assert.ts";
@@ -273,4 +273,28 @@ export function overlapScene(sim: Simulator): {
 export function insertRow(sim: Simulator, table: string, values: Record<string, string>): string {
   const row = sim.table(table).insert(values, { suppressAutoSysFields: true });
   return row.sys_id;
+}
+
+/** Polls like the runtime: every record acknowledged (whenAcknowledged), the last offset of each table committed. */
+export async function pollAcked(
+  driven: Driven,
+  done: (r: SourceRecord[]) => boolean,
+): Promise<SourceRecord[]> {
+  const got = await pollUntil(driven, done);
+  const quiet = await pollUntilQuiet(driven);
+  for (const r of [...got, ...quiet]) driven.task.whenAcknowledged(r)?.();
+  return [...got, ...quiet];
+}
+
+/** What the driver does on a graceful stop: the task's final offsets replace the committed ones. */
+export async function stopGracefully(driven: Driven): Promise<void> {
+  const committed: SourceOffsetEntry[] = [];
+  const last = new Map(driven.records.map((r) => [partitionKey(r.sourcePartition!), r.sourcePartition!]));
+  for (const [key, partition] of last) {
+    committed.push({ partition, offset: driven.context.offsets.get(key)! });
+  }
+  for (const { partition, offset } of driven.task.finalOffsets(committed)) {
+    driven.context.offsets.set(partitionKey(partition), offset);
+  }
+  await stopTask(driven);
 }

@@ -135,13 +135,23 @@ export class ConnectorLifecycle {
     return gone.length;
   }
 
-  /** Group mode: the connector's shared config as another member wrote it: restart with it, or apply its target. */
+  /**
+   * Group mode: the connector's shared config as another member wrote it: restart with it, or apply its target.
+   * A new config may move a source table onto a task of this member from a task of another (assignment.ts),
+   * which committed its offsets there: they are read from the group's offsets topic before the tasks start.
+   */
   async applyShared(m: ManagedConnector, entry: { config: RawConfig; target: TargetState }): Promise<void> {
     if (sameConfig(m.config, entry.config)) {
       if (m.target !== entry.target) await this.applyTarget(m, entry.target);
       return;
     }
     await this.stopTasks(m);
+    await this.o.placement?.readSharedOffsets().catch((e) =>
+      log.warn(
+        { connector: m.name, err: e },
+        "reading the group's offsets failed; tasks start from those known here",
+      )
+    );
     m.plugin = this.o.validator.pluginFor(entry.config);
     m.config = entry.config;
     m.target = entry.target;

@@ -11,8 +11,9 @@
  * Reading the current rows (one request per 100 keys of a page) is what keeps a key right when its audit rows
  * share a second: they are ordered by sys_id there, so a RECOVERED may come before its DELETED, and the topic
  * must still end with the row. Every record carries its audit row's offset in the delete partition, so the audit
- * cursor is committed only after Kafka acknowledged what it produced. Reading is retried until it succeeds or the
- * task stops: the audit cursor has moved past these rows, so giving up would lose the upserts.
+ * cursor is committed only after Kafka acknowledged what it produced; the stream's ledger hears which records
+ * stand for each audit row, so a graceful stop lists it as sent only once all of them were acknowledged. Reading
+ * is retried until it succeeds or the task stops: the audit cursor has moved past these rows, so giving up would lose the upserts.
  */
 import { Header } from "../../connect/headers.ts";
 import { type SourceOffset, type SourcePartition, SourceRecord } from "../../connect/record.ts";
@@ -21,6 +22,7 @@ import type { TableRow } from "../../instance/mod.ts";
 import type { Logger } from "../../observability/log.ts";
 import { backoffCeiling, sleepRejectingOnAbort } from "../../common/delay.ts";
 import type { Envelope } from "../envelope.ts";
+import type { OverlapLedger } from "../overlap_ledger.ts";
 import {
   HEADER_EXTRACTED_AT,
   HEADER_INSTANCE,
@@ -51,6 +53,8 @@ export interface DeleteRecordsOptions {
   readonly readRows: (sysIds: string[], signal: AbortSignal) => Promise<Map<string, TableRow>>;
   readonly logger: Logger;
   readonly signal: AbortSignal;
+  /** The stream's acknowledged audit rows (overlap_ledger.ts): told which records stand for each marker. */
+  readonly ledger?: Pick<OverlapLedger, "carry">;
 }
 
 /** Largest wait between attempts to read the current rows. */
@@ -123,12 +127,14 @@ export class DeleteRecords {
     markers.forEach((record, i) => {
       const m = this.#markers.get(record);
       if (!m) return void out.push(record);
-      if (m.operation === FIELD_DELETED) out.push(...this.#deletion(record, m));
+      const mine = m.operation === FIELD_DELETED ? this.#deletion(record, m) : [];
       const row = lastOfKey.get(m.sysId) === i ? current.get(m.sysId) : undefined;
       if (row) {
         const stamp = this.o.upserts.startPage([row], m.page.extractedAtMs);
-        out.push(this.o.upserts.build(row, m.sysId, record.timestamp!, record.sourceOffset!, stamp));
+        mine.push(this.o.upserts.build(row, m.sysId, record.timestamp!, record.sourceOffset!, stamp));
       }
+      this.o.ledger?.carry(record, mine);
+      out.push(...mine);
     });
     return out;
   }

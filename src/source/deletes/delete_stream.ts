@@ -4,8 +4,12 @@
  * paging) with the audit rows turned into tombstones and re-emitted rows (delete_records.ts), and the horizon that
  * keeps the table's rows behind the deletions read (delete_horizon.ts).
  *
- * Without a stored delete offset the stream starts at the instance's present: rows deleted before then are not in
- * the table, so the backfill never emits them and there is nothing to retract.
+ * A graceful stop hands the stream's acknowledged audit rows of its re-read window on in its final offset, as the
+ * table's (overlap_ledger.ts): the next run, here or on another member of a worker group, sends no tombstone
+ * twice.
+ *
+ * Without a stored delete offset the stream starts at the instance's present on the table's first run, and where
+ * the table stands on a later one (firstAuditInstant).
  */
 import type { SourcePartition } from "../../connect/record.ts";
 import type { SourceTaskContext } from "../../connect/task_api.ts";
@@ -17,6 +21,8 @@ import { formatGlideDateTime } from "../glide_timestamp.ts";
 import type { InstanceTimeSource } from "../instance_time.ts";
 import { TablePoller } from "../table_poller.ts";
 import { projectionOf } from "../page_reader.ts";
+import { OverlapLedger, overlapSentFromOffset } from "../overlap_ledger.ts";
+import { backfillFromOffset } from "../parallel_backfill.ts";
 import { RecordBuilder } from "../record_builder.ts";
 import type { RecordQueue } from "../record_queue.ts";
 import type { RowValueBuilder } from "../schema_modes/mod.ts";
@@ -49,13 +55,21 @@ export interface DeleteStream {
   readonly poller: TablePoller;
   /** Pass `horizon.clamp` as the table poller's sweep bound. */
   readonly horizon: DeleteHorizon;
+  /** The delete partition, and its ledger: the task asks it what acknowledged records stood for. */
+  readonly partition: SourcePartition;
+  readonly ledger: OverlapLedger;
 }
 
 export async function createDeleteStream(o: DeleteStreamOptions): Promise<DeleteStream> {
   const t = o.table;
   const partition = deletePartition(o.tablePartition);
-  const committed = cursorFromOffset(o.context.offset(partition));
-  const start = committed === null ? await instancePresent(o) : t.startTimestamp;
+  const stored = o.context.offset(partition);
+  const committed = cursorFromOffset(stored);
+  // The audit rows a graceful stop listed as sent inside the re-read window: not sent again (overlap_ledger.ts).
+  const sentInOverlap = overlapSentFromOffset(stored);
+  const ledger = new OverlapLedger(o.source.overlapSeconds, o.source.dedupWindowRecords);
+  ledger.seed(sentInOverlap);
+  const start = committed === null ? await firstAuditInstant(o) : t.startTimestamp;
   o.context.logger.info(
     { table: t.table, alias: t.alias, cursor: committed ?? undefined },
     committed === null
@@ -85,6 +99,7 @@ export async function createDeleteStream(o: DeleteStreamOptions): Promise<Delete
     readRows: (sysIds, signal) => currentRows(o, fields, sysIds, signal),
     logger: o.context.logger,
     signal: o.signal,
+    ledger,
   });
   const poller = new TablePoller({
     table: auditTableSettings(t, start),
@@ -94,6 +109,8 @@ export async function createDeleteStream(o: DeleteStreamOptions): Promise<Delete
     context: o.context,
     partition,
     committed,
+    sentInOverlap,
+    ledger,
     records,
     queue: o.queue,
     signal: o.signal,
@@ -112,7 +129,7 @@ export async function createDeleteStream(o: DeleteStreamOptions): Promise<Delete
     },
     sweepBound: (mark) => horizon.started(mark),
   }, new Set());
-  return { poller, horizon };
+  return { poller, horizon, partition, ledger };
 }
 
 /** Keys per request when reading the current rows of deleted or recovered records (keeps URLs short). */
@@ -145,6 +162,22 @@ async function currentRows(
     }
   }
   return out;
+}
+
+/**
+ * Where the stream starts without a delete offset. On the table's first run (no table offset either), the
+ * instance's present: rows deleted before then are not in the table, so the backfill never emits them and there is
+ * nothing to retract. A table that ran before but whose stream never emitted (no deletion yet, hence no delete
+ * offset) starts the overlap before where the table stands: its cursor, or its parallel backfill's high-water
+ * mark. The table's sweeps never pass the deletions read (delete_horizon.ts), so its last run read them up to
+ * there at least, and a deletion made since (while no task ran: a restart, a handover in a worker group) is still
+ * read rather than passed over by a stream starting at a later present.
+ */
+async function firstAuditInstant(o: DeleteStreamOptions): Promise<string> {
+  const stored = o.context.offset(o.tablePartition);
+  const at = cursorFromOffset(stored)?.epochMs ?? backfillFromOffset(stored)?.high.epochMs;
+  if (at === undefined) return await instancePresent(o);
+  return formatGlideDateTime(at - o.source.overlapSeconds * 1000);
 }
 
 /** The instance clock now, as a start timestamp. */

@@ -1,0 +1,210 @@
+/**
+ * Tables moving between members of a worker group with deletion capture (two real daemon processes, same
+ * group.id, the real Kafka broker): rows, updates and deletions flow, one table on each member's task.
+ * - `tasks.max: 1` moves one table to the other member's task: it resumes from the offset its old task
+ *   committed (read from the offsets topic), so at most its re-read window comes again, never the older rows;
+ * - then the member running the task stops with SIGTERM and the other takes it over; more changes follow. Read
+ *   back, each topic holds every row's current version and a tombstone for every deleted row, and the handover
+ *   added no row version (sys_id, sys_updated_on) and no tombstone twice: the stopped task's final offsets list
+ *   what it sent inside the re-read window, for the table's rows and for its audit stream's deletions alike.
+ */
+import { assert, assertEquals } from "../support/assert.ts";
+import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
+import { readTopicWithKcat } from "../support/kafka_helpers.ts";
+import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { currentVersions, repeated, topicVersions } from "../support/topic_versions.ts";
+import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
+
+const PASSWORD = "pw-Handover-Plover-5";
+const TABLES = ["incident", "problem"];
+const P = uniqueName("handover");
+
+type Status = { tasks: { id: number; state: string; worker_id: string }[] };
+
+const host = (m: DaemonProcess) => new URL(m.url).host;
+
+async function status(member: DaemonProcess): Promise<Status | null> {
+  const res = await member.request("GET", "/connectors/src/status");
+  return res.status === 200 ? res.body : null;
+}
+
+async function deleteOverApi(sim: Simulator, table: string, sysId: string): Promise<void> {
+  const res = await fetch(`${sim.url}/api/now/table/${table}/${sysId}`, {
+    method: "DELETE",
+    headers: { authorization: `Basic ${btoa(`admin:${PASSWORD}`)}` },
+  });
+  assertEquals(res.status, 204);
+}
+
+/** Deletes `deletes` rows and updates `updates` other rows of every table; returns the deleted sys ids. */
+async function change(sim: Simulator, deletes: number, updates: number, label: string): Promise<string[]> {
+  const deleted: string[] = [];
+  for (const t of TABLES) {
+    const ids = sim.table(t).sysIds();
+    for (const id of ids.slice(0, deletes)) {
+      await deleteOverApi(sim, t, id);
+      deleted.push(id);
+    }
+    for (const id of ids.slice(deletes, deletes + updates)) {
+      sim.table(t).update(id, { short_description: `${label} ${id}` });
+    }
+    sim.table(t).insert({ short_description: `${label} new` });
+  }
+  return deleted;
+}
+
+/** Waits until every current row version and a tombstone of every deleted row are on the topics. */
+function allOnTopics(bootstrap: string, sim: Simulator, deleted: readonly string[]): Promise<boolean> {
+  return waitFor(
+    async () => {
+      const tombstoned = new Set<string>();
+      for (const t of TABLES) {
+        const seen = await topicVersions(bootstrap, `${P}.${t}`);
+        if (!currentVersions(sim, t).every((v) => seen.versions.has(v))) return false;
+        for (const id of seen.tombstones.keys()) tombstoned.add(id);
+      }
+      return deleted.every((id) => tombstoned.has(id));
+    },
+    60_000,
+    "every current row version and every tombstone on the topics",
+  );
+}
+
+Deno.test({
+  name: "worker group: a graceful handover with deletion capture sends no row version and no tombstone twice",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const sim = await startSimulator({
+      port: 0,
+      seed: Object.fromEntries(TABLES.map((t) => [t, 40])),
+      users: [`admin:${PASSWORD}`],
+    });
+    await using kafka = await startKafkaBroker();
+    const bootstrap = kafka.bootstrapServers;
+    const topics = Object.fromEntries(TABLES.map((t) => [t, `${P}.${t}`]));
+    for (const topic of Object.values(topics)) await kafka.createTopic(topic, 2);
+    const source = sourceConnectorConfig(sim.url, PASSWORD, topics, {
+      "svc.source.poll.interval.ms": 300,
+      "svc.source.safety.lag.seconds": 1,
+      // A re-read window that holds every change of this test: a successor without the sent list re-sends them.
+      "svc.source.overlap.seconds": 60,
+      "tasks.max": 2,
+      ...Object.fromEntries(TABLES.map((t) => [`svc.table.${t}.capture.deletes`, true])),
+    });
+    const worker = {
+      "bootstrap.servers": bootstrap,
+      "group.id": `${P}-workers`,
+      "offset.storage.topic": `${P}.offsets`,
+      "offset.storage.replication.factor": 1,
+      "config.storage.topic": `${P}.configs`,
+      "status.storage.topic": `${P}.status`,
+      "session.timeout.ms": 6000,
+      "heartbeat.interval.ms": 1000,
+      "offset.flush.interval.ms": 200,
+    };
+    const members: DaemonProcess[] = [];
+    try {
+      members.push(
+        ...await Promise.all(
+          [[{ name: "src", config: source }], []].map((connectors) =>
+            startDaemonProcess({ worker, connectors }, { timeoutMs: 60_000 })
+          ),
+        ),
+      );
+      const [a] = members;
+      // One task, one table, on each member.
+      await waitFor(
+        async () => {
+          const views = await Promise.all(members.map(status));
+          const tasks = views[0]?.tasks ?? [];
+          return tasks.length === 2 && tasks.every((t) => t.state === "RUNNING") &&
+            new Set(tasks.map((t) => t.worker_id)).size === 2 &&
+            JSON.stringify(views[1]?.tasks) === JSON.stringify(tasks);
+        },
+        90_000,
+        "one running task on each member",
+      );
+      await allOnTopics(bootstrap, sim, []);
+      const deleted = await change(sim, 3, 3, "before");
+      await allOnTopics(bootstrap, sim, deleted);
+      await new Promise((r) => setTimeout(r, 1000)); // committed and written to the offsets topic
+
+      // tasks.max 1: the table of task 1 moves to task 0, on the other member, from the offset task 1 committed
+      // there. Its successor may start before task 1's final offset is written, so it may send the re-read
+      // window again, but nothing older: it does not start over.
+      const lastBefore = new Map<string, string>();
+      for (const t of TABLES) {
+        const { versions } = await topicVersions(bootstrap, `${P}.${t}`);
+        lastBefore.set(t, [...versions.keys()].map((v) => v.split("|")[1]).sort().at(-1)!);
+      }
+      assertEquals(
+        (await a.request("PUT", "/connectors/src/config", { ...source, "tasks.max": 1 })).status,
+        200,
+      );
+      const owner = await waitFor(
+        async () => {
+          const views = await Promise.all(members.map(status));
+          const tasks = views[0]?.tasks ?? [];
+          const same = JSON.stringify(views[1]?.tasks) === JSON.stringify(tasks);
+          return tasks.length === 1 && tasks[0].state === "RUNNING" && same
+            ? members.find((m) => host(m) === tasks[0].worker_id)
+            : null;
+        },
+        90_000,
+        "one running task, as both members see it",
+      );
+      deleted.push(...await change(sim, 1, 2, "moved"));
+      await allOnTopics(bootstrap, sim, deleted);
+      await new Promise((r) => setTimeout(r, 2000)); // anything re-read and sent again would have landed
+      const afterMove = new Map<string, string[]>();
+      for (const t of TABLES) {
+        const seen = await topicVersions(bootstrap, `${P}.${t}`);
+        const windowStart = lastBefore.get(t)!.replace(" ", "T") + "Z";
+        const from = new Date(Date.parse(windowStart) - 60_000).toISOString().slice(0, 19).replace("T", " ");
+        const older = [...seen.versions].filter(([v, n]) => n > 1 && v.split("|")[1] < from);
+        assertEquals(older, [], `${t}: versions before its re-read window sent again: it started over`);
+        afterMove.set(t, repeated(seen));
+      }
+
+      // The member running the task leaves gracefully: the task moves to the other member from the offsets it
+      // committed last, which list what it sent in the re-read windows.
+      const leaving = owner!;
+      const staying = members.find((m) => m !== leaving)!;
+      assertEquals((await leaving.stop("SIGTERM")).code, 0);
+      members.splice(members.indexOf(leaving), 1);
+      const finals = (await readTopicWithKcat(bootstrap, `${P}.offsets`))
+        .filter((r) => r.value !== null && "overlap_sent" in JSON.parse(r.value))
+        .map((r) => JSON.parse(r.key!)[1] as Record<string, string>);
+      assert(
+        finals.some((p) => p.stream === "deletes"),
+        `the delete stream's final offset lists what it sent`,
+      );
+      await waitFor(
+        async () => {
+          const tasks = (await status(staying))?.tasks ?? [];
+          return tasks.length === 1 && tasks[0].state === "RUNNING" && tasks[0].worker_id === host(staying);
+        },
+        90_000,
+        "the task running on the other member",
+      );
+
+      deleted.push(...await change(sim, 2, 2, "after"));
+      await allOnTopics(bootstrap, sim, deleted);
+      await new Promise((r) => setTimeout(r, 3000)); // anything re-read and sent again would have landed
+      for (const t of TABLES) {
+        const seen = await topicVersions(bootstrap, `${P}.${t}`);
+        assertEquals(repeated(seen), afterMove.get(t), `${t}: sent twice across the graceful handover`);
+        const tombstones = [...seen.tombstones.keys()];
+        assertEquals(tombstones.length, 6, `${t}: a tombstone for each of its 6 deleted rows`);
+      }
+    } catch (e) {
+      for (const m of members) console.log(`--- ${host(m)}\n${m.output().split("\n").slice(-40).join("\n")}`);
+      throw e;
+    } finally {
+      await Promise.all(members.map((m) => m.stop("SIGTERM").catch(() => {})));
+      await sim.stop();
+    }
+  },
+});
