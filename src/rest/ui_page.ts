@@ -118,7 +118,7 @@ function tablesTable(tables) {
       el("td", {}, progressBar(t)),
       el("td", { class: "emitted" }, count(t.rows_emitted)),
       el("td", {}, count(t.rows_remaining)),
-      el("td", { class: "eta" }, t.phase === "backfill" ? duration(t.eta_seconds) : "–"),
+      el("td", { class: "eta" }, t.phase === "backfill" ? duration(t.eta_seconds_estimate) : "–"),
       el("td", {}, duration(t.lag_seconds)),
       el("td", { class: "error" }, t.last_error ? t.last_error.at + ": " + t.last_error.message : ""))
   );
