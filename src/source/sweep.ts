@@ -19,8 +19,9 @@
  *   estimate does not prove covered is asked again with a count;
  * - an empty page whose count exceeds the limit (a run of hidden rows at least a page long) cuts its window
  *   (page_window.ts): by time, then by sys id range inside one second, where three quarters of a page's rows
- *   would end were the counted rows spread evenly, and probes the first part; after a probe proven covered the
- *   next one is as wide as the covered one's count says holds three quarters of a page (at most 8 times as wide);
+ *   would end were the counted rows spread evenly, and probes the first part; after a probe proven covered that
+ *   returned readable rows the sweep pages on up to its mark, after one that returned none the next probe is as
+ *   wide as the covered one's count says holds three quarters of a page (at most 8 times as wide);
  * - when the sweep's very first page (from the table's start timestamp, no cursor yet) is empty with a count
  *   over the limit, the sweep first asks where the window's rows begin (`wantsEarliest`, answered by the
  *   Aggregate API's MIN of the timestamp field) and cuts from there, instead of from 1970.
@@ -119,6 +120,8 @@ export class Sweep {
   readonly #coveredWindows: CoveredWindow[] = [];
   /** The count of the window being probed, from its first counted page. */
   #probeRows: number | null = null;
+  /** Readable rows the window being probed returned so far. */
+  #probeReadable = 0;
   /** What the last page passed. */
   #passed: Passed = { raw: 0, readable: 0 };
   /** The count of the first page when it asked where the window's rows begin (wantsEarliest), else null. */
@@ -224,6 +227,7 @@ export class Sweep {
     if (this.#count) this.#counted++;
     if (counted) this.#remaining = page.total;
     if (counted && this.#probeRows === null) this.#probeRows = page.total;
+    this.#probeReadable += page.rows;
     this.#passed = { raw: 0, readable: page.rows };
     if (page.rows >= page.limit) {
       if (page.last === null) {
@@ -273,6 +277,7 @@ export class Sweep {
     this.#end = hintInside(this.hints, this.#start, this.#end) ??
       splitWindow(this.#start, this.#end, (PROBE_TARGET * limit) / count);
     this.#probeRows = null;
+    this.#probeReadable = 0;
     this.#splits++;
   }
 
@@ -280,15 +285,18 @@ export class Sweep {
   #covered(): boolean {
     if (this.#end === this.#high) return false;
     const rows = this.#probeRows;
+    const readable = this.#probeReadable;
     this.#coveredWindows.push({ end: this.#end, rows });
     this.#probeRows = null;
+    this.#probeReadable = 0;
     const start = startAfter(this.#end);
-    // As wide as the covered window's rows say holds a probe's worth, when it was counted.
+    // Readable rows again: back to paging up to the mark (a page that comes back empty cuts again). Else as wide
+    // as the covered window's count says holds a probe's worth (twice as wide when it was not counted).
     const growth = rows === null
       ? 2
       : Math.min(MAX_GROWTH, (PROBE_TARGET * this.#pageLimit) / Math.max(1, rows));
     this.#end = hintInside(this.hints, start, this.#high) ??
-      widerEnd(this.#start, this.#end, this.#high, growth);
+      (readable > 0 ? this.#high : widerEnd(this.#start, this.#end, this.#high, growth));
     this.#start = start;
     this.#count = true;
     this.#remaining = null;

@@ -96,7 +96,10 @@ Deno.test("tracker: a first burst gives no ETA (not 1 s for 16,210 rows); a stal
   const settled = tracker.snapshot().eta_seconds_estimate!;
   assert(settled > 28 && settled < 52, `ETA ${settled} s`);
   clock.now += 60_000;
-  assert(tracker.snapshot().eta_seconds_estimate! > 2 * settled, "a minute without progress slows the rate down");
+  assert(
+    tracker.snapshot().eta_seconds_estimate! > 2 * settled,
+    "a minute without progress slows the rate down",
+  );
 });
 
 Deno.test("tracker: rows remaining count readable rows (the share the pages showed)", async () => {

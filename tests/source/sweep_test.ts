@@ -56,9 +56,21 @@ Deno.test("an empty page with a count above the limit cuts its window where 3/4 
   // 7.5 of 40 rows spread over an hour: the first 675 s.
   assertStringIncludes(sweep.next(query).query, "sys_updated_on<=2024-01-01 00:11:15");
   assertEquals(sweep.stats.splits, 1);
-  // Covered with 5 rows: the next probe is 7.5 / 5 = 1.5 times as wide (1.5 × 676 s, counting the first second).
-  assert(sweep.advance({ rows: 2, limit: 10, last: LAST, total: 5 }));
-  assertStringIncludes(sweep.next(query).query, "sys_updated_on>=2024-01-01 00:11:16^sys_updated_on<=2024-01-01 00:28:09");
+  // Covered with 5 rows, all hidden: the next probe is 7.5 / 5 = 1.5 times as wide (1.5 × 676 s, counting the
+  // first second).
+  assert(sweep.advance({ rows: 0, limit: 10, last: null, total: 5 }));
+  assertStringIncludes(
+    sweep.next(query).query,
+    "sys_updated_on>=2024-01-01 00:11:16^sys_updated_on<=2024-01-01 00:28:09",
+  );
+  // Covered with readable rows among them: back to paging up to the mark.
+  assert(
+    sweep.advance({ rows: 2, limit: 10, last: cursor("2024-01-01 00:20:00", "c".repeat(32)), total: 6 }),
+  );
+  assertStringIncludes(
+    sweep.next(query).query,
+    "sys_updated_on>=2024-01-01 00:28:10^sys_updated_on<=2024-01-01 01:00:00",
+  );
   const stripped = new Sweep("2024-01-01 00:00:00", high);
   assertEquals(
     stripped.advance({ rows: 0, limit: 10, last: null, total: null }),
