@@ -13,7 +13,8 @@ import { sourceConnectorConfig } from "../support/source_connector.ts";
 const TOKEN = "ui-Token-8c1f2a";
 
 Deno.test("the status page shows the running connector and a progress bar that moves during a backfill", async () => {
-  const sim = await startSimulator({ seed: { incident: 8000 }, users: ["admin:pw-Ui-5"], latencyMs: 100 });
+  // About 16 s of backfill: an ETA estimate needs 10 s of progress.
+  const sim = await startSimulator({ seed: { incident: 8000 }, users: ["admin:pw-Ui-5"], latencyMs: 200 });
   await using kafka = await startKafkaBroker();
   const topic = uniqueName("ui.incident");
   await kafka.createTopic(topic, 2);
@@ -70,9 +71,10 @@ Deno.test("the status page shows the running connector and a progress bar that m
       "the progress bar to move",
     );
     console.log(`progress bar moved from ${first} % to ${later} %`);
-    assert(
-      /\d/.test(await section.locator('tr[data-alias="incident"] .eta').textContent() ?? ""),
-      "no ETA shown",
+    await waitFor(
+      async () => /\d/.test(await section.locator('tr[data-alias="incident"] .eta').textContent() ?? ""),
+      60_000,
+      "an ETA shown",
     );
 
     const foreign = requested.filter((u) => !u.startsWith(daemon.url) && !u.startsWith("data:"));
