@@ -4,8 +4,8 @@
  * start-up bias corrected (early on it is the plain average since the first sample). The first sample is the
  * baseline only: a backfill's first page is queued in one burst, which says nothing about the pace that follows.
  *
- * No rate is given until it is measured over MIN_SPAN_MS and MIN_SAMPLES samples after the baseline, so an ETA is
- * never derived from one burst ("1 s" for 16,210 rows). A stall counts: asked later than the last sample, the rate
+ * No rate is given before MIN_SPAN_MS after the baseline and MIN_SAMPLES samples after it, so an ETA is never
+ * derived from one burst ("1 s" for 16,210 rows). A stall counts: asked later than the last sample, the rate
  * includes the time since at zero rows.
  */
 const TAU_MS = 30_000;
@@ -39,7 +39,7 @@ export class RateEstimate {
   rate(now: number): number | null {
     const last = this.#last;
     if (last === null || this.#first === null || this.#samples < MIN_SAMPLES) return null;
-    if (last.at - this.#first < MIN_SPAN_MS) return null;
+    if (now - this.#first < MIN_SPAN_MS) return null;
     const [weighted, weights] = now > last.at
       ? this.#decayed(now - last.at, 0)
       : [this.#weighted, this.#weights];

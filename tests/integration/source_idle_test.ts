@@ -94,7 +94,10 @@ Deno.test("caught-up tables of old rows: one request per table per poll; lag 0..
     assert(sweeps.every((s) => s.pages === 1), JSON.stringify(sweeps));
     assertEquals(window.filter((e) => e.params.sysparm_limit === "1").length, 0, "no clock probe");
     assert(requests <= sweeps.length + TABLES.length, `${requests} requests for ${sweeps.length} polls`);
-    console.log(`idle window: ${requests} requests for ${sweeps.length} polls (requests/polls:${perPoll})`);
+    console.log(
+      `idle window: ${requests} requests for ${sweeps.length} polls (requests/polls:${perPoll}); ` +
+        `lag_seconds ${Math.min(...lags)}..${Math.max(...lags)}`,
+    );
 
     // Rows of March 2025: the cursor is months behind the clock, the topic is not.
     const bound = Math.ceil(POLL_MS / 1000) + 1;
