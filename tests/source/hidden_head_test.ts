@@ -6,12 +6,12 @@
  * simulator's journal and printed.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import type { TableProgress } from "../../src/connect/table_progress.ts";
 import type { Simulator } from "../../src/sim/mod.ts";
 import { seedHiddenHead } from "./hidden_head_fixture.ts";
 import {
   pollUntil,
   pollUntilQuiet,
+  ProgressContext,
   sourceConfig,
   startSim,
   startTask,
@@ -72,13 +72,6 @@ Deno.test("a table whose first 30 % is hidden: requests within 1.5 × the raw pa
     await sim.stop();
   }
 });
-
-class ProgressContext extends TestContext {
-  readonly reports: TableProgress[][] = [];
-  reportProgress(tables: TableProgress[]): void {
-    this.reports.push(tables);
-  }
-}
 
 Deno.test("progress counts readable rows: a quarter hidden, rows remaining scaled by the share the pages showed", async () => {
   // Latency makes the backfill last long enough for reports to be taken during it.

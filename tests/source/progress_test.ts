@@ -4,7 +4,6 @@
  * one log line per table per minute.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import type { TableProgress } from "../../src/connect/table_progress.ts";
 import { ProgressTracker } from "../../src/source/progress_tracker.ts";
 import { ProgressReporter } from "../../src/source/progress_reporter.ts";
 import { InstanceTimeSource } from "../../src/source/instance_time.ts";
@@ -12,22 +11,12 @@ import { tableSettingsFromProps } from "../../src/source/settings.ts";
 import {
   pollUntil,
   pollUntilQuiet,
+  ProgressContext,
   propsOf,
   sourceConfig,
   startSim,
   startTask,
-  TestContext,
 } from "./support.ts";
-
-class ProgressContext extends TestContext {
-  readonly reports: TableProgress[][] = [];
-  reportProgress(tables: TableProgress[]): void {
-    this.reports.push(tables);
-  }
-  latest(alias: string): TableProgress | undefined {
-    return this.reports.at(-1)?.find((t) => t.alias === alias);
-  }
-}
 
 const C = (timestamp: string, sysId: string) => ({ timestamp, sysId, epochMs: Date.parse(timestamp + "Z") });
 
