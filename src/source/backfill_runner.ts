@@ -4,7 +4,9 @@
  * their pages handled one at a time in queue order, then the table's cursor takes over from the last row read. A
  * resumed backfill (its state in the committed offset) carries on with the ranges not done.
  */
+import type { TableClient } from "../instance/mod.ts";
 import type { Cursor } from "./cursor.ts";
+import { earliestRow } from "./earliest_row.ts";
 import type { HighWater } from "./high_water.ts";
 import { KeysetQuery } from "./keyset_query.ts";
 import { atOrBefore } from "./page_window.ts";
@@ -20,6 +22,7 @@ import type { Logger } from "../observability/log.ts";
 export interface BackfillRunnerOptions {
   readonly table: TableSettings;
   readonly source: SourceSettings;
+  readonly client: TableClient;
   readonly signal: AbortSignal;
   readonly logger: Logger;
   readonly backoff: TableBackoff;
@@ -106,6 +109,9 @@ export class BackfillRunner {
             done();
           }
         });
+        if (going && sweep.wantsEarliest) {
+          sweep.earliest(await earliestRow(this.o.client, t, query, sweep, this.o.logger, signal));
+        }
         backoff.recovered();
       } catch (error) {
         if (signal.aborted) return;

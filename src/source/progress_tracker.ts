@@ -112,7 +112,8 @@ export class ProgressTracker implements StepObserver {
   }
 
   snapshot(): TableProgress {
-    const backfill = this.#phase === "backfill";
+    // Pages that showed no readable row yet (a hidden head) say nothing of the rest: unknown, not "0 left".
+    const backfill = this.#phase === "backfill" && !(this.#raw > 0 && this.#readable === 0);
     const remaining = backfill && this.#counted
       ? Math.max(
         0,

@@ -10,10 +10,11 @@
  */
 import type { SourceOffset, SourcePartition, SourceRecord } from "../connect/record.ts";
 import type { SourceTaskContext } from "../connect/task_api.ts";
-import { aggregateMin, type TableClient } from "../instance/mod.ts";
+import type { TableClient } from "../instance/mod.ts";
 import { type Cursor, cursorToOffset } from "./cursor.ts";
 import type { OverlapLedger } from "./overlap_ledger.ts";
 import { BackfillRunner } from "./backfill_runner.ts";
+import { earliestRow } from "./earliest_row.ts";
 import { HighWater } from "./high_water.ts";
 import type { HighWaterMark, InstanceTimeSource } from "./instance_time.ts";
 import { KeysetQuery } from "./keyset_query.ts";
@@ -203,7 +204,10 @@ export class TablePoller {
       if (more) {
         this.#ahead.keep(ahead);
         ahead = null;
-        if (sweep.wantsEarliest) sweep.earliest(await this.#earliest(sweep));
+        if (sweep.wantsEarliest) {
+          const { client, context, signal } = this.#o;
+          sweep.earliest(await earliestRow(client, t, this.#query, sweep, context.logger, signal));
+        }
         return { emitted, caughtUp: false };
       }
     } finally {
@@ -214,34 +218,5 @@ export class TablePoller {
     this.#backoff.pollIntervalStarts();
     this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
     return { emitted, caughtUp: true };
-  }
-
-  /**
-   * Where the rows of the sweep's window begin before access control: the Aggregate API's MIN of the timestamp
-   * field; null when the API is not available to the user (the sweep then cuts from its start).
-   */
-  async #earliest(sweep: Sweep): Promise<string | null> {
-    const t = this.#t;
-    const { start, end } = sweep.window;
-    const query = this.#query.filter(start, end);
-    let why: string;
-    try {
-      const result = await aggregateMin(
-        this.#o.client.http,
-        t.table,
-        t.timestampField,
-        query,
-        this.#o.signal,
-      );
-      if ("min" in result) return result.min;
-      why = result.unavailable;
-    } catch (error) {
-      why = (error as Error).message;
-    }
-    this.#o.context.logger.info(
-      { ...this.#labels },
-      `the first rows of ${t.table} are hidden and where its rows begin is unknown: ${why}`,
-    );
-    return null;
   }
 }

@@ -95,8 +95,9 @@ Deno.test("tracker: rows remaining count readable rows (the share the pages show
   const { tracker } = await trackerScene();
   await tracker.recount(() => Promise.resolve(29_103));
   assertEquals(tracker.snapshot().rows_remaining, 29_103, "no page yet: every counted row");
-  tracker.scanned(1000, 620);
-  tracker.scanned(1000, 620);
+  tracker.scanned(500, 0);
+  assertEquals(tracker.snapshot().rows_remaining, null, "only hidden rows so far: unknown, not 0");
+  tracker.scanned(1500, 1240);
   assertEquals(tracker.readableShare(), 0.62);
   assertEquals(tracker.snapshot().rows_remaining, Math.round(29_103 * 0.62));
   tracker.stepped(1240, C("2026-01-01 00:00:00", "a"), false);
