@@ -27,8 +27,8 @@ export interface TableProgress {
   /**
    * During backfill, readable rows after the cursor: the Aggregate API's count with the cursor's query (taken
    * before access control) scaled by the readable share the pages showed (readable rows ÷ rows before access
-   * control), less what was emitted since; null when the user may not call that API, while streaming, or before
-   * the first count.
+   * control), less what was emitted since; null when the user may not call that API, while streaming, before the
+   * first count, or while the pages showed no readable row yet.
    */
   rows_remaining: number | null;
   /**
