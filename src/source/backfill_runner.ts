@@ -85,6 +85,8 @@ export class BackfillRunner {
     const sweep = new Sweep(
       sweepStart(position.cursor(), t.startTimestamp, source.overlapSeconds),
       backfill.high,
+      [],
+      position.cursor() === null,
     );
     let going = !sweep.empty;
     while (going && !signal.aborted) {

@@ -73,6 +73,43 @@ Deno.test("a table whose first 30 % is hidden: requests within 1.5 × the raw pa
   }
 });
 
+Deno.test("a parallel backfill's ranges with a hidden head ask where their rows begin, not search from 1970", async () => {
+  const sim = await startSim();
+  try {
+    const table = seedHiddenHead(sim, "incident", { rows: ROWS, head: 600, every: 10 });
+    const driven = await startTask(
+      sourceConfig(sim, { inc: "incident" }, {
+        "svc.source.batch.size": String(LIMIT),
+        "svc.source.backfill.parallelism": "2",
+        "svc.source.poll.interval.ms": "600000",
+      }),
+    );
+    try {
+      await pollUntil(driven, () => driven.records.length >= table.readable.length);
+      await pollUntilQuiet(driven);
+      assertEquals(new Set(driven.records.map((r) => r.key)), new Set(table.readable));
+      const requests = sweepRequests(sim);
+      const mins = requests.filter((e) => e.params.sysparm_min_fields === "sys_updated_on");
+      assertEquals(mins.length, 2, "one per range");
+      const probes = requests.filter((e) =>
+        e.params.sysparm_limit && !e.params.sysparm_query.includes(">=1970")
+      );
+      assert(
+        probes.every((e) => /sys_updated_on>=([^^]+)/.exec(e.params.sysparm_query)![1] >= table.first),
+        `a probe started before ${table.first}`,
+      );
+      console.log(
+        `parallel backfill of the hidden head, 2 ranges: ${requests.length} requests (floor ${ROWS / LIMIT})`,
+      );
+      assert(requests.length <= 1.5 * (ROWS / LIMIT) + 4, `${requests.length} requests`);
+    } finally {
+      await stopTask(driven);
+    }
+  } finally {
+    await sim.stop();
+  }
+});
+
 Deno.test("progress counts readable rows: a quarter hidden, rows remaining scaled by the share the pages showed", async () => {
   // Latency makes the backfill last long enough for reports to be taken during it.
   const sim = await startSim({ latencyMs: 15 });
