@@ -15,15 +15,27 @@ export interface TableProgress {
   rows_emitted: number;
   /** The cursor: the last row handled, or null before the first one. */
   cursor: { timestamp: string; sys_id: string } | null;
-  /** Instance clock minus the cursor's timestamp; null before both are known. */
-  lag_seconds: number | null;
   /**
-   * During backfill, rows after the cursor (the Aggregate API's count with the cursor's query); null when the
-   * user may not call that API, while streaming, or before the first count.
+   * How stale the topic may be, in seconds. Streaming: the time since the last sweep that proved the table caught
+   * up began (every row up to the instance clock minus the safety lag at that moment was read), so 0 to about one
+   * poll interval on a healthy table, busy or idle. Backfill: instance clock minus the cursor's timestamp (a row
+   * changed after the cursor's time may not be in the topic yet); null before the first row.
+   */
+  lag_seconds: number | null;
+  /** What `lag_seconds` plus the safety lag stays within on a healthy streaming table: poll interval + lag. */
+  expected_staleness_seconds: number;
+  /**
+   * During backfill, readable rows after the cursor: the Aggregate API's count with the cursor's query (taken
+   * before access control) scaled by the readable share the pages showed (readable rows ÷ rows before access
+   * control), less what was emitted since; null when the user may not call that API, while streaming, before the
+   * first count, or while the pages showed no readable row yet.
    */
   rows_remaining: number | null;
-  /** During backfill, rows_remaining over the recent emit rate; null when either is unknown. */
-  eta_seconds: number | null;
+  /**
+   * During backfill, an estimate: rows_remaining over the smoothed emit rate (rate_estimate.ts); null until the
+   * rate was measured for 10 s over two pages, or when rows_remaining is unknown.
+   */
+  eta_seconds_estimate: number | null;
   /** The latest table-level failure (redacted) and when it happened; null when none. */
   last_error: { message: string; at: string } | null;
 }

@@ -10,13 +10,7 @@
  * retries. For a POST it is an `AmbiguousRequestError` instead: the row may exist.
  */
 import { DictionaryReader, type TableDictionary } from "./dictionary.ts";
-import {
-  AmbiguousRequestError,
-  InstanceClockError,
-  InstanceHttpError,
-  InstanceRetriableError,
-  type RequestLabel,
-} from "./errors.ts";
+import { InstanceClockError } from "./errors.ts";
 import {
   type HttpClientHooks,
   type HttpMethod,
@@ -26,8 +20,9 @@ import {
 import type { InstanceAddress } from "./instance_url.ts";
 import type { InstanceClientOptions } from "./options.ts";
 import { describeUnusableDate } from "./instance_clock.ts";
-import { BrokenResultError, type ResultEnd, resultEnd, resultSlices } from "./result_slices.ts";
-import { errorEnvelopeText, type TableRow } from "./table_rows.ts";
+import { type ResultEnd, resultEnd, resultSlices } from "./result_slices.ts";
+import type { TableRow } from "./table_rows.ts";
+import { expectResult, httpError, retriableWhenBroken, totalCountOf } from "./table_responses.ts";
 
 export type DisplayValue = "false" | "true" | "all";
 
@@ -325,27 +320,6 @@ function deleteResult(response: InstanceResponse, write: RowWrite): "deleted" | 
   return "deleted";
 }
 
-/** The slices, a body found broken half-way reported as `expectResult` reports a broken body. */
-function* retriableWhenBroken(
-  slices: Iterable<TableRow[]>,
-  response: InstanceResponse,
-  path: string,
-): Generator<TableRow[]> {
-  try {
-    yield* slices;
-  } catch (error) {
-    if (!(error instanceof BrokenResultError)) throw error;
-    const reason = describeBadBody(response.status, new TextDecoder().decode(response.body));
-    throw new InstanceRetriableError({ method: "GET", path }, response.status, response.attempts, reason);
-  }
-}
-
-/** `X-Total-Count` as a count; null when absent or not a non-negative integer (a proxy may strip it). */
-function totalCountOf(header: string | null): number | null {
-  const first = header?.split(",")[0].trim() ?? "";
-  return /^\d+$/.test(first) ? Number(first) : null;
-}
-
 function tablePath(table: string): string {
   if (!TABLE_NAME.test(table)) throw new RangeError(`not a table name: "${table}"`);
   return `/api/now/table/${table}`;
@@ -365,43 +339,4 @@ function rowQuery(params: RowParams): URLSearchParams {
   }
   if (params.queryNoDomain) query.set("sysparm_query_no_domain", "true");
   return query;
-}
-
-function httpError(response: InstanceResponse, method: string, path: string): InstanceHttpError {
-  const body = new TextDecoder().decode(response.body);
-  return new InstanceHttpError({ method, path }, response.status, body, errorEnvelopeText(body));
-}
-
-/** The `result` of a 2xx response, of the expected shape. */
-function expectResult(
-  response: InstanceResponse,
-  method: string,
-  path: string,
-  shape: "array" | "object",
-): unknown {
-  if (response.status < 200 || response.status >= 300) throw httpError(response, method, path);
-  const label: RequestLabel = { method, path };
-  const body = new TextDecoder().decode(response.body);
-  let result: unknown;
-  try {
-    result = JSON.parse(body).result;
-  } catch {
-    result = undefined;
-  }
-  const ok = shape === "array"
-    ? Array.isArray(result)
-    : result !== null && typeof result === "object" && !Array.isArray(result);
-  if (ok) return result;
-  const reason = describeBadBody(response.status, body);
-  if (method === "POST") throw new AmbiguousRequestError(label, response.attempts, reason);
-  throw new InstanceRetriableError(label, response.status, response.attempts, reason);
-}
-
-function describeBadBody(status: number, body: string): string {
-  if (status === 202 && body.trim() === "") {
-    return "HTTP 202 with an empty body (the instance queued the request: too many transactions waiting on the session)";
-  }
-  const cancelled = body.match(/Transaction cancelled[^"]*/);
-  if (cancelled) return `the instance cut the response off: ${cancelled[0].slice(0, 200)}`;
-  return `HTTP ${status} body is not the expected {"result": …} JSON (${body.length} bytes)`;
 }

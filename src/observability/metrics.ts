@@ -61,7 +61,8 @@ const METRIC_HELP: Record<string, string> = {
     "Rows of a page updated after the instance picked them (beyond the page's window): read again by a later sweep",
   tablesync_source_bad_rows_total: "Rows skipped or failed as bad rows",
   tablesync_source_table_errors_total: "Failed reads of a table (access errors, retries exhausted)",
-  tablesync_source_lag_seconds: "The table's lag as its source task reports it (docs/source.md)",
+  tablesync_source_lag_seconds:
+    "How stale the topic may be: streaming, seconds since the last sweep that proved the table caught up; backfill, instance clock minus the cursor",
   tablesync_source_deletes_total: "Tombstones of captured deletions (svc.table.<alias>.capture.deletes)",
   tablesync_source_backfill: "1 while the table is in its backfill phase, 0 once streaming",
   tablesync_source_rows_remaining:

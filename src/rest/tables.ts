@@ -20,8 +20,9 @@ export function tableRoutes(router: Router, herder: Herder): void {
           rows_emitted: t.rows_emitted,
           cursor: t.cursor,
           lag_seconds: t.lag_seconds,
+          expected_staleness_seconds: t.expected_staleness_seconds,
           rows_remaining: t.rows_remaining,
-          eta_seconds: t.eta_seconds,
+          eta_seconds_estimate: t.eta_seconds_estimate,
           last_error: t.last_error,
         }))
       )

@@ -115,7 +115,7 @@ export function uiModel(
           rowsEmitted: t.rows_emitted,
           rowsRemaining: t.rows_remaining,
           percent: percentOf(t.phase, t.rows_emitted, t.rows_remaining),
-          etaSeconds: t.eta_seconds,
+          etaSeconds: t.eta_seconds_estimate,
           lagSeconds: t.lag_seconds,
           lastError: t.last_error,
           ...throughput(sourceKey(name, t.alias), t.rows_emitted),

@@ -1,10 +1,11 @@
 /**
  * The safety-lag high-water mark (`highWaterMark`): where a sweep stops, read from the instance clock.
  *
- * The instance clock as the source uses it: the `Date` header of a recent response (any table of this task; one
- * instance has one clock). A reading is fresh for one second, the header's own precision; an older one is not
- * used, the poller reads the clock again instead (one small request). The value is never extrapolated with the
- * local clock, so the high-water mark follows the instance's clock exactly, even when it stands still or jumps.
+ * The instance clock as the source uses it: the `Date` header of the latest response (any table of this task; one
+ * instance has one clock). `estimate` carries it forward on the local clock, which never runs ahead of a running
+ * instance clock (the header is truncated to the second and stamped before the response arrives); sweeps use it
+ * and check it against their first response's own `Date` (high_water.ts), so a clock that stands still or jumps
+ * back is followed exactly. `fresh` is a reading younger than one second, the header's own precision, as it is.
  *
  * The high-water mark of a sweep is that reading, truncated to the second, minus `svc.source.safety.lag.seconds`.
  * It is inclusive: with a lag of 1 s, a reading of 12:00:05 closes 12:00:04 and earlier, and leaves 12:00:05 (which
@@ -27,7 +28,7 @@ export class InstanceTimeSource {
     this.#receivedAt = this.localNow();
   }
 
-  /** The latest reading carried forward on the local clock (for lag estimates, never for cursors), or null. */
+  /** The latest reading carried forward on the local clock, or null before any. */
   estimate(): number | null {
     return this.#instantMs === null ? null : this.#instantMs + (this.localNow() - this.#receivedAt);
   }

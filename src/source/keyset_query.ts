@@ -34,6 +34,15 @@ export class KeysetQuery {
 
   /** The query text of the page of the window `(start, end]`. */
   page(start: PageStart, end: PageEnd): string {
+    return this.#window(start, end).orderBy(this.timestampField).orderBy(this.sysIdField).toString();
+  }
+
+  /** The rows of the window `(start, end]`, unordered (for the Aggregate API). */
+  filter(start: PageStart, end: PageEnd): string {
+    return this.#window(start, end).toString();
+  }
+
+  #window(start: PageStart, end: PageEnd): EncodedQuery {
     const ts = this.timestampField, id = this.sysIdField;
     const lower = start.kind === "from"
       ? condition(ts, ">=", start.timestamp)
@@ -41,6 +50,6 @@ export class KeysetQuery {
     const upper = end.kind === "through"
       ? condition(ts, "<=", end.timestamp)
       : keysetAtOrBefore(ts, end.timestamp, id, end.sysId);
-    return this.#base.and(lower, upper, ...this.#ids).orderBy(ts).orderBy(id).toString();
+    return this.#base.and(lower, upper, ...this.#ids);
   }
 }

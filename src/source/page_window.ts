@@ -1,13 +1,13 @@
 /**
  * Windows of a sweep in cursor order `(timestamp, sys id)`: where a page starts (exclusive of what came before),
- * where it ends (inclusive), and how to cut a window in two when a page of it came back empty while its count
- * (taken before access control) says more rows exist than one page covers.
+ * where it ends (inclusive), and how to cut a window when a page of it came back empty while its count (taken
+ * before access control) says more rows exist than one page covers.
  *
- * A window is split by time first (halving the seconds it spans); a window inside one second is split by sys id
- * range (halving the numeric range of the 32-hex-digit GUIDs the instance uses). After a window was proven
- * covered, the next probe is twice as wide (galloping), so a long hidden run costs about two requests per page's
- * worth of hidden rows plus the halvings that found the first covered window. The ends of the windows a sweep
- * proved covered are hints for the next sweep, which tries them before halving (hintInside).
+ * A window is cut by time first (whole seconds); a window inside one second is cut by sys id range (the numeric
+ * range of the 32-hex-digit GUIDs the instance uses). The cut is placed where the count says a page's worth of
+ * rows ends if the rows were spread evenly (`fraction`: the share of the window to keep), and after a window was
+ * proven covered the next probe is as much wider as the covered window's count says it can be (`growth`). The ends
+ * of the windows a sweep proved covered are hints for the next sweep, which tries them before cutting (hintInside).
  */
 import type { Cursor } from "./cursor.ts";
 import { formatGlideDateTime, parseGlideDateTime } from "./glide_timestamp.ts";
@@ -92,13 +92,19 @@ function reaches(end: PageEnd, limit: PageEnd): boolean {
   return end.kind === "through" || end.sysId >= limit.sysId;
 }
 
+/** `n` times `f` (0 <= f), for sys id arithmetic. */
+function scaled(n: bigint, f: number): bigint {
+  const ONE = 1n << 20n;
+  return n * BigInt(Math.round(f * Number(ONE))) / ONE;
+}
+
 /**
- * A smaller end for the window `(start, end]`: half its seconds, or, inside one second, half its sys id range.
- * The new window is never empty as a key range and always strictly smaller.
+ * A smaller end for the window `(start, end]`: `fraction` (0 < fraction < 1) of its seconds, or, inside one
+ * second, of its sys id range. The new window is never empty as a key range and always strictly smaller.
  */
-export function splitWindow(start: PageStart, end: PageEnd): PageEnd {
+export function splitWindow(start: PageStart, end: PageEnd, fraction = 0.5): PageEnd {
   const low = seconds(start.timestamp), high = seconds(end.timestamp);
-  if (low < high) return { kind: "through", timestamp: at(Math.floor((low + high) / 2)) };
+  if (low < high) return { kind: "through", timestamp: at(Math.floor(low + (high - low) * fraction)) };
   const lo = lowerId(start, high), hi = upperId(end);
   if (lo === null || hi === null) {
     throw new UnsplittableWindowError(
@@ -109,26 +115,33 @@ export function splitWindow(start: PageStart, end: PageEnd): PageEnd {
   if (hi - lo <= 1n) {
     throw new UnsplittableWindowError(`the count of one sys id in ${end.timestamp} exceeds the page size`);
   }
-  return { kind: "at", timestamp: end.timestamp, sysId: hexOf((lo + hi) / 2n) };
+  const cut = lo + scaled(hi - lo, fraction);
+  return {
+    kind: "at",
+    timestamp: end.timestamp,
+    sysId: hexOf(cut <= lo ? lo + 1n : cut >= hi ? hi - 1n : cut),
+  };
 }
 
 /**
- * The end of the probe after the covered window `(start, end]`: twice as wide (in seconds, or in sys id range
- * inside one second), never beyond `high`.
+ * The end of the probe after the covered window `(start, end]`: `growth` times as wide (in seconds, or in sys id
+ * range inside one second), never beyond `high`.
  */
-export function widerEnd(start: PageStart, end: PageEnd, high: PageEnd): PageEnd {
+export function widerEnd(start: PageStart, end: PageEnd, high: PageEnd, growth = 2): PageEnd {
   const endSec = seconds(end.timestamp);
   let next: PageEnd;
   if (end.kind === "at") {
     const lo = lowerId(start, endSec), hi = idValue(end.sysId);
-    const target = lo === null || hi === null ? ID_MAX : hi + 2n * (hi - lo);
-    next = target >= ID_MAX
-      ? { kind: "through", timestamp: end.timestamp }
-      : { kind: "at", timestamp: end.timestamp, sysId: hexOf(target) };
+    const target = lo === null || hi === null ? ID_MAX : hi + scaled(hi - lo, growth);
+    next = target >= ID_MAX ? { kind: "through", timestamp: end.timestamp } : {
+      kind: "at",
+      timestamp: end.timestamp,
+      sysId: hexOf(hi !== null && target <= hi ? hi + 1n : target),
+    };
   } else {
     // The seconds the covered window touched, counting its first (possibly partial) one.
     const width = endSec - seconds(start.timestamp) + 1;
-    next = { kind: "through", timestamp: at(endSec + 2 * width) };
+    next = { kind: "through", timestamp: at(endSec + Math.max(1, Math.round(growth * width))) };
   }
   return reaches(next, high) ? high : next;
 }

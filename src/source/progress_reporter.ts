@@ -1,6 +1,6 @@
 /**
  * Publishes the task's table progress: every REPORT_INTERVAL_MS the trackers are snapshotted and sent to the
- * runtime (`GET /connectors/<name>/tables`) and into the task's metrics; during backfill the remaining rows are
+ * runtime (`GET /connectors/<name>/tables`) and into the task's metrics (rows remaining, ETA, lag); during backfill the remaining rows are
  * recounted every COUNT_INTERVAL_MS through the Aggregate API, and one progress line per table is logged per
  * LOG_INTERVAL_MS. Counting runs beside polling and never delays it; a count that fails is tried again later.
  */
@@ -80,9 +80,10 @@ export class ProgressReporter {
     metrics.set("tablesync_source_backfill", labels, streaming ? 0 : 1);
     // Unknown values are left out rather than shown as a number that means nothing.
     const remaining = streaming ? 0 : s.rows_remaining;
-    const eta = streaming ? 0 : s.eta_seconds;
+    const eta = streaming ? 0 : s.eta_seconds_estimate;
     if (remaining !== null) metrics.set("tablesync_source_rows_remaining", labels, remaining);
     if (eta !== null) metrics.set("tablesync_source_eta_seconds", labels, eta);
+    if (s.lag_seconds !== null) metrics.set("tablesync_source_lag_seconds", labels, s.lag_seconds);
   }
 
   #maybeLog(s: TableProgress, now: number): void {
@@ -94,7 +95,7 @@ export class ProgressReporter {
     }
     if (now - last < this.#o.logIntervalMs) return;
     this.#lastLog.set(s.alias, now);
-    const eta = s.eta_seconds === null ? "unknown" : `${s.eta_seconds}s`;
+    const eta = s.eta_seconds_estimate === null ? "unknown" : `about ${s.eta_seconds_estimate}s`;
     const remaining = s.rows_remaining === null ? "unknown" : String(s.rows_remaining);
     this.context.logger.info(
       {
@@ -102,7 +103,7 @@ export class ProgressReporter {
         alias: s.alias,
         rows_emitted: s.rows_emitted,
         rows_remaining: s.rows_remaining,
-        eta_seconds: s.eta_seconds,
+        eta_seconds_estimate: s.eta_seconds_estimate,
         cursor: s.cursor?.timestamp,
       },
       `backfill of ${s.table} (alias ${s.alias}): ${s.rows_emitted} rows emitted, ${remaining} remaining, ETA ${eta}`,

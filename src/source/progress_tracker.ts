@@ -1,35 +1,35 @@
 /**
- * Where one table stands (TableProgress): the poller tells it what each step emitted and whether the sweep reached
- * the present (then the table is streaming), and what failed; the progress reporter asks it to recount the rows
- * still to read during backfill (the Aggregate API's count of the base query after the cursor) and snapshots it.
+ * Where one table stands (TableProgress): the poller tells it what each step emitted, whether the step proved the
+ * table caught up (then the table is streaming, and the topic's staleness is measured from that proof), what its
+ * pages passed before and after access control (the readable share), and what failed; the progress reporter asks
+ * it to recount the rows still to read during backfill (the Aggregate API's count of the base query after the
+ * cursor) and snapshots it.
  *
- * The estimate between counts is the last count less what was emitted since; the rate is measured over the last
- * RATE_WINDOW_MS of steps, so the ETA follows the current pace rather than the average since start.
+ * The estimate between counts is the last count scaled by the readable share, less what was emitted since; the
+ * ETA divides it by a smoothed rate (rate_estimate.ts).
  */
 import type { TablePhase, TableProgress } from "../connect/table_progress.ts";
 import { condition, EncodedQuery, keysetAfter } from "../instance/mod.ts";
 import { redact } from "../observability/redact.ts";
 import type { Cursor } from "./cursor.ts";
 import type { InstanceTimeSource } from "./instance_time.ts";
+import { RateEstimate } from "./rate_estimate.ts";
 import type { TableSettings } from "./settings.ts";
-
-/** Steps older than this do not count towards the emit rate. */
-const RATE_WINDOW_MS = 60_000;
 
 /** Counts rows matching an encoded query: a number, or null when the count is not available to this user. */
 export type RowCounter = (query: string) => Promise<number | null>;
 
 /** What a table poller tells about its steps (progress, and the delete horizon of deletion capture). */
 export interface StepObserver {
-  /** After a step's records were queued: records emitted, the cursor now, and whether the sweep ended. */
-  stepped(emitted: number, cursor: Cursor | null, sweepEnded: boolean): void;
+  /**
+   * After a step's records were queued: records emitted, the cursor now, and whether the step ended a sweep at its
+   * high-water mark (the table caught up); `sweepStartedAt` (local ms) is when that sweep fixed its mark.
+   */
+  stepped(emitted: number, cursor: Cursor | null, sweepEnded: boolean, sweepStartedAt?: number): void;
+  /** What a page passed: rows before access control (partly estimated) and readable rows. */
+  scanned?(raw: number, readable: number): void;
   /** A table-level failure (the poller backs off). */
   failed(error: Error): void;
-}
-
-interface Sample {
-  at: number;
-  emitted: number;
 }
 
 export class ProgressTracker implements StepObserver {
@@ -37,11 +37,16 @@ export class ProgressTracker implements StepObserver {
   #emitted = 0;
   #cursor: Cursor | null;
   #lastError: TableProgress["last_error"] = null;
-  #samples: Sample[] = [];
-  /** The last count and the emitted total when it was taken. */
+  readonly #rate = new RateEstimate();
+  /** The last count (before access control) and the emitted total when it was taken. */
   #counted: { remaining: number; emitted: number } | null = null;
   /** false once the Aggregate API answered "not available": it is not asked again. */
   #countable = true;
+  /** Rows the pages passed, before access control and readable. */
+  #raw = 0;
+  #readable = 0;
+  /** When (local ms) the last sweep that proved the table caught up fixed its mark. */
+  #caughtUpAt: number | null = null;
   readonly #base: EncodedQuery;
 
   constructor(
@@ -49,6 +54,7 @@ export class ProgressTracker implements StepObserver {
     committed: Cursor | null,
     private readonly clock: InstanceTimeSource,
     private readonly now: () => number = Date.now,
+    private readonly safetyLagSeconds = 0,
   ) {
     this.#cursor = committed;
     this.#base = EncodedQuery.parse(table.query);
@@ -58,18 +64,28 @@ export class ProgressTracker implements StepObserver {
     return this.#phase;
   }
 
-  /** After a poller step: records emitted, the cursor now, and whether the sweep reached the present. */
-  stepped(emitted: number, cursor: Cursor | null, caughtUp: boolean): void {
+  stepped(emitted: number, cursor: Cursor | null, caughtUp: boolean, sweepStartedAt?: number): void {
     this.#emitted += emitted;
     this.#cursor = cursor;
-    const at = this.now();
-    this.#samples.push({ at, emitted: this.#emitted });
-    while (this.#samples.length > 2 && this.#samples[0].at < at - RATE_WINDOW_MS) this.#samples.shift();
-    if (caughtUp) this.#phase = "streaming";
+    this.#rate.sample(this.now(), this.#emitted);
+    if (caughtUp) {
+      this.#phase = "streaming";
+      this.#caughtUpAt = sweepStartedAt ?? this.now();
+    }
+  }
+
+  scanned(raw: number, readable: number): void {
+    this.#raw += raw;
+    this.#readable += readable;
   }
 
   failed(error: Error): void {
     this.#lastError = { message: redact(error.message), at: new Date(this.now()).toISOString() };
+  }
+
+  /** Readable rows ÷ rows before access control, of the pages so far (1 before any page). */
+  readableShare(): number {
+    return this.#raw === 0 ? 1 : Math.min(1, this.#readable / this.#raw);
   }
 
   /** Rows after the cursor (or from the start timestamp): what the backfill still has to read. */
@@ -90,32 +106,31 @@ export class ProgressTracker implements StepObserver {
     else this.#counted = { remaining, emitted };
   }
 
-  /** Rows per second over the recent steps; null before two steps apart in time. */
+  /** Rows per second, smoothed; null until measured long enough. */
   rate(): number | null {
-    const first = this.#samples[0];
-    const last = this.#samples[this.#samples.length - 1];
-    if (!first || last.at <= first.at) return null;
-    return (last.emitted - first.emitted) / ((last.at - first.at) / 1000);
+    return this.#rate.rate(this.now());
   }
 
   snapshot(): TableProgress {
-    const backfill = this.#phase === "backfill";
+    // Pages that showed no readable row yet (a hidden head) say nothing of the rest: unknown, not "0 left".
+    const backfill = this.#phase === "backfill" && !(this.#raw > 0 && this.#readable === 0);
     const remaining = backfill && this.#counted
-      ? Math.max(0, this.#counted.remaining - (this.#emitted - this.#counted.emitted))
+      ? Math.max(
+        0,
+        Math.round(this.#counted.remaining * this.readableShare()) - (this.#emitted - this.#counted.emitted),
+      )
       : null;
     const rate = this.rate();
-    const instantMs = this.clock.estimate();
     return {
       alias: this.table.alias,
       table: this.table.table,
       phase: this.#phase,
       rows_emitted: this.#emitted,
       cursor: this.#cursor && { timestamp: this.#cursor.timestamp, sys_id: this.#cursor.sysId },
-      lag_seconds: this.#cursor && instantMs !== null
-        ? Math.max(0, Math.round((instantMs - this.#cursor.epochMs) / 1000))
-        : null,
+      lag_seconds: this.#lag(),
+      expected_staleness_seconds: Math.ceil(this.table.pollIntervalMs / 1000) + this.safetyLagSeconds,
       rows_remaining: remaining,
-      eta_seconds: remaining === null
+      eta_seconds_estimate: remaining === null
         ? null
         : remaining === 0
         ? 0
@@ -124,5 +139,15 @@ export class ProgressTracker implements StepObserver {
         : null,
       last_error: this.#lastError,
     };
+  }
+
+  /** See TableProgress.lag_seconds. */
+  #lag(): number | null {
+    if (this.#phase === "streaming" && this.#caughtUpAt !== null) {
+      return Math.max(0, Math.round((this.now() - this.#caughtUpAt) / 1000));
+    }
+    const instantMs = this.clock.estimate();
+    if (this.#cursor === null || instantMs === null) return null;
+    return Math.max(0, Math.round((instantMs - this.#cursor.epochMs) / 1000));
   }
 }

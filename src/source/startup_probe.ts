@@ -7,6 +7,10 @@
  * The same row tells the integration user's time zone: display values of date-times are in the user's zone, raw
  * values in UTC, so a different time of day means the zone is not UTC (the spec asks for UTC). The check is
  * by time of day only, so the user's date format does not matter.
+ *
+ * The request asks for the count (`X-Total-Count`, taken before access control): a table whose first row is
+ * hidden from the user answers no row while the count says rows exist, and is not reported empty (the cursor
+ * fields are then checked against the dictionary, as for an empty table).
  */
 import type { Logger } from "../observability/log.ts";
 import {
@@ -31,6 +35,8 @@ export interface ProbeOutcome {
   readonly nonUtcTimeZone: boolean;
   /** The table had no row to check (the cursor fields were checked against the dictionary when readable). */
   readonly empty: boolean;
+  /** Rows the count says the table's query matches (before access control), when the instance sent it. */
+  readonly rows: number | null;
 }
 
 function describe(t: TableSettings): string {
@@ -54,10 +60,12 @@ export async function probeTable(
 ): Promise<ProbeOutcome | null> {
   const fields = [t.sysIdField, t.timestampField];
   let rows: TableRow[];
+  let total: number | null;
   try {
     const page = await client.list(t.table, {
       query: EncodedQuery.parse(t.query).toString(),
       limit: 1,
+      count: true,
       fields,
       displayValue: "all",
       queryNoDomain: !t.queryDomain,
@@ -65,6 +73,7 @@ export async function probeTable(
       signal,
     });
     rows = page.rows;
+    total = page.total;
     clock.observe(page.instanceTime);
   } catch (error) {
     if (error instanceof InstanceRetriableError || error instanceof ResponseTooLargeError) {
@@ -84,8 +93,9 @@ export async function probeTable(
     throw error;
   }
   if (rows.length === 0) {
-    await checkFieldsInDictionary(client, t, logger, signal);
-    return { nonUtcTimeZone: false, empty: true };
+    const counted = total ?? 0;
+    await checkFieldsInDictionary(client, t, logger, signal, counted);
+    return { nonUtcTimeZone: false, empty: counted === 0, rows: total };
   }
   const row = rows[0];
   for (const field of fields) {
@@ -104,15 +114,19 @@ export async function probeTable(
   if (!cursor.ok) {
     throw new StartupProbeError(`startup probe: ${describe(t)}, field ${cursor.field}: ${cursor.reason}`);
   }
-  return { nonUtcTimeZone: displayShowsNonUtc(row[t.timestampField]), empty: false };
+  return { nonUtcTimeZone: displayShowsNonUtc(row[t.timestampField]), empty: false, rows: total };
 }
 
-/** For an empty table: the dictionary, when the user may read it, still tells whether the cursor fields exist. */
+/**
+ * For a table that showed no row (empty, or `hiddenRows` counted rows whose first is hidden from the user): the
+ * dictionary, when the user may read it, still tells whether the cursor fields exist.
+ */
 async function checkFieldsInDictionary(
   client: TableClient,
   t: TableSettings,
   logger: Logger,
   signal: AbortSignal,
+  hiddenRows: number,
 ): Promise<void> {
   let dictionary;
   try {
@@ -121,13 +135,17 @@ async function checkFieldsInDictionary(
     logger.debug({ table: t.table, error: (error as Error).message }, "dictionary not readable");
     dictionary = null;
   }
+  const what = hiddenRows > 0
+    ? `counts ${hiddenRows} rows, but its first row is hidden from the integration user by access control`
+    : "is empty";
   if (dictionary === null) {
     logger.info(
       { table: t.table, alias: t.alias },
-      `startup probe: ${describe(t)} is empty; cursor fields not verified`,
+      `startup probe: ${describe(t)} ${what}; cursor fields not verified`,
     );
     return;
   }
+  logger.info({ table: t.table, alias: t.alias }, `startup probe: ${describe(t)} ${what}`);
   for (const field of [t.sysIdField, t.timestampField]) {
     if (!dictionary.fields.has(field)) {
       throw new StartupProbeError(`startup probe: ${describe(t)} has no field ${field} in its dictionary`);

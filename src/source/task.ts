@@ -117,7 +117,9 @@ export class TableSourceTask implements SourceTask {
       const values = valueBuilderFor(table, settings, typedFields, context);
       const envelope = settings.emitEnvelope ? new Envelope(table.table, instance) : null;
       const keepRaw = keptRaw(table, settings, typedFields);
-      const progress = this.#track(new ProgressTracker(table, committed, clock));
+      const progress = this.#track(
+        new ProgressTracker(table, committed, clock, Date.now, settings.safetyLagSeconds),
+      );
       const deletes = table.captureDeletes
         ? await createDeleteStream({
           table,

@@ -69,7 +69,8 @@ Deno.test("HTTPS listener with a bearer token, metrics, and SIGTERM committing t
           l.startsWith("tablesync_source_records_produced_total")
         )
           .reduce((n, l) => n + Number(l.split(" ").pop()), 0);
-        return produced >= 1500 ? text : null;
+        // The progress gauges (lag) are published with each table's progress, every 2 s.
+        return produced >= 1500 && text.includes("tablesync_source_lag_seconds{") ? text : null;
       },
       20_000,
       "metrics showing the backfill",

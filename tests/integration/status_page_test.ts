@@ -26,10 +26,11 @@ const BROKEN_ESCAPED = BROKEN.replaceAll("&", "&amp;").replaceAll("<", "&lt;").r
   .replaceAll('"', "&quot;");
 
 Deno.test("the status page: server-rendered, refreshed in place, failed sinks obvious, buttons work", async (t) => {
+  // About 16 s of backfill: an ETA estimate needs 10 s of progress, and the chart must move meanwhile.
   const sim = await startSimulator({
     seed: { incident: 8000 },
     users: [`admin:${PASSWORD}`],
-    latencyMs: 100,
+    latencyMs: 200,
   });
   await using kafka = await startKafkaBroker();
   const topic = uniqueName("ui.incident");

@@ -8,6 +8,7 @@ import { analyzeConnector } from "../../src/config/connector_config.ts";
 import type { RawConfig, TypedProps } from "../../src/common/props.ts";
 import type { SourceOffset, SourcePartition, SourceRecord } from "../../src/connect/record.ts";
 import type { SourceOffsetEntry, SourceTaskContext, TaskMetrics } from "../../src/connect/task_api.ts";
+import type { TableProgress } from "../../src/connect/table_progress.ts";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/sim/mod.ts";
 import { TableSourceTask, type TableSourceTaskOptions } from "../../src/source/task.ts";
 import { AssertionError } from "../support/assert.ts";
@@ -135,6 +136,17 @@ export class TestContext implements SourceTaskContext {
     return this.lines.filter((l) =>
       l.level === "40" || l.level === "warn" || (l as { level: unknown }).level === 40
     );
+  }
+}
+
+/** A TestContext that also keeps the table progress reports the task sends. */
+export class ProgressContext extends TestContext {
+  readonly reports: TableProgress[][] = [];
+  reportProgress(tables: TableProgress[]): void {
+    this.reports.push(tables);
+  }
+  latest(alias: string): TableProgress | undefined {
+    return this.reports.at(-1)?.find((t) => t.alias === alias);
   }
 }
 

@@ -50,17 +50,53 @@ Deno.test("a short page whose count says more rows exist continues after its las
   );
 });
 
-Deno.test("an empty page with a count above the limit halves its window; no count at all ends like before", () => {
+Deno.test("an empty page with a count above the limit cuts its window where 3/4 of a page would end; no count at all ends like before", () => {
   const sweep = new Sweep("2024-01-01 00:00:00", high);
   assert(sweep.advance({ rows: 0, limit: 10, last: null, total: 40 }));
-  assertStringIncludes(sweep.next(query).query, "sys_updated_on<=2024-01-01 00:30:00");
+  // 7.5 of 40 rows spread over an hour: the first 675 s.
+  assertStringIncludes(sweep.next(query).query, "sys_updated_on<=2024-01-01 00:11:15");
   assertEquals(sweep.stats.splits, 1);
+  // Covered with 5 rows, all hidden: the next probe is 7.5 / 5 = 1.5 times as wide (1.5 × 676 s, counting the
+  // first second).
+  assert(sweep.advance({ rows: 0, limit: 10, last: null, total: 5 }));
+  assertStringIncludes(
+    sweep.next(query).query,
+    "sys_updated_on>=2024-01-01 00:11:16^sys_updated_on<=2024-01-01 00:28:09",
+  );
+  // Covered with readable rows among them: back to paging up to the mark.
+  assert(
+    sweep.advance({ rows: 2, limit: 10, last: cursor("2024-01-01 00:20:00", "c".repeat(32)), total: 6 }),
+  );
+  assertStringIncludes(
+    sweep.next(query).query,
+    "sys_updated_on>=2024-01-01 00:28:10^sys_updated_on<=2024-01-01 01:00:00",
+  );
   const stripped = new Sweep("2024-01-01 00:00:00", high);
   assertEquals(
     stripped.advance({ rows: 0, limit: 10, last: null, total: null }),
     false,
     "a proxy stripped the count",
   );
+});
+
+Deno.test("a first sweep whose first page is all hidden asks where its rows begin and cuts from there", () => {
+  const sweep = new Sweep("1970-01-01 00:00:00", high, [], true);
+  assert(sweep.advance({ rows: 0, limit: 10, last: null, total: 40 }));
+  assert(sweep.wantsEarliest);
+  assertEquals(sweep.window.start, { kind: "from", timestamp: "1970-01-01 00:00:00" });
+  sweep.earliest("2024-01-01 00:00:00");
+  assertEquals(sweep.wantsEarliest, false);
+  assertStringIncludes(
+    sweep.next(query).query,
+    "sys_updated_on>=2024-01-01 00:00:00^sys_updated_on<=2024-01-01 00:11:15",
+  );
+  const unknown = new Sweep("1970-01-01 00:00:00", high, [], true);
+  unknown.advance({ rows: 0, limit: 10, last: null, total: 40 });
+  unknown.earliest(null);
+  assertStringIncludes(unknown.next(query).query, "sys_updated_on>=1970-01-01 00:00:00^");
+  const streaming = new Sweep("2024-01-01 00:00:00", high);
+  streaming.advance({ rows: 0, limit: 10, last: null, total: 40 });
+  assertEquals(streaming.wantsEarliest, false, "a sweep with a cursor knows where rows are");
 });
 
 Deno.test("nextAfterFull: the request a full page leads to, without moving; null when that page ends the window", () => {
