@@ -81,6 +81,15 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
         options.rateLimit = { requests: Number(m[1]), windowSeconds: m[2] ? Number(m[2]) : undefined };
         break;
       }
+      case "--sessions":
+        options.sessions = { ...options.sessions };
+        break;
+      case "--session-max-waiters":
+        options.sessions = { ...options.sessions, maxWaiters: parsePositiveInt(flag, take()) };
+        break;
+      case "--nodes":
+        options.nodes = parsePositiveInt(flag, take(), false);
+        break;
       case "--random-seed":
         options.randomSeed = parsePositiveInt(flag, take());
         break;

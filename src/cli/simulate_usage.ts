@@ -16,6 +16,10 @@ Options:
   --proxy-date             a proxy's own Date is appended to every response's Date header (comma-joined)
   --rate-limit N[/S]       rate-limit rule: N requests per user per S seconds (default S 3600); X-RateLimit-*
                            headers on every response, 429 beyond the budget
+  --sessions               sessions: cookie-less requests open one (Set-Cookie), a session's requests run one
+                           at a time, past 10 waiting ones the answer is 202 (empty, not run)
+  --session-max-waiters N  requests that may wait for a busy session (default 10; implies --sessions)
+  --nodes N                nodes behind the load balancer (default 1), each with its own sessions
   --tls-cert F --tls-key F serve HTTPS with this PEM certificate and key
   --tls-client-ca F        require client certificates signed by this PEM CA (mTLS)
   --help                   show this help

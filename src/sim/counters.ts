@@ -1,9 +1,12 @@
 /**
  * Counters: requests, rows scanned versus returned (how much work a query cost), and requests in flight,
- * overall and per route, with their maxima (throttler tests assert "never more than N at once").
+ * overall and per route, with their maxima (throttler tests assert "never more than N at once"); and what the
+ * instance's limits did: sessions opened, requests answered 202 because their session had too many waiters.
  */
 export class Counters {
   requests = 0;
+  sessionsOpened = 0;
+  sessionOverflows = 0;
   rowsScanned = 0;
   rowsReturned = 0;
   inFlight = 0;
@@ -50,6 +53,8 @@ export class Counters {
   /** Zeroes everything except the current in-flight count (requests still running). */
   reset(): void {
     this.requests = 0;
+    this.sessionsOpened = 0;
+    this.sessionOverflows = 0;
     this.rowsScanned = 0;
     this.rowsReturned = 0;
     this.maxInFlight = this.inFlight;

@@ -48,6 +48,16 @@ export interface SimTlsOptions {
   requireClientCert?: boolean;
 }
 
+/** Instance sessions (instance-limits.md §3). */
+export interface SimSessionOptions {
+  /** Requests that may wait for a busy session; one more is answered 202 and not run. Default 10. */
+  maxWaiters?: number;
+  /** A session unused this long (instance time) expires. Default 1800. */
+  idleSeconds?: number;
+  /** Sessions kept per node (the oldest idle ones are dropped beyond it). Default 100000. */
+  maxPerNode?: number;
+}
+
 export interface SimulatorOptions {
   /** TCP port; 0 picks a free one (read it back from `Simulator.url`). Default 0. */
   port?: number;
@@ -101,6 +111,17 @@ export interface SimulatorOptions {
   /** A rate-limit rule covering every user (requests per window, each user counted apart). Default: none. */
   rateLimit?: RateLimitRuleSpec;
   /**
+   * Sessions: a cookie-less request opens one (Set-Cookie JSESSIONID, glide_session_store, glide_user_route and
+   * the balancer's cookie), a request with its cookies reuses it, its requests run one at a time, and past
+   * `maxWaiters` waiting ones the answer is 202 with an empty body, the request not run. Default: off (no
+   * cookies, every request runs at once).
+   */
+  sessions?: SimSessionOptions;
+  /** Nodes behind the load balancer, each with its own sessions (and semaphore). Default 1. */
+  nodes?: number;
+  /** The instance name in the balancer's cookie `BIGipServerpool_<name>`. Default "sim". */
+  instanceName?: string;
+  /**
    * Origin used in reference links, Location and Link headers, e.g. "https://dev12345.service-now.com".
    * Default: the origin the request was addressed to (its Host header).
    */
@@ -127,6 +148,9 @@ export interface ResolvedOptions {
   journalLimit: number;
   publicOrigin?: string;
   rateLimit?: RateLimitRuleSpec;
+  sessions?: Required<SimSessionOptions>;
+  nodes: number;
+  instanceName: string;
 }
 
 /** Splits "name:secret" at the first colon (secrets may contain colons). */
@@ -189,5 +213,12 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     journalLimit: options.journalLimit ?? 100000,
     publicOrigin: options.publicOrigin,
     rateLimit: options.rateLimit,
+    sessions: options.sessions && {
+      maxWaiters: options.sessions.maxWaiters ?? 10,
+      idleSeconds: options.sessions.idleSeconds ?? 1800,
+      maxPerNode: options.sessions.maxPerNode ?? 100000,
+    },
+    nodes: options.nodes ?? 1,
+    instanceName: options.instanceName ?? "sim",
   };
 }

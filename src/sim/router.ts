@@ -1,12 +1,18 @@
 /**
- * The request pipeline: route → journal and in-flight counting → latency → authentication → faults →
- * handler → body stream (with reset, gzip and padding faults) → finish bookkeeping when the body ends.
+ * The request pipeline: route → journal and in-flight counting → faults → the instance's limits (session,
+ * session lock; cluster.ts) → latency → authentication → handler → body stream (with reset, gzip and padding
+ * faults) → finish bookkeeping (and the session's release) when the body ends.
  */
-import { type Principal } from "./auth/users.ts";
+import { authenticate } from "./auth/authenticate.ts";
 import { OAUTH_DENIED } from "./auth/oauth.ts";
-import type { ActiveFaults, Fault } from "./faults.ts";
+import type { ActiveFaults } from "./faults.ts";
 import { formatGlideDateTime, httpDate } from "./glide_time.ts";
-import { baseHeaders, errorBody, Errors, JSON_TYPE } from "./http/responses.ts";
+import { faultResponse, proxyDate } from "./http/fault_response.ts";
+import { baseHeaders, errorBody, Errors } from "./http/responses.ts";
+import { toResponse } from "./http/to_response.ts";
+import { type Refusal, serverTiming, type Ticket } from "./limits/cluster.ts";
+import { matchRoute, type RouteMatch } from "./routes/match.ts";
+import { SIM_STATS_PATH, simStats } from "./routes/sim_stats.ts";
 import type { JournalEntry } from "./journal.ts";
 import { type ApiRequest, type ApiResponse, bodyOf } from "./routes/request.ts";
 import { serveBatch } from "./routes/batch.ts";
@@ -18,46 +24,6 @@ import { logger } from "../observability/log.ts";
 import { readRefused } from "./auth/table_acl.ts";
 
 const log = logger("sim");
-
-const BATCH_PATH = /^\/api\/now\/v1\/batch\/?$/;
-const TABLE_PATH = /^\/api\/now\/(?:(v1|v2)\/)?table\/([^/]+)(?:\/([^/]+))?\/?$/;
-const STATS_PATH = /^\/api\/now\/(?:(v1)\/)?stats\/([^/]+)\/?$/;
-
-interface RouteMatch {
-  key: string;
-  kind: "table" | "stats" | "oauth" | "batch" | "unknown";
-  version?: string;
-  table?: string;
-  sysId?: string;
-}
-
-function matchRoute(method: string, path: string): RouteMatch {
-  if (path === "/oauth_token.do") return { key: `${method} /oauth_token.do`, kind: "oauth" };
-  if (BATCH_PATH.test(path)) return { key: `${method} /api/now/batch`, kind: "batch" };
-  const stats = STATS_PATH.exec(path);
-  if (stats) {
-    const table = decodeURIComponent(stats[2]);
-    return { key: `${method} /api/now/stats/${table}`, kind: "stats", version: stats[1], table };
-  }
-  const m = TABLE_PATH.exec(path);
-  if (!m) return { key: `${method} (unknown)`, kind: "unknown" };
-  const table = decodeURIComponent(m[2]);
-  const sysId = m[3] === undefined ? undefined : decodeURIComponent(m[3]);
-  return {
-    key: `${method} /api/now/table/${table}${sysId === undefined ? "" : "/{sys_id}"}`,
-    kind: "table",
-    version: m[1],
-    table,
-    sysId,
-  };
-}
-
-/** The error that makes the server drop a connection mid-body (a deliberate fault, not a failure). */
-export class SimulatedResetError extends Error {
-  constructor() {
-    super("simulated connection reset");
-  }
-}
 
 /**
  * Waits until `ms` after `arrivedAt` (a `performance.now()` instant): the latency counts from the request's
@@ -85,6 +51,7 @@ export async function handleRequest(
   const startedAt = Date.now();
   const arrivedAt = performance.now();
   const url = new URL(request.url);
+  if (!inner && url.pathname === SIM_STATS_PATH) return simStats(state);
   const override = request.headers.get("x-http-method-override");
   const method = (override ?? request.method).toUpperCase();
   const route = matchRoute(method === "HEAD" ? "GET" : method, url.pathname);
@@ -100,18 +67,32 @@ export async function handleRequest(
     instanceTime: formatGlideDateTime(state.clock.nowSeconds()),
   });
   const leave = state.counters.enter(route.key);
+  let ticket: Ticket | undefined;
   const finish = (status: number) => {
     if (entry.endedAt !== undefined) return;
     entry.endedAt = Date.now();
     entry.status = entry.status || status;
+    ticket?.release();
     leave();
   };
   try {
     const faults = state.faults.select({ route: route.key, method, table: route.table });
     entry.faults = faults.fired;
+    // The instance's own limits (sessions, semaphores) guard API transactions; OAuth and batch items pass.
+    const cluster = inner || route.kind === "oauth" ? undefined : state.cluster;
+    if (cluster) {
+      const admitted = await cluster.admit(request, state.clock.nowMs());
+      if (!("release" in admitted)) return refused(state, admitted, entry, finish);
+      ticket = admitted;
+    }
+    // The latency is the transaction's work: it runs once the request holds its session and thread.
     const delay = (inner ? 0 : state.settings.latencyMs) + faults.latencyMs;
-    if (delay > 0) await sleepUntil(arrivedAt, delay);
+    if (delay > 0) await sleepUntil(ticket?.startedAt ?? arrivedAt, delay);
     const response = await respond(state, request, method, url, route, faults, entry);
+    if (ticket) {
+      for (const [name, value] of ticket.headers) response.headers.append(name, value);
+      response.headers.set("server-timing", serverTiming(ticket));
+    }
     if (faults.doubleDate) proxyDate(response.headers, faults.doubleDate, state.clock.nowMs());
     entry.status = response.status;
     state.counters.recordStatus(response.status);
@@ -128,81 +109,19 @@ export async function handleRequest(
   }
 }
 
-/** What a proxy that adds its own Date does to the header: several comma-joined values. */
-function proxyDate(headers: Headers, fault: NonNullable<ActiveFaults["doubleDate"]>, nowMs: number): void {
-  const values = fault.garbled === "only"
-    ? ["not a date", "Someday, 99 Foo 20xx 25:61:61 GMT"]
-    : [headers.get("date"), httpDate(nowMs + fault.proxySkewSeconds * 1000)];
-  if (fault.garbled === "first") values.unshift("not a date");
-  headers.set("date", values.filter((v) => v !== null).join(", "));
-}
-
-function authenticate(state: SimState, request: Request, entry: JournalEntry): Principal | undefined {
-  const header = request.headers.get("authorization") ?? "";
-  const space = header.indexOf(" ");
-  const scheme = header.slice(0, space).toLowerCase();
-  const credential = header.slice(space + 1).trim();
-  if (scheme === "basic") {
-    entry.authKind = "basic";
-    let decoded = "";
-    try {
-      decoded = atob(credential);
-    } catch {
-      return undefined;
-    }
-    const colon = decoded.indexOf(":");
-    if (colon < 0) return undefined;
-    const principal = state.users.verify(decoded.slice(0, colon), decoded.slice(colon + 1));
-    entry.principal = principal?.userName;
-    return principal;
-  }
-  if (scheme === "bearer") {
-    entry.authKind = "bearer";
-    const principal = state.oauth.verifyBearer(credential);
-    entry.principal = principal?.userName;
-    entry.clientId = principal?.clientId;
-    return principal;
-  }
-  return undefined;
-}
-
-function faultResponse(fault: Fault, headers: Headers, nowMs: number): ApiResponse | undefined {
-  switch (fault.kind) {
-    case "rate_limit": {
-      const retryAfter = fault.retryAfterSeconds ?? 10;
-      headers.set("retry-after", String(retryAfter));
-      headers.set("x-ratelimit-limit", String(fault.limitPerHour ?? 100));
-      headers.set("x-ratelimit-reset", String(Math.floor(nowMs / 1000) + retryAfter));
-      headers.set("x-ratelimit-rule", fault.ruleSysId ?? "0b6c2f1e1b2330103a5b7c1bdc4bcb51");
-      return { status: 429, headers, body: bodyOf(errorBody(...Errors.rateLimited)) };
-    }
-    case "busy":
-      return { status: 429, headers, body: bodyOf(errorBody("Too Many Requests", null)) };
-    case "status":
-      return {
-        status: fault.status,
-        headers,
-        body: bodyOf(errorBody(fault.message ?? statusMessage(fault.status), fault.detail ?? null)),
-      };
-    case "accepted":
-      headers.delete("content-type");
-      return { status: 202, headers };
-    case "unauthorized":
-      return { status: 401, headers, body: bodyOf(errorBody(...Errors.notAuthenticated)) };
-    default:
-      return undefined;
-  }
-}
-
-function statusMessage(status: number): string {
-  return {
-    500: "Internal Server Error",
-    502: "Bad Gateway",
-    503: "Service Unavailable",
-    504: "Gateway Timeout",
-  }[
-    status
-  ] ?? `HTTP ${status}`;
+/** The answer to a request the instance turned away without running it (no body, no Retry-After). */
+function refused(
+  state: SimState,
+  refusal: Refusal,
+  entry: JournalEntry,
+  finish: (status: number) => void,
+): Response {
+  entry.status = refusal.status;
+  state.counters.recordStatus(refusal.status);
+  finish(refusal.status);
+  const headers = new Headers({ date: httpDate(state.clock.nowMs()), server: "ServiceNow" });
+  for (const [name, value] of refusal.headers) headers.append(name, value);
+  return new Response(null, { status: refusal.status, headers });
 }
 
 async function respond(
@@ -295,69 +214,4 @@ async function respond(
     headers,
     body: bodyOf(errorBody("Method not Supported", `${method} is not supported here`)),
   };
-}
-
-const encoder = new TextEncoder();
-
-/** Builds the HTTP response; the finish callback runs when the body is done, failed or cancelled. */
-function toResponse(
-  res: ApiResponse,
-  faults: ActiveFaults,
-  head: boolean,
-  finish: (status: number) => void,
-): Response {
-  if (!res.body || head || res.status === 204 || res.status === 202) {
-    finish(res.status);
-    return new Response(null, { status: res.status, headers: res.headers });
-  }
-  const source = res.body;
-  const iterator = Symbol.asyncIterator in source
-    ? (source as AsyncIterable<string>)[Symbol.asyncIterator]()
-    : (source as Iterable<string>)[Symbol.iterator]();
-  let sent = 0;
-  let padded = false;
-  const resetAt = faults.resetAfterBytes;
-  let stream: ReadableStream<Uint8Array> = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await iterator.next();
-        if (next.done) {
-          if (faults.oversizedBytes && !padded && sent < faults.oversizedBytes) {
-            // Trailing whitespace keeps the JSON valid while making the body as large as asked.
-            padded = true;
-            controller.enqueue(encoder.encode(" ".repeat(faults.oversizedBytes - sent)));
-            return;
-          }
-          controller.close();
-          finish(res.status);
-          return;
-        }
-        let bytes = encoder.encode(next.value);
-        if (resetAt !== undefined && sent + bytes.length >= resetAt) {
-          bytes = bytes.subarray(0, Math.max(0, resetAt - sent));
-          if (bytes.length) controller.enqueue(bytes);
-          finish(res.status);
-          // Erroring the stream makes the server drop the connection mid-body: the client sees a reset.
-          controller.error(new SimulatedResetError());
-          return;
-        }
-        sent += bytes.length;
-        controller.enqueue(bytes);
-      } catch (e) {
-        finish(res.status);
-        controller.error(e);
-      }
-    },
-    cancel() {
-      finish(res.status);
-    },
-  });
-  if (faults.gzip) {
-    stream = stream.pipeThrough(
-      new CompressionStream("gzip") as unknown as ReadableWritablePair<Uint8Array, Uint8Array>,
-    );
-    res.headers.set("content-encoding", "gzip");
-  }
-  if (!res.headers.has("content-type")) res.headers.set("content-type", JSON_TYPE);
-  return new Response(stream, { status: res.status, headers: res.headers });
 }

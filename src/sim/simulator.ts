@@ -2,6 +2,7 @@
 import { RateLimitRule } from "./rate_limit_rule.ts";
 import { InstanceClock } from "./clock.ts";
 import { Counters } from "./counters.ts";
+import { Cluster } from "./limits/cluster.ts";
 import { FaultRegistry } from "./faults.ts";
 import { formatGlideDateTime } from "./glide_time.ts";
 import { Journal } from "./journal.ts";
@@ -82,6 +83,7 @@ export class SimulatorImpl implements Simulator {
       oauth,
       ids: new Random(options.randomSeed ^ 0x5eed),
       rateLimit: options.rateLimit ? new RateLimitRule(options.rateLimit) : undefined,
+      cluster: clusterOf(options, this.counters),
       settings: {
         putClearsOmittedFields: options.putClearsOmittedFields,
         invalidQueryReturnsNoRows: options.invalidQueryReturnsNoRows,
@@ -231,6 +233,17 @@ export class SimulatorImpl implements Simulator {
   tableNames(): string[] {
     return this.#db.names();
   }
+}
+
+/** The nodes and their limits, when an option switches one on (without, requests go straight through). */
+function clusterOf(options: ResolvedOptions, counters: Counters): Cluster | undefined {
+  if (!options.sessions && options.nodes === 1) return undefined;
+  return new Cluster({
+    nodes: options.nodes,
+    sessions: options.sessions,
+    balancerCookie: `BIGipServerpool_${options.instanceName}`,
+    secureCookies: options.tls !== undefined,
+  }, counters);
 }
 
 /** SimTable over a store: direct writes that still stamp system fields from the instance clock. */

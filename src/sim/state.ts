@@ -8,6 +8,7 @@ import type { UserDirectory } from "./auth/users.ts";
 import type { OAuthServer } from "./auth/oauth.ts";
 import type { Random } from "./random.ts";
 import type { RateLimitRule } from "./rate_limit_rule.ts";
+import type { Cluster } from "./limits/cluster.ts";
 
 export interface SimState {
   db: Database;
@@ -21,6 +22,8 @@ export interface SimState {
   ids: Random;
   /** The rate-limit rule covering every user, if one is configured. */
   rateLimit?: RateLimitRule;
+  /** The nodes, their sessions and semaphores, when any of the instance's limits is switched on. */
+  cluster?: Cluster;
   settings: {
     putClearsOmittedFields: boolean;
     invalidQueryReturnsNoRows: boolean;

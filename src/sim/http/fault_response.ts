@@ -1,0 +1,57 @@
+/** Responses that replace the real one when a fault fires, and the proxy's extra Date. */
+import type { ActiveFaults, Fault } from "../faults.ts";
+import { httpDate } from "../glide_time.ts";
+import { type ApiResponse, bodyOf } from "../routes/request.ts";
+import { errorBody, Errors } from "./responses.ts";
+
+/** What a proxy that adds its own Date does to the header: several comma-joined values. */
+export function proxyDate(
+  headers: Headers,
+  fault: NonNullable<ActiveFaults["doubleDate"]>,
+  nowMs: number,
+): void {
+  const values = fault.garbled === "only"
+    ? ["not a date", "Someday, 99 Foo 20xx 25:61:61 GMT"]
+    : [headers.get("date"), httpDate(nowMs + fault.proxySkewSeconds * 1000)];
+  if (fault.garbled === "first") values.unshift("not a date");
+  headers.set("date", values.filter((v) => v !== null).join(", "));
+}
+
+export function faultResponse(fault: Fault, headers: Headers, nowMs: number): ApiResponse | undefined {
+  switch (fault.kind) {
+    case "rate_limit": {
+      const retryAfter = fault.retryAfterSeconds ?? 10;
+      headers.set("retry-after", String(retryAfter));
+      headers.set("x-ratelimit-limit", String(fault.limitPerHour ?? 100));
+      headers.set("x-ratelimit-reset", String(Math.floor(nowMs / 1000) + retryAfter));
+      headers.set("x-ratelimit-rule", fault.ruleSysId ?? "0b6c2f1e1b2330103a5b7c1bdc4bcb51");
+      return { status: 429, headers, body: bodyOf(errorBody(...Errors.rateLimited)) };
+    }
+    case "busy":
+      return { status: 429, headers, body: bodyOf(errorBody("Too Many Requests", null)) };
+    case "status":
+      return {
+        status: fault.status,
+        headers,
+        body: bodyOf(errorBody(fault.message ?? statusMessage(fault.status), fault.detail ?? null)),
+      };
+    case "accepted":
+      headers.delete("content-type");
+      return { status: 202, headers };
+    case "unauthorized":
+      return { status: 401, headers, body: bodyOf(errorBody(...Errors.notAuthenticated)) };
+    default:
+      return undefined;
+  }
+}
+
+function statusMessage(status: number): string {
+  return {
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
+  }[
+    status
+  ] ?? `HTTP ${status}`;
+}
