@@ -31,6 +31,8 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
   const users: string[] = [];
   const clients: string[] = [];
   const faults: FaultRule[] = [];
+  const rule: { commitIntervalMs?: number } = {};
+  const other: { requestsAtWindowStart?: number; requestsPerSecond?: number } = {};
   let cert: string | undefined, key: string | undefined, clientCa: string | undefined;
   for (let i = 0; i < args.length; i++) {
     let flag = args[i];
@@ -90,6 +92,27 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
       case "--nodes":
         options.nodes = parsePositiveInt(flag, take(), false);
         break;
+      case "--threads":
+        options.semaphore = { ...options.semaphore, threads: parsePositiveInt(flag, take(), false) };
+        break;
+      case "--queue":
+        options.semaphore = { ...options.semaphore, queue: parsePositiveInt(flag, take()) };
+        break;
+      case "--other-client-threads":
+        options.semaphore = { ...options.semaphore, otherClientThreads: parsePositiveInt(flag, take()) };
+        break;
+      case "--rate-limit-commit-ms":
+        rule.commitIntervalMs = parsePositiveInt(flag, take(), false);
+        break;
+      case "--rate-limit-shared":
+        other.requestsAtWindowStart = parsePositiveInt(flag, take());
+        break;
+      case "--rate-limit-shared-rate": {
+        const rate = Number(take());
+        if (!(rate >= 0)) throw new UsageError(`${flag} needs a number of requests per second`);
+        other.requestsPerSecond = rate;
+        break;
+      }
       case "--random-seed":
         options.randomSeed = parsePositiveInt(flag, take());
         break;
@@ -116,6 +139,12 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
       default:
         throw new UsageError(`unknown option ${args[i]}`);
     }
+  }
+  if (Object.keys(rule).length || Object.keys(other).length) {
+    if (!options.rateLimit) {
+      throw new UsageError("--rate-limit-commit-ms and --rate-limit-shared* need --rate-limit");
+    }
+    Object.assign(options.rateLimit, rule, Object.keys(other).length ? { otherIntegration: other } : {});
   }
   if (faults.length) options.faults = faults;
   if (users.length) options.users = users;

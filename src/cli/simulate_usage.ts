@@ -16,10 +16,16 @@ Options:
   --proxy-date             a proxy's own Date is appended to every response's Date header (comma-joined)
   --rate-limit N[/S]       rate-limit rule: N requests per user per S seconds (default S 3600); X-RateLimit-*
                            headers on every response, 429 beyond the budget
+  --rate-limit-commit-ms N each node commits its counts every N ms (default 30000): 429s come in bursts
+  --rate-limit-shared N    another integration spends N of each window's budget as the window starts
+  --rate-limit-shared-rate R   … and R requests per second (decimal)
   --sessions               sessions: cookie-less requests open one (Set-Cookie), a session's requests run one
                            at a time, past 10 waiting ones the answer is 202 (empty, not run)
   --session-max-waiters N  requests that may wait for a busy session (default 10; implies --sessions)
   --nodes N                nodes behind the load balancer (default 1), each with its own sessions
+  --threads N              API_INT semaphore: N threads per node (default 4 once any semaphore flag is given)
+  --queue N                requests that may wait for a thread, per node (default 50); one more gets a bare 429
+  --other-client-threads N another client's work holds N threads of each node (default 0)
   --tls-cert F --tls-key F serve HTTPS with this PEM certificate and key
   --tls-client-ca F        require client certificates signed by this PEM CA (mTLS)
   --help                   show this help

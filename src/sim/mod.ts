@@ -29,7 +29,13 @@ export type { FaultRegistry, FaultRule } from "./faults.ts";
 export type { Journal, JournalEntry } from "./journal.ts";
 export type { Counters } from "./counters.ts";
 export type { WriterSettings } from "./writer.ts";
-export type { SimOAuthClientSpec, SimulatorOptions, SimUserSpec } from "./options.ts";
+export type {
+  SimOAuthClientSpec,
+  SimSemaphoreOptions,
+  SimSessionOptions,
+  SimulatorOptions,
+  SimUserSpec,
+} from "./options.ts";
 
 /** A row as stored: every field's raw (database) value as a string; "" for empty. */
 export type SimRow = Record<string, string>;
@@ -117,6 +123,11 @@ export interface Simulator {
   readonly writer: SimWriter;
   /** Switch for PUT semantics (see SimulatorOptions.putClearsOmittedFields). */
   putClearsOmittedFields: boolean;
+  /**
+   * Threads of each node held by another client's work (SimulatorOptions.semaphore.otherClientThreads); setting
+   * it takes (or gives back) threads at once. Throws without a semaphore.
+   */
+  otherClientThreads: number;
   /** Switch for glide.invalid_query.returns_no_rows (see SimulatorOptions.invalidQueryReturnsNoRows). */
   invalidQueryReturnsNoRows: boolean;
 }

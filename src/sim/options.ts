@@ -58,6 +58,16 @@ export interface SimSessionOptions {
   maxPerNode?: number;
 }
 
+/** The API_INT semaphore of each node (instance-limits.md §2). */
+export interface SimSemaphoreOptions {
+  /** Threads per node. Default 4. */
+  threads?: number;
+  /** Requests that may wait for a thread, per node; one more gets a bare 429. Default 50. */
+  queue?: number;
+  /** Threads of each node another client's work holds (changeable: `Simulator.otherClientThreads`). Default 0. */
+  otherClientThreads?: number;
+}
+
 export interface SimulatorOptions {
   /** TCP port; 0 picks a free one (read it back from `Simulator.url`). Default 0. */
   port?: number;
@@ -117,6 +127,11 @@ export interface SimulatorOptions {
    * cookies, every request runs at once).
    */
   sessions?: SimSessionOptions;
+  /**
+   * The API_INT semaphore: per node `threads` requests run at once, `queue` more wait (their wait is `sem_wait` in
+   * `Server-Timing`), one more gets a bare 429 (no Retry-After, no body). Default: off (no limit).
+   */
+  semaphore?: SimSemaphoreOptions;
   /** Nodes behind the load balancer, each with its own sessions (and semaphore). Default 1. */
   nodes?: number;
   /** The instance name in the balancer's cookie `BIGipServerpool_<name>`. Default "sim". */
@@ -149,6 +164,7 @@ export interface ResolvedOptions {
   publicOrigin?: string;
   rateLimit?: RateLimitRuleSpec;
   sessions?: Required<SimSessionOptions>;
+  semaphore?: Required<SimSemaphoreOptions>;
   nodes: number;
   instanceName: string;
 }
@@ -217,6 +233,11 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
       maxWaiters: options.sessions.maxWaiters ?? 10,
       idleSeconds: options.sessions.idleSeconds ?? 1800,
       maxPerNode: options.sessions.maxPerNode ?? 100000,
+    },
+    semaphore: options.semaphore && {
+      threads: options.semaphore.threads ?? 4,
+      queue: options.semaphore.queue ?? 50,
+      otherClientThreads: options.semaphore.otherClientThreads ?? 0,
     },
     nodes: options.nodes ?? 1,
     instanceName: options.instanceName ?? "sim",

@@ -88,10 +88,11 @@ export async function handleRequest(
     // The latency is the transaction's work: it runs once the request holds its session and thread.
     const delay = (inner ? 0 : state.settings.latencyMs) + faults.latencyMs;
     if (delay > 0) await sleepUntil(ticket?.startedAt ?? arrivedAt, delay);
-    const response = await respond(state, request, method, url, route, faults, entry);
+    const response = await respond(state, request, method, url, route, faults, entry, ticket?.node ?? 0);
     if (ticket) {
       for (const [name, value] of ticket.headers) response.headers.append(name, value);
       response.headers.set("server-timing", serverTiming(ticket));
+      response.headers.set("x-transaction-id", ticket.transactionId);
     }
     if (faults.doubleDate) proxyDate(response.headers, faults.doubleDate, state.clock.nowMs());
     entry.status = response.status;
@@ -132,6 +133,7 @@ async function respond(
   route: RouteMatch,
   faults: ActiveFaults,
   entry: JournalEntry,
+  node: number,
 ): Promise<ApiResponse> {
   const nowMs = state.clock.nowMs();
   if (route.kind === "oauth") {
@@ -152,8 +154,12 @@ async function respond(
   const principal = authenticate(state, request, entry);
   const headers = baseHeaders(nowMs, principal !== undefined);
   if (!principal) return { status: 401, headers, body: bodyOf(errorBody(...Errors.notAuthenticated)) };
-  const denied = state.rateLimit?.admit(principal.userName, nowMs, headers);
-  if (denied) return denied;
+  const verdict = state.rateLimit?.admit(principal.userName, nowMs, node);
+  for (const [name, value] of verdict?.headers ?? []) headers.set(name, value);
+  if (verdict?.denied) {
+    headers.set("retry-after", String(verdict.denied.retryAfterSeconds));
+    return { status: 429, headers, body: bodyOf(errorBody("Rate limit exceeded", verdict.denied.detail)) };
+  }
   if (faults.replace) return faultResponse(faults.replace, headers, nowMs)!;
   if (route.kind === "unknown") {
     return { status: 400, headers, body: bodyOf(errorBody(...Errors.noResource)) };

@@ -163,8 +163,19 @@ export class SimulatorImpl implements Simulator {
     this.#state.settings.invalidQueryReturnsNoRows = on;
   }
 
+  get otherClientThreads(): number {
+    return this.#state.cluster?.semaphores()[0]?.held ?? 0;
+  }
+  set otherClientThreads(n: number) {
+    if (!this.#state.cluster?.settings.semaphore) {
+      throw new RangeError("no semaphore: start with `semaphore`");
+    }
+    this.#state.cluster.holdThreads(n);
+  }
+
   async stop(): Promise<void> {
     this.#backgroundWriter.stop();
+    this.#state.cluster?.close();
     await this.#listener?.close();
   }
 
@@ -237,10 +248,11 @@ export class SimulatorImpl implements Simulator {
 
 /** The nodes and their limits, when an option switches one on (without, requests go straight through). */
 function clusterOf(options: ResolvedOptions, counters: Counters): Cluster | undefined {
-  if (!options.sessions && options.nodes === 1) return undefined;
+  if (!options.sessions && !options.semaphore && options.nodes === 1) return undefined;
   return new Cluster({
     nodes: options.nodes,
     sessions: options.sessions,
+    semaphore: options.semaphore,
     balancerCookie: `BIGipServerpool_${options.instanceName}`,
     secureCookies: options.tls !== undefined,
   }, counters);

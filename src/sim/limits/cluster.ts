@@ -1,10 +1,12 @@
 /**
  * The instance's nodes behind a load balancer (instance-limits.md §2, §3): the balancer pins a client that sends
  * its affinity cookie (or `glide_user_route`) to that node and spreads cookie-less requests round robin; each node
- * keeps its own sessions. `admit` is the door a request passes before it runs: the session (a new one without
- * cookies), the session lock (202 past `maxWaiters`), and it says how long the request waited.
+ * keeps its own sessions and API_INT semaphore. `admit` is the door a request passes before it runs: the session
+ * (a new one without cookies), the session lock (202 past `maxWaiters`), a thread of the node's semaphore (a bare
+ * 429 when its queue is full), and it says how long the request waited for each (Server-Timing).
  */
 import { balancerValue, parseCookies, setCookie } from "./cookies.ts";
+import { Semaphore } from "./semaphore.ts";
 import { type Session, SessionTable } from "./session.ts";
 import type { Counters } from "../counters.ts";
 
@@ -17,8 +19,19 @@ export interface SessionSettings {
   maxPerNode: number;
 }
 
+export interface SemaphoreSettings {
+  /** API_INT threads per node. */
+  threads: number;
+  /** Requests that may wait for a thread, per node; one more gets a bare 429. */
+  queue: number;
+  /** Threads of each node held by another client's work. */
+  otherClientThreads: number;
+}
+
 export interface ClusterSettings {
   nodes: number;
+  /** The API_INT semaphore of each node; without it every request gets a thread at once. */
+  semaphore?: SemaphoreSettings;
   /** Sessions and their lock; without them every request runs at once and no cookie is set. */
   sessions?: SessionSettings;
   /** Name of the balancer's affinity cookie (BIGipServerpool_<instance>). */
@@ -30,6 +43,8 @@ export interface ClusterSettings {
 /** A request that may run: what it waited for, the headers to add, and `release` once its answer is sent. */
 export interface Ticket {
   node: number;
+  /** X-Transaction-ID of the answer. */
+  transactionId: string;
   seshWaitMs: number;
   semWaitMs: number;
   /** `performance.now()` when the request started running. */
@@ -38,9 +53,12 @@ export interface Ticket {
   release(): void;
 }
 
-/** A request the instance answers without running it: 202 (session queue overflow). */
+/**
+ * A request the instance answers without running it: 202 (its session has too many waiters), 429 (the node's
+ * semaphore queue is full: no body, no Retry-After), 503 (the simulator stops while it waited).
+ */
 export interface Refusal {
-  status: 202;
+  status: 202 | 429 | 503;
   headers: Array<[string, string]>;
 }
 
@@ -49,6 +67,7 @@ interface Node {
   route: string;
   balancer: string;
   sessions?: SessionTable;
+  semaphore?: Semaphore;
 }
 
 export class Cluster {
@@ -56,6 +75,7 @@ export class Cluster {
   readonly nodes: Node[];
   #byCookie = new Map<string, number>();
   #next = 0;
+  #transactions = 0x7a3c_0000_0000;
   #counters: Counters;
 
   constructor(settings: ClusterSettings, counters: Counters) {
@@ -73,13 +93,33 @@ export class Cluster {
       const balancer = balancerValue(index);
       this.#byCookie.set(route, index).set(balancer, index);
       const sessions = s ? new SessionTable(s.idleSeconds, s.maxPerNode) : undefined;
-      return { index, route, balancer, sessions };
+      const p = settings.semaphore;
+      const semaphore = p ? new Semaphore(p.threads, p.queue) : undefined;
+      semaphore?.hold(p!.otherClientThreads);
+      return { index, route, balancer, sessions, semaphore };
     });
   }
 
   /** Sessions open now, over all nodes. */
   get openSessions(): number {
     return this.nodes.reduce((n, node) => n + (node.sessions?.size ?? 0), 0);
+  }
+
+  /** Another client holds `n` threads of each node from now on. */
+  holdThreads(n: number): void {
+    for (const node of this.nodes) node.semaphore?.hold(n);
+  }
+
+  /** Each node's semaphore now (for /sim/stats). */
+  semaphores(): Array<{ running: number; queued: number; held: number }> {
+    return this.nodes.flatMap(({ semaphore: s }) =>
+      s ? [{ running: s.running, queued: s.queued, held: s.held }] : []
+    );
+  }
+
+  /** Sends every queued request away: nothing may hang once the simulator stops. */
+  close(): void {
+    for (const node of this.nodes) node.semaphore?.close();
   }
 
   /** The node the balancer sends a request to: the one its cookies name, else the next in turn. */
@@ -113,17 +153,30 @@ export class Cluster {
       }
       await locked;
     }
+    const lockedAt = performance.now();
+    const entry = node.semaphore?.enter();
+    if (entry === "full") {
+      session?.unlock();
+      this.#counters.queueFull++;
+      return { status: 429, headers: [] };
+    }
+    if (entry && (await entry) !== "run") {
+      session?.unlock();
+      return { status: 503, headers };
+    }
     const startedAt = performance.now();
     let released = false;
     return {
       node: node.index,
-      seshWaitMs: startedAt - arrivedAt,
-      semWaitMs: 0,
+      transactionId: (this.#transactions++).toString(16).padStart(12, "0"),
+      seshWaitMs: lockedAt - arrivedAt,
+      semWaitMs: startedAt - lockedAt,
       startedAt,
       headers,
       release: () => {
         if (released) return;
         released = true;
+        if (entry) node.semaphore!.leave();
         session?.unlock();
       },
     };

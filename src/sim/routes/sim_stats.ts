@@ -17,6 +17,8 @@ export function simStats(state: SimState): Response {
     sessionsOpenedPer1000Requests: c.requests ? Math.round((c.sessionsOpened / c.requests) * 1000) : 0,
     sessionOverflows: c.sessionOverflows,
     openSessions: state.cluster?.openSessions ?? 0,
+    queueFull: c.queueFull,
+    semaphores: state.cluster?.semaphores() ?? [],
   };
   return new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
 }
