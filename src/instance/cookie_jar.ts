@@ -38,6 +38,19 @@ export class CookieJar {
     return true;
   }
 
+  /**
+   * The node of the instance the session lives on, as its cookies name it (`glide_user_route`, else the load
+   * balancer's affinity cookie); null before the first answer.
+   */
+  get node(): string | null {
+    let balancer: string | null = null;
+    for (const [name, cookie] of this.#cookies) {
+      if (name.toLowerCase() === "glide_user_route") return cookie.value;
+      if (/^BIGipServer/i.test(name)) balancer ??= cookie.value;
+    }
+    return balancer;
+  }
+
   /** The `Cookie` request header, or null when nothing unexpired is held. */
   header(now = Date.now()): string | null {
     const pairs: string[] = [];

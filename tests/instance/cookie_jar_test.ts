@@ -68,3 +68,26 @@ Deno.test("session jars: one jar per concurrent request, reused most recent firs
   assertEquals(jars.created, 3);
   jars.give(c);
 });
+
+Deno.test("session jars: a jar of the node with the fewest requests in flight goes first", () => {
+  const jars = new SessionJars();
+  const onNode = (route: string) => {
+    const jar = jars.take();
+    jar.store([`JSESSIONID=${route}-${jars.created}`, `glide_user_route=${route}`], NOW);
+    return jar;
+  };
+  const [a1, a2, b1] = [onNode("A"), onNode("A"), onNode("B")];
+  assertEquals([a1.node, b1.node], ["A", "B"]);
+  jars.give(b1);
+  jars.give(a2);
+  jars.give(a1);
+  // Idle: b1, a2, a1 (a1 most recent). Nothing in flight: the most recent, a1; then node B has none in flight.
+  const first = jars.take();
+  assert(first === a1);
+  assert(jars.take() === b1, "node A has one in flight, node B none");
+  assert(jars.take() === a2);
+  // Only the balancer's cookie: it names the node too.
+  const jar = new CookieJar();
+  jar.store(["JSESSIONID=x", "BIGipServerpool_dev1=123.456.0000"], NOW);
+  assertEquals(jar.node, "123.456.0000");
+});
