@@ -5,21 +5,11 @@
  */
 import { assertEquals } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
-import { readTopicWithKcat } from "../support/kafka_helpers.ts";
+import { produceWithKcat, readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Sink-NotDone-5";
-
-async function kcatProduce(bootstrap: string, topic: string, lines: string[]): Promise<void> {
-  const args = ["-P", "-b", bootstrap, "-t", topic, "-Z", "-K", "\t"];
-  const child = new Deno.Command("kcat", { args, stdin: "piped", stdout: "null", stderr: "piped" }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(lines.join("\n") + "\n"));
-  await writer.close();
-  const { code, stderr } = await child.output();
-  assertEquals(code, 0, new TextDecoder().decode(stderr));
-}
 
 function sinkConfig(sim: Simulator, topic: string, table: string, extra: Record<string, string | boolean>) {
   return {
@@ -64,14 +54,14 @@ Deno.test("a sink write answered 202 is sent again and the row written once, sin
   const [a] = incident.sysIds();
   const [p] = problem.sysIds();
   try {
-    await kcatProduce(kafka.bootstrapServers, "nd.single", [
+    await produceWithKcat(kafka.bootstrapServers, "nd.single", [
       `\t{"short_description":"made once single"}`,
       `${a}\t{"short_description":"patched after 202"}`,
-    ]);
-    await kcatProduce(kafka.bootstrapServers, "nd.batch", [
+    ], true);
+    await produceWithKcat(kafka.bootstrapServers, "nd.batch", [
       `\t{"short_description":"made once batch"}`,
       `${p}\t{"short_description":"patched after 202"}`,
-    ]);
+    ], true);
     const reports = await waitFor(
       async () => {
         const r = await readTopicWithKcat(kafka.bootstrapServers, "nd.ok");
