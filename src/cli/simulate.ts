@@ -31,7 +31,7 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
   const users: string[] = [];
   const clients: string[] = [];
   const faults: FaultRule[] = [];
-  const rule: { commitIntervalMs?: number } = {};
+  const rule: { commitIntervalMs?: number; countsOwnRequests?: boolean } = {};
   const other: { requestsAtWindowStart?: number; requestsPerSecond?: number } = {};
   let cert: string | undefined, key: string | undefined, clientCa: string | undefined;
   for (let i = 0; i < args.length; i++) {
@@ -104,6 +104,9 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
       case "--rate-limit-commit-ms":
         rule.commitIntervalMs = parsePositiveInt(flag, take(), false);
         break;
+      case "--rate-limit-committed-only":
+        rule.countsOwnRequests = false;
+        break;
       case "--rate-limit-shared":
         other.requestsAtWindowStart = parsePositiveInt(flag, take());
         break;
@@ -111,6 +114,17 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
         const rate = Number(take());
         if (!(rate >= 0)) throw new UsageError(`${flag} needs a number of requests per second`);
         other.requestsPerSecond = rate;
+        break;
+      }
+      case "--quota-ms":
+        options.transactionQuota = { ...options.transactionQuota, ms: parsePositiveInt(flag, take(), false) };
+        break;
+      case "--quota-shape": {
+        const shape = take();
+        if (shape !== "cut_record" && shape !== "complete_rows") {
+          throw new UsageError("--quota-shape needs cut_record or complete_rows");
+        }
+        options.transactionQuota = { ms: 60_000, ...options.transactionQuota, shape };
         break;
       }
       case "--random-seed":
@@ -142,7 +156,9 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
   }
   if (Object.keys(rule).length || Object.keys(other).length) {
     if (!options.rateLimit) {
-      throw new UsageError("--rate-limit-commit-ms and --rate-limit-shared* need --rate-limit");
+      throw new UsageError(
+        "--rate-limit-commit-ms, --rate-limit-committed-only and --rate-limit-shared* need --rate-limit",
+      );
     }
     Object.assign(options.rateLimit, rule, Object.keys(other).length ? { otherIntegration: other } : {});
   }

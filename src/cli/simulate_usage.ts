@@ -17,6 +17,7 @@ Options:
   --rate-limit N[/S]       rate-limit rule: N requests per user per S seconds (default S 3600); X-RateLimit-*
                            headers on every response, 429 beyond the budget
   --rate-limit-commit-ms N each node commits its counts every N ms (default 30000): 429s come in bursts
+  --rate-limit-committed-only  a node checks only the committed counts (one node overshoots too)
   --rate-limit-shared N    another integration spends N of each window's budget as the window starts
   --rate-limit-shared-rate R   … and R requests per second (decimal)
   --sessions               sessions: cookie-less requests open one (Set-Cookie), a session's requests run one
@@ -26,6 +27,9 @@ Options:
   --threads N              API_INT semaphore: N threads per node (default 4 once any semaphore flag is given)
   --queue N                requests that may wait for a thread, per node (default 50); one more gets a bare 429
   --other-client-threads N another client's work holds N threads of each node (default 0)
+  --quota-ms N             transaction quota: a request running N ms is cancelled (200 with a cut body; 500
+                           if it never left the semaphore queue)
+  --quota-shape S          cut_record (inside a record, the default) or complete_rows (valid JSON, partial)
   --tls-cert F --tls-key F serve HTTPS with this PEM certificate and key
   --tls-client-ca F        require client certificates signed by this PEM CA (mTLS)
   --help                   show this help

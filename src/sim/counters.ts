@@ -2,13 +2,14 @@
  * Counters: requests, rows scanned versus returned (how much work a query cost), and requests in flight,
  * overall and per route, with their maxima (throttler tests assert "never more than N at once"); and what the
  * instance's limits did: sessions opened, requests answered 202 because their session had too many waiters, bare
- * 429s because a node's semaphore queue was full.
+ * 429s because a node's semaphore queue was full, transactions the quota cancelled.
  */
 export class Counters {
   requests = 0;
   sessionsOpened = 0;
   sessionOverflows = 0;
   queueFull = 0;
+  quotaCancelled = 0;
   rowsScanned = 0;
   rowsReturned = 0;
   inFlight = 0;
@@ -58,6 +59,7 @@ export class Counters {
     this.sessionsOpened = 0;
     this.sessionOverflows = 0;
     this.queueFull = 0;
+    this.quotaCancelled = 0;
     this.rowsScanned = 0;
     this.rowsReturned = 0;
     this.maxInFlight = this.inFlight;

@@ -6,6 +6,7 @@
  * response (rate_limit, busy, status, accepted, unauthorized) take the first matching rule; the others combine.
  */
 import { hashString, Random } from "./random.ts";
+import type { QuotaShape } from "./limits/quota.ts";
 
 export type Fault =
   /** 429 with Retry-After and X-RateLimit-Limit/-Reset/-Rule: a rate-limit rule denied the request. */
@@ -24,9 +25,10 @@ export type Fault =
   | { kind: "reset"; afterBytes?: number }
   /**
    * The 60 s transaction quota cancels a streaming list: 200, the JSON array cut off after `afterRows` rows
-   * (default: half the page), then the error object.
+   * (default: half the page), then the error object. With a `shape`, the body ends as limits/quota.ts describes
+   * (`cut_record`: inside the next record, invalid JSON; `complete_rows`: `],"error":{…},"status":"failure"}`).
    */
-  | { kind: "quota_cancel"; afterRows?: number }
+  | { kind: "quota_cancel"; afterRows?: number; shape?: QuotaShape }
   /** The body is gzip-compressed with Content-Encoding: gzip. */
   | { kind: "gzip" }
   /** The JSON body is padded with whitespace to at least `bytes` bytes (still valid JSON). */
@@ -73,6 +75,7 @@ export interface ActiveFaults {
   perRowMs: number;
   resetAfterBytes?: number;
   quotaCancelAfterRows?: number | "half";
+  quotaCancelShape?: QuotaShape;
   gzip: boolean;
   oversizedBytes?: number;
   /** A second (and maybe a garbled first) Date value, as a proxy would add. */
@@ -153,6 +156,7 @@ export class FaultRegistry {
           break;
         case "quota_cancel":
           active.quotaCancelAfterRows = f.afterRows ?? "half";
+          active.quotaCancelShape = f.shape;
           break;
         case "gzip":
           active.gzip = true;

@@ -5,6 +5,7 @@ import type { ClockSetting } from "./clock.ts";
 import type { FaultRule } from "./faults.ts";
 import type { WriterSettings } from "./writer.ts";
 import type { RateLimitRuleSpec } from "./rate_limit_rule.ts";
+import type { QuotaShape } from "./limits/quota.ts";
 
 /** A basic-auth user, also a sys_user row. */
 export interface SimUserSpec {
@@ -132,6 +133,14 @@ export interface SimulatorOptions {
    * `Server-Timing`), one more gets a bare 429 (no Retry-After, no body). Default: off (no limit).
    */
   semaphore?: SimSemaphoreOptions;
+  /**
+   * The transaction quota ("REST Table API request timeout", 60 s on instances): a request still running `ms`
+   * after it reached its node's semaphore queue is cancelled: a list answers 200 with its body cut (`shape`
+   * `cut_record`, the default: inside a record, invalid JSON; `complete_rows`: valid JSON with the rows sent so
+   * far), any other request 200 with the error object and nothing done; one still queued answers 500. The
+   * latency options are the transaction's work. Default: off.
+   */
+  transactionQuota?: { ms: number; shape?: QuotaShape };
   /** Nodes behind the load balancer, each with its own sessions (and semaphore). Default 1. */
   nodes?: number;
   /** The instance name in the balancer's cookie `BIGipServerpool_<name>`. Default "sim". */
@@ -165,6 +174,7 @@ export interface ResolvedOptions {
   rateLimit?: RateLimitRuleSpec;
   sessions?: Required<SimSessionOptions>;
   semaphore?: Required<SimSemaphoreOptions>;
+  transactionQuota?: { ms: number; shape: QuotaShape };
   nodes: number;
   instanceName: string;
 }
@@ -238,6 +248,10 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
       threads: options.semaphore.threads ?? 4,
       queue: options.semaphore.queue ?? 50,
       otherClientThreads: options.semaphore.otherClientThreads ?? 0,
+    },
+    transactionQuota: options.transactionQuota && {
+      ms: options.transactionQuota.ms,
+      shape: options.transactionQuota.shape ?? "cut_record",
     },
     nodes: options.nodes ?? 1,
     instanceName: options.instanceName ?? "sim",

@@ -6,8 +6,9 @@
  * with `Retry-After` and the instance's error body. Denied requests are not counted.
  *
  * Counting lags as on the instance: each node counts a user's requests itself and commits its counts every
- * `commitIntervalMs` (30 s); a node sees the committed counts plus its own uncommitted ones, so with several nodes
- * the budget overshoots and then every node denies at once after a commit: 429s come in bursts. The budget is
+ * `commitIntervalMs` (30 s); a node sees the committed counts plus its own uncommitted ones (or the committed ones
+ * only: `countsOwnRequests: false`), so the budget overshoots and then every node denies at once after a commit:
+ * 429s come in bursts. The budget is
  * the user's, shared with every other tool using that user: `otherIntegration` spends part of it. Windows and
  * commits are aligned to the instance clock (multiples of their length since the epoch), so a test can cross them
  * with `clock.advance`.
@@ -22,6 +23,11 @@ export interface RateLimitRuleSpec {
   ruleSysId?: string;
   /** How often (instance-time ms) each node commits its counts. Default 30000. */
   commitIntervalMs?: number;
+  /**
+   * A node adds its own uncommitted count to the committed ones. Default true (one node counts exactly); false:
+   * a node checks the committed counts only, so even one node lets the budget overshoot until the next commit.
+   */
+  countsOwnRequests?: boolean;
   /** Another integration using the same users' budget: requests it makes as each window starts, and per second. */
   otherIntegration?: { requestsAtWindowStart?: number; requestsPerSecond?: number };
 }
@@ -44,6 +50,7 @@ export class RateLimitRule {
   readonly windowSeconds: number;
   readonly ruleSysId: string;
   readonly commitIntervalMs: number;
+  readonly countsOwnRequests: boolean;
   readonly #otherAtStart: number;
   readonly #otherPerSecond: number;
   #window = -1;
@@ -59,6 +66,7 @@ export class RateLimitRule {
       spec.commitIntervalMs ?? 30_000,
       "rate limit commit interval (ms)",
     );
+    this.countsOwnRequests = spec.countsOwnRequests ?? true;
     this.ruleSysId = spec.ruleSysId ?? "5f2c6e4a1b7330103a5b7c1bdc4bcb0e";
     this.#otherAtStart = spec.otherIntegration?.requestsAtWindowStart ?? 0;
     this.#otherPerSecond = spec.otherIntegration?.requestsPerSecond ?? 0;
@@ -87,7 +95,8 @@ export class RateLimitRule {
     const other = Math.floor(
       this.#otherAtStart + (this.#otherPerSecond * (nowMs - window * windowMs)) / 1000,
     );
-    const seen = (this.#committed.get(user) ?? 0) + (pending.get(user) ?? 0) + other;
+    const own = this.countsOwnRequests ? pending.get(user) ?? 0 : 0;
+    const seen = (this.#committed.get(user) ?? 0) + own + other;
     if (seen < this.requests) {
       pending.set(user, (pending.get(user) ?? 0) + 1);
       return { headers };

@@ -3,15 +3,16 @@
  * session lock; cluster.ts) → latency → authentication → handler → body stream (with reset, gzip and padding
  * faults) → finish bookkeeping (and the session's release) when the body ends.
  */
-import { authenticate } from "./auth/authenticate.ts";
+import { authenticate } from "./pipeline/authenticate.ts";
 import { OAUTH_DENIED } from "./auth/oauth.ts";
 import type { ActiveFaults } from "./faults.ts";
 import { formatGlideDateTime, httpDate } from "./glide_time.ts";
-import { faultResponse, proxyDate } from "./http/fault_response.ts";
-import { baseHeaders, errorBody, Errors } from "./http/responses.ts";
-import { toResponse } from "./http/to_response.ts";
+import { faultResponse, proxyDate } from "./pipeline/fault_response.ts";
+import { baseHeaders, errorBody, Errors, JSON_TYPE } from "./http/responses.ts";
+import { CANCELLED_BODY, quotaSpent } from "./limits/quota.ts";
+import { toResponse } from "./pipeline/to_response.ts";
 import { type Refusal, serverTiming, type Ticket } from "./limits/cluster.ts";
-import { matchRoute, type RouteMatch } from "./routes/match.ts";
+import { matchRoute, type RouteMatch } from "./pipeline/match.ts";
 import { SIM_STATS_PATH, simStats } from "./routes/sim_stats.ts";
 import type { JournalEntry } from "./journal.ts";
 import { type ApiRequest, type ApiResponse, bodyOf } from "./routes/request.ts";
@@ -86,9 +87,15 @@ export async function handleRequest(
       ticket = admitted;
     }
     // The latency is the transaction's work: it runs once the request holds its session and thread.
+    const runningSince = ticket?.startedAt ?? arrivedAt;
     const delay = (inner ? 0 : state.settings.latencyMs) + faults.latencyMs;
-    if (delay > 0) await sleepUntil(ticket?.startedAt ?? arrivedAt, delay);
-    const response = await respond(state, request, method, url, route, faults, entry, ticket?.node ?? 0);
+    const quotaLeft = ticket?.quota ? ticket.quota.deadline - runningSince : Infinity;
+    if (delay > 0) await sleepUntil(runningSince, Math.min(delay, quotaLeft));
+    const isList = route.kind === "table" && route.sysId === undefined &&
+      (method === "GET" || method === "HEAD");
+    const response = quotaSpent(ticket?.quota) && !isList
+      ? cancelled(state)
+      : await respond(state, request, method, url, route, faults, entry, ticket);
     if (ticket) {
       for (const [name, value] of ticket.headers) response.headers.append(name, value);
       response.headers.set("server-timing", serverTiming(ticket));
@@ -122,7 +129,14 @@ function refused(
   finish(refusal.status);
   const headers = new Headers({ date: httpDate(state.clock.nowMs()), server: "ServiceNow" });
   for (const [name, value] of refusal.headers) headers.append(name, value);
-  return new Response(null, { status: refusal.status, headers });
+  if (refusal.body !== undefined) headers.set("content-type", JSON_TYPE);
+  return new Response(refusal.body ?? null, { status: refusal.status, headers });
+}
+
+/** A transaction the quota cancelled before it wrote anything: 200 and the error object only, nothing done. */
+function cancelled(state: SimState): ApiResponse {
+  state.counters.quotaCancelled++;
+  return { status: 200, headers: baseHeaders(state.clock.nowMs(), true), body: bodyOf(CANCELLED_BODY) };
 }
 
 async function respond(
@@ -133,7 +147,7 @@ async function respond(
   route: RouteMatch,
   faults: ActiveFaults,
   entry: JournalEntry,
-  node: number,
+  ticket: Ticket | undefined,
 ): Promise<ApiResponse> {
   const nowMs = state.clock.nowMs();
   if (route.kind === "oauth") {
@@ -154,7 +168,7 @@ async function respond(
   const principal = authenticate(state, request, entry);
   const headers = baseHeaders(nowMs, principal !== undefined);
   if (!principal) return { status: 401, headers, body: bodyOf(errorBody(...Errors.notAuthenticated)) };
-  const verdict = state.rateLimit?.admit(principal.userName, nowMs, node);
+  const verdict = state.rateLimit?.admit(principal.userName, nowMs, ticket?.node);
   for (const [name, value] of verdict?.headers ?? []) headers.set(name, value);
   if (verdict?.denied) {
     headers.set("retry-after", String(verdict.denied.retryAfterSeconds));
@@ -204,6 +218,7 @@ async function respond(
     entry,
     origin,
     headers,
+    quota: ticket?.quota,
   };
   if (route.kind === "stats") {
     if (method === "GET" || method === "HEAD") return countRows(req, source);

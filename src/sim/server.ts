@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { SimTlsOptions } from "./options.ts";
 import { logger } from "../observability/log.ts";
-import { SimulatedResetError } from "./http/to_response.ts";
+import { SimulatedResetError } from "./pipeline/to_response.ts";
 
 const log = logger("sim");
 

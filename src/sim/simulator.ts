@@ -13,7 +13,7 @@ import type {
   SimTable,
   Simulator,
   SimWriter,
-} from "./mod.ts";
+} from "./api.ts";
 import { deleteAudited, recoverDeleted } from "./store/deletion_audit.ts";
 import {
   type ResolvedOptions,
@@ -248,11 +248,14 @@ export class SimulatorImpl implements Simulator {
 
 /** The nodes and their limits, when an option switches one on (without, requests go straight through). */
 function clusterOf(options: ResolvedOptions, counters: Counters): Cluster | undefined {
-  if (!options.sessions && !options.semaphore && options.nodes === 1) return undefined;
+  if (!options.sessions && !options.semaphore && !options.transactionQuota && options.nodes === 1) {
+    return undefined;
+  }
   return new Cluster({
     nodes: options.nodes,
     sessions: options.sessions,
     semaphore: options.semaphore,
+    quota: options.transactionQuota,
     balancerCookie: `BIGipServerpool_${options.instanceName}`,
     secureCookies: options.tls !== undefined,
   }, counters);

@@ -4,6 +4,7 @@
  * anything → daemon) fails here with the file and the specifier.
  */
 import { assertEquals } from "../support/assert.ts";
+import { resolve, sourceFiles, specifiers } from "./source_imports.ts";
 
 /** Room → the rooms it may import. Files directly in src/ (version.ts) are usable by every room. */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
@@ -34,21 +35,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   sim: ["observability"],
 };
 
-const SPECIFIER =
-  /(?:^|\n)\s*(?:import|export)\b[^"'`;]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
-
 function roomOf(path: string): string | null {
   const parts = path.split("/");
   return parts.length > 2 ? parts[1] : null;
-}
-
-function resolve(from: string, specifier: string): string {
-  const parts = from.split("/").slice(0, -1);
-  for (const part of specifier.split("/")) {
-    if (part === "..") parts.pop();
-    else if (part !== ".") parts.push(part);
-  }
-  return parts.join("/");
 }
 
 /** The imports of `files` (path under src/ → text) that run against the direction, as `file: specifier`. */
@@ -57,8 +46,7 @@ function violations(files: ReadonlyMap<string, string>): string[] {
   for (const [path, text] of files) {
     const room = roomOf(path);
     if (room === null) continue;
-    for (const match of text.matchAll(SPECIFIER)) {
-      const specifier = match[1] ?? match[2];
+    for (const specifier of specifiers(text)) {
       if (!specifier.startsWith(".")) continue;
       const target = roomOf(resolve(path, specifier));
       if (target === null || target === room) continue;
@@ -68,19 +56,8 @@ function violations(files: ReadonlyMap<string, string>): string[] {
   return out.sort();
 }
 
-async function sourceFiles(dir: string, out = new Map<string, string>()): Promise<Map<string, string>> {
-  for await (const entry of Deno.readDir(dir)) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory) await sourceFiles(path, out);
-    else if (entry.name.endsWith(".ts")) out.set(path, await Deno.readTextFile(path));
-  }
-  return out;
-}
-
 Deno.test("imports in src/ follow the direction of dependencies", async () => {
-  const root = new URL("../../", import.meta.url).pathname;
-  const files = await sourceFiles(`${root}src`);
-  const relative = new Map([...files].map(([path, text]) => [path.slice(root.length), text]));
+  const relative = await sourceFiles("src");
   assertEquals(
     Object.keys(ALLOWED).sort(),
     [...new Set([...relative.keys()].map(roomOf))].filter((r) => r !== null).sort(),

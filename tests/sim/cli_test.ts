@@ -58,7 +58,10 @@ Deno.test("an unknown flag or a bad value prints usage and returns 2", async () 
 Deno.test("the command prints its URL once it accepts requests and exits 0 on SIGTERM", async () => {
   const script = new URL("../../src/cli/simulate.ts", import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", script, "--port", "0", "--seed", "incident=50", "--user", "admin:secret"],
+    args: [
+      ...["run", "-A", script, "--port", "0", "--seed", "incident=50", "--user", "admin:secret"],
+      ...["--sessions", "--nodes", "2", "--threads", "4", "--queue", "50", "--quota-ms", "60000"],
+    ],
     stdout: "piped",
     stderr: "null",
   }).spawn();
@@ -76,6 +79,11 @@ Deno.test("the command prints its URL once it accepts requests and exits 0 on SI
   });
   assertEquals([res.status, res.headers.get("x-total-count")], [200, "50"]);
   await res.body?.cancel();
+  // The limits' flags took effect: a session opened, Server-Timing, and the counters over HTTP.
+  assert(res.headers.getSetCookie().some((c) => c.startsWith("JSESSIONID=")), "no session cookie");
+  assert(/^sem_wait;dur=\d+, sesh_wait;dur=\d+$/.test(res.headers.get("server-timing") ?? ""));
+  const stats = await (await fetch(`${m![1]}/sim/stats`)).json();
+  assertEquals([stats.sessionsOpened, stats.semaphores.length], [1, 2]);
   child.kill("SIGTERM");
   assertEquals((await child.status).code, 0);
   reader.releaseLock();

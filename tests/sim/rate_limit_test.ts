@@ -1,5 +1,6 @@
 /** The simulator's rate-limit rule: headers on every response, 429 past the budget, per user, per window. */
 import { assert, assertEquals } from "../support/assert.ts";
+import { assertRejects } from "./assert.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 import { withSim } from "./helpers.ts";
 import { call } from "./limits_support.ts";
@@ -132,6 +133,17 @@ Deno.test("one node counts exactly; the commit interval is an option", async () 
   );
 });
 
+Deno.test("a node that checks only the committed counts lets one node overshoot until the commit", async () => {
+  await withSim(
+    { seed: { incident: 2 }, rateLimit: { requests: 3, commitIntervalMs: 10_000, countsOwnRequests: false } },
+    async (sim) => {
+      assertEquals(await statuses(sim, 5), [200, 200, 200, 200, 200]);
+      sim.clock.advance(10_000);
+      assertEquals(await statuses(sim, 2), [429, 429]);
+    },
+  );
+});
+
 Deno.test("the budget is shared with another integration using the same user", async () => {
   await withSim(
     {
@@ -156,6 +168,7 @@ Deno.test("simulate --rate-limit-commit-ms, --rate-limit-shared, --rate-limit-sh
       "100",
       "--rate-limit-commit-ms",
       "500",
+      "--rate-limit-committed-only",
       "--rate-limit-shared",
       "40",
       "--rate-limit-shared-rate=0.25",
@@ -166,15 +179,11 @@ Deno.test("simulate --rate-limit-commit-ms, --rate-limit-shared, --rate-limit-sh
         requests: 100,
         windowSeconds: undefined,
         commitIntervalMs: 500,
+        countsOwnRequests: false,
         otherIntegration: { requestsAtWindowStart: 40, requestsPerSecond: 0.25 },
       },
     },
   );
-  let failed = false;
-  try {
-    await parseSimulateArgs(["--rate-limit-shared", "4"]);
-  } catch {
-    failed = true;
-  }
-  assert(failed, "--rate-limit-shared without --rate-limit accepted");
+  const refused = await assertRejects(() => parseSimulateArgs(["--rate-limit-shared", "4"]));
+  assert(String(refused).includes("need --rate-limit"), String(refused));
 });

@@ -43,11 +43,16 @@ Deno.test("semaphore: Server-Timing sem_wait grows under contention", async () =
   await withSim({ seed: { incident: 5 }, semaphore: { threads: 2 }, latencyMs: 40 }, async (sim) => {
     const alone = (await call(sim)).res;
     assertEquals(timing(alone), { sem_wait: 0, sesh_wait: 0 });
-    const crowd = await Promise.all(Array.from({ length: 8 }, () => call(sim)));
-    const waits = crowd.map(({ res }) => timing(res).sem_wait).sort((a, b) => a - b);
-    // Two run at once: six waited at least one latency, the last two at least three.
-    assertEquals(waits.filter((ms) => ms >= 35).length, 6, `sem_wait ${waits}`);
-    assert(waits[7] >= 3 * 35, `sem_wait ${waits}`);
+    // Another client holds both threads while eight requests queue; then it lets go and they run two by two.
+    sim.otherClientThreads = 2;
+    const crowd = Array.from({ length: 8 }, () => call(sim));
+    await untilQueued(sim, 8);
+    await new Promise((r) => setTimeout(r, 20));
+    sim.otherClientThreads = 0;
+    const waits = (await Promise.all(crowd)).map(({ res }) => timing(res).sem_wait).sort((a, b) => a - b);
+    // Each waited the 20 ms at least; the last two also waited for three rounds of two (40 ms each).
+    assert(waits[0] >= 20, `sem_wait ${waits}`);
+    assert(waits[7] >= 20 + 3 * 40, `sem_wait ${waits}`);
   });
 });
 

@@ -24,18 +24,18 @@ Deno.test("sessions: 20 concurrent cookie-less requests open 20 sessions, each w
 });
 
 Deno.test("sessions: requests with a session's cookies reuse it and run one at a time", async () => {
-  await withSim({ seed: { incident: 5 }, sessions: {}, latencyMs: 60 }, async (sim) => {
-    const first = await call(sim);
-    const cookie = cookiesOf(first.res);
+  await withSim({ seed: { incident: 5 }, sessions: {}, latencyMs: 100 }, async (sim) => {
+    const cookie = cookiesOf((await call(sim)).res);
     const answers = await Promise.all(Array.from({ length: 4 }, () => call(sim, { cookie })));
     for (const { res } of answers) {
       assertEquals(res.status, 200);
       assertEquals(res.headers.getSetCookie(), []);
     }
     assertEquals(sim.counters.sessionsOpened, 1);
-    // One ran at once, each of the others waited at least the latency of the one before it.
-    const waits = answers.map(({ res }) => timing(res).sesh_wait).sort((a, b) => a - b);
-    assertEquals(waits.filter((ms) => ms >= 50).length, 3, `sesh_wait ${waits}`);
+    // One at a time: each ended at least one latency (100 ms) after the one before it.
+    const ends = sim.journal.entries().slice(-4).map((e) => e.endedAt!).sort((a, b) => a - b);
+    const gaps = ends.slice(1).map((end, i) => end - ends[i]);
+    assert(gaps.every((ms) => ms >= 95), `gaps between ends ${gaps}`);
   });
 });
 
@@ -69,6 +69,8 @@ Deno.test("sessions: past 10 waiters the answer is 202 with an empty body and th
     }
     for (const a of answers.filter((a) => a.res.status === 200)) {
       assertEquals(sim.table("incident").get(a.id)!.short_description, `write ${a.i}`);
+      // They waited for the session: Server-Timing says so.
+      assert(timing(a.res).sesh_wait > 0, a.res.headers.get("server-timing")!);
     }
     assertEquals(sim.counters.sessionOverflows, 4);
     assertEquals(sim.counters.statuses()[202], 4);

@@ -5,7 +5,7 @@
 import type { TableSchema } from "../schema/fields.ts";
 import type { Principal } from "./users.ts";
 import { errorBody } from "../http/responses.ts";
-import { type ApiResponse, bodyOf } from "../routes/request.ts";
+import { type ApiResponse, bodyOf } from "../http/answer.ts";
 
 export function readRefused(
   schema: TableSchema | undefined,

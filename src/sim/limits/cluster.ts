@@ -6,6 +6,7 @@
  * 429 when its queue is full), and it says how long the request waited for each (Server-Timing).
  */
 import { balancerValue, parseCookies, setCookie } from "./cookies.ts";
+import { CANCELLED_BODY, type Quota, type QuotaShape } from "./quota.ts";
 import { Semaphore } from "./semaphore.ts";
 import { type Session, SessionTable } from "./session.ts";
 import type { Counters } from "../counters.ts";
@@ -34,6 +35,8 @@ export interface ClusterSettings {
   semaphore?: SemaphoreSettings;
   /** Sessions and their lock; without them every request runs at once and no cookie is set. */
   sessions?: SessionSettings;
+  /** The transaction quota: ms from the semaphore queue to the end of the answer, and how a list is cut. */
+  quota?: { ms: number; shape: QuotaShape };
   /** Name of the balancer's affinity cookie (BIGipServerpool_<instance>). */
   balancerCookie: string;
   /** Mark cookies Secure (the simulator serves HTTPS). */
@@ -49,17 +52,21 @@ export interface Ticket {
   semWaitMs: number;
   /** `performance.now()` when the request started running. */
   startedAt: number;
+  /** The transaction quota left to this request, when one is configured. */
+  quota?: Quota;
   headers: Array<[string, string]>;
   release(): void;
 }
 
 /**
  * A request the instance answers without running it: 202 (its session has too many waiters), 429 (the node's
- * semaphore queue is full: no body, no Retry-After), 503 (the simulator stops while it waited).
+ * semaphore queue is full: no body, no Retry-After), 500 (the quota ran out while it was queued: the cancelled
+ * transaction's error body), 503 (the simulator stops while it waited).
  */
 export interface Refusal {
-  status: 202 | 429 | 503;
+  status: 202 | 429 | 500 | 503;
   headers: Array<[string, string]>;
+  body?: string;
 }
 
 interface Node {
@@ -154,13 +161,20 @@ export class Cluster {
       await locked;
     }
     const lockedAt = performance.now();
-    const entry = node.semaphore?.enter();
+    const quota = this.settings.quota;
+    const entry = node.semaphore?.enter(quota?.ms);
     if (entry === "full") {
       session?.unlock();
       this.#counters.queueFull++;
       return { status: 429, headers: [] };
     }
-    if (entry && (await entry) !== "run") {
+    const outcome = await entry;
+    if (outcome === "timed_out") {
+      session?.unlock();
+      this.#counters.quotaCancelled++;
+      return { status: 500, headers, body: CANCELLED_BODY };
+    }
+    if (outcome === "closed") {
       session?.unlock();
       return { status: 503, headers };
     }
@@ -172,6 +186,7 @@ export class Cluster {
       seshWaitMs: lockedAt - arrivedAt,
       semWaitMs: startedAt - lockedAt,
       startedAt,
+      quota: quota && { deadline: lockedAt + quota.ms, shape: quota.shape },
       headers,
       release: () => {
         if (released) return;

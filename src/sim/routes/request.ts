@@ -2,8 +2,12 @@
 import type { Principal } from "../auth/users.ts";
 import type { ActiveFaults } from "../faults.ts";
 import type { JournalEntry } from "../journal.ts";
+import type { Quota } from "../limits/quota.ts";
 import type { Viewer } from "../http/serialize.ts";
 import type { SimState } from "../state.ts";
+
+/** Route handlers answer with these (http/answer.ts). */
+export { type ApiResponse, bodyOf } from "../http/answer.ts";
 
 export interface ApiRequest {
   state: SimState;
@@ -21,19 +25,10 @@ export interface ApiRequest {
   entry: JournalEntry;
   /** Scheme and authority used in links (publicOrigin option, or the request's own origin). */
   origin: string;
+  /** The transaction quota of this request, when one is configured: a list cancels its body when it runs out. */
+  quota?: Quota;
   /** Response headers prepared by the server (Date, Content-Type, …). */
   headers: Headers;
-}
-
-/** A handler's answer: status, headers and an optional body produced chunk by chunk. */
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  body?: Iterable<string> | AsyncIterable<string>;
-}
-
-export function bodyOf(text: string): Iterable<string> {
-  return [text];
 }
 
 /** Boolean query parameters: "true" (any case) is true, anything else false. */

@@ -18,6 +18,7 @@ export function simStats(state: SimState): Response {
     sessionOverflows: c.sessionOverflows,
     openSessions: state.cluster?.openSessions ?? 0,
     queueFull: c.queueFull,
+    quotaCancelled: c.quotaCancelled,
     semaphores: state.cluster?.semaphores() ?? [],
   };
   return new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });

@@ -7,8 +7,7 @@ import { errorBody, Errors } from "../http/responses.ts";
 import { parseFieldList, RowRenderer } from "../http/serialize.ts";
 import type { RowSource } from "../store/row_source.ts";
 import { type ApiRequest, type ApiResponse, bodyOf, displayMode, flag, linkBase } from "./request.ts";
-
-const ROWS_PER_CHUNK = 100;
+import { streamRows } from "./row_stream.ts";
 
 /** Parses a non-negative integer parameter; undefined when absent, NaN when malformed. */
 function intParam(params: URLSearchParams, name: string): number | undefined {
@@ -88,34 +87,4 @@ export function listRows(req: ApiRequest, source: RowSource): ApiResponse {
     viewer: req.viewer,
   });
   return { status: 200, headers, body: streamRows(rows, renderer, req) };
-}
-
-async function* streamRows(rows: number[], renderer: RowRenderer, req: ApiRequest): AsyncIterable<string> {
-  const { perRowMs, quotaCancelAfterRows } = req.faults;
-  const cancelAt = quotaCancelAfterRows === undefined
-    ? Infinity
-    : quotaCancelAfterRows === "half"
-    ? Math.floor(rows.length / 2)
-    : quotaCancelAfterRows;
-  let chunk = '{"result":[';
-  for (let i = 0; i < rows.length; i++) {
-    if (i === cancelAt) {
-      // The transaction quota cancels mid-stream: the array stays open and the error object follows.
-      yield chunk + errorBody(...Errors.quotaCancelled);
-      return;
-    }
-    if (i > 0) chunk += ",";
-    chunk += renderer.render(rows[i]);
-    if ((i + 1) % ROWS_PER_CHUNK === 0) {
-      yield chunk;
-      chunk = "";
-      if (perRowMs > 0) await new Promise((r) => setTimeout(r, perRowMs * ROWS_PER_CHUNK));
-    }
-  }
-  if (cancelAt !== Infinity && cancelAt >= rows.length) {
-    yield chunk + errorBody(...Errors.quotaCancelled);
-    return;
-  }
-  if (perRowMs > 0) await new Promise((r) => setTimeout(r, perRowMs * (rows.length % ROWS_PER_CHUNK)));
-  yield chunk + "]}";
 }

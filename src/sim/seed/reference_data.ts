@@ -1,9 +1,15 @@
 /** Generated sys_user, sys_user_group and cmdb_ci rows, referenced by generated task rows. */
 import { formatGlideDateTime } from "../glide_time.ts";
 import type { Random } from "../random.ts";
-import type { SimUserSpec } from "../options.ts";
 import type { TableStore } from "../store/table_store.ts";
 import { CI_KINDS, FIRST_NAMES, GROUP_NAMES, LAST_NAMES, TIME_ZONES } from "./pools.ts";
+
+/** What a login user's sys_user row is made of (options.ts SimUserSpec, defaults filled in). */
+export interface LoginUser {
+  userName: string;
+  timeZone: string;
+  dateFormat: string;
+}
 
 export interface SeedContext {
   random: Random;
@@ -40,7 +46,7 @@ function insertSeeded(store: TableStore, values: Record<string, string>): void {
 }
 
 /** sys_user rows for the configured login users (so tokens and probes can read their time zone). */
-export function seedLoginUsers(store: TableStore, users: Required<SimUserSpec>[], ctx: SeedContext): void {
+export function seedLoginUsers(store: TableStore, users: readonly LoginUser[], ctx: SeedContext): void {
   for (const u of users) {
     if (findUser(store, u.userName) >= 0) continue;
     insertSeeded(

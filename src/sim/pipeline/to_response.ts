@@ -1,7 +1,7 @@
 /** A handler's answer as an HTTP response, its body streamed with the reset, gzip and padding faults. */
 import type { ActiveFaults } from "../faults.ts";
-import type { ApiResponse } from "../routes/request.ts";
-import { JSON_TYPE } from "./responses.ts";
+import type { ApiResponse } from "../http/answer.ts";
+import { JSON_TYPE } from "../http/responses.ts";
 
 /** The error that makes the server drop a connection mid-body (a deliberate fault, not a failure). */
 export class SimulatedResetError extends Error {

@@ -1,8 +1,8 @@
 /** Responses that replace the real one when a fault fires, and the proxy's extra Date. */
 import type { ActiveFaults, Fault } from "../faults.ts";
 import { httpDate } from "../glide_time.ts";
-import { type ApiResponse, bodyOf } from "../routes/request.ts";
-import { errorBody, Errors } from "./responses.ts";
+import { type ApiResponse, bodyOf } from "../http/answer.ts";
+import { errorBody, Errors } from "../http/responses.ts";
 
 /** What a proxy that adds its own Date does to the header: several comma-joined values. */
 export function proxyDate(

@@ -1,7 +1,7 @@
 /** Basic and bearer authentication of an API request; records what was tried in the journal entry. */
 import type { JournalEntry } from "../journal.ts";
 import type { SimState } from "../state.ts";
-import type { Principal } from "./users.ts";
+import type { Principal } from "../auth/users.ts";
 
 export function authenticate(state: SimState, request: Request, entry: JournalEntry): Principal | undefined {
   const header = request.headers.get("authorization") ?? "";
