@@ -5,7 +5,11 @@
  * nodes × (threads − other)). One source task backfills `incident` in `--ranges` sys id ranges with
  * `--permits` as `svc.http.max.concurrent.requests` (above the free threads: the adaptive limit has to find them).
  *
- * The run lasts `--seconds`; after `--warmup-seconds` the simulator's running threads are sampled every 20 ms
+ * With `--other-arrives-seconds S` the other client takes its threads only S seconds into the run (the backfill
+ * first has them all, then must give them up).
+ *
+ * The run lasts `--seconds`; `--warmup-seconds` after the other client arrived (at the start by default) the
+ * simulator's running threads are sampled every 20 ms
  * (GET /sim/stats, not counted as a request). Printed: the share of the free threads our requests kept busy (and
  * how many of them waited in the semaphore queues on average),
  * requests answered 429 (bare, queue full) and 202 over the whole run, sessions the instance opened per 1,000
@@ -13,6 +17,7 @@
  *
  *   deno run -A bench/instance_concurrency.ts [--nodes 2] [--threads 4] [--queue 50] [--other-threads 2]
  *     [--latency-ms 100] [--permits 16] [--ranges 8] [--batch 100] [--seconds 20] [--warmup-seconds 5]
+ *     [--other-arrives-seconds 0]
  *
  * Figures are printed, never asserted.
  */
@@ -35,6 +40,7 @@ const ranges = arg("ranges", 8);
 const batch = arg("batch", 100);
 const seconds = arg("seconds", 20);
 const warmupSeconds = arg("warmup-seconds", 5);
+const arrivesSeconds = arg("other-arrives-seconds", 0);
 const freeThreads = nodes * (threads - otherThreads);
 // More rows than the run can read, so no range runs dry while it is measured.
 const rows = Math.ceil(((seconds * 1000) / latencyMs) * freeThreads * batch * 1.5);
@@ -56,7 +62,7 @@ const sim = await startSimulator({
   journalLimit: 10,
   sessions: {},
   nodes,
-  semaphore: { threads, queue, otherClientThreads: otherThreads },
+  semaphore: { threads, queue, otherClientThreads: arrivesSeconds > 0 ? 0 : otherThreads },
 });
 const stats = async (): Promise<SimStats> => await (await fetch(`${sim.url}/sim/stats`)).json();
 
@@ -77,6 +83,10 @@ try {
   sim.counters.reset();
   const started = performance.now();
   const sampler = (async () => {
+    if (arrivesSeconds > 0) {
+      await new Promise((resolve) => setTimeout(resolve, arrivesSeconds * 1000));
+      sim.otherClientThreads = otherThreads;
+    }
     await new Promise((resolve) => setTimeout(resolve, warmupSeconds * 1000));
     while (sampling) {
       const { semaphores } = await stats();
@@ -116,7 +126,7 @@ try {
   );
   console.log(
     `free threads kept busy: ${used.toFixed(2)} of ${freeThreads} = ${(used / freeThreads).toFixed(3)} ` +
-      `(${busy.length} samples after ${warmupSeconds} s); waiting for a thread: ${
+      `(${busy.length} samples from ${arrivesSeconds + warmupSeconds} s); waiting for a thread: ${
         mean(queued).toFixed(2)
       } on average`,
   );
