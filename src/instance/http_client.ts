@@ -279,7 +279,11 @@ export class InstanceHttpClient {
       };
     } catch (error) {
       clearTimeout(timer);
-      if (signal?.aborted) throw signal.reason;
+      // An abandoned request may still run in the jar's session (so may one that timed out, below).
+      if (signal?.aborted) {
+        jar?.clear();
+        throw signal.reason;
+      }
       // Already explained: too large, configuration, or a token request that failed for good.
       if (error instanceof InstanceError) throw error;
       const failure = classifyTransportFailure(error);
@@ -292,7 +296,6 @@ export class InstanceHttpClient {
         );
       }
       this.counters.ioError();
-      // The instance may still be working on it in this session: the next request would queue behind it.
       jar?.clear();
       return { kind: "io", reason: failure.reason, maybeSent: failure.kind === "maybe_sent" };
     } finally {
