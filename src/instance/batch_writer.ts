@@ -6,8 +6,8 @@
  *
  * Each write is settled on its own item's answer:
  *  - answered: the answer is the write's result (a 4xx is the same error the single call would raise);
- *  - unserviced (the instance's quota ran out) or answered with a retryable status (429, 503 …): not applied,
- *    so it is sent again in a later batch, up to `maxSubmits` times, then fails as retriable;
+ *  - unserviced (the instance's quota ran out), answered with a retryable status (429, 503 …) or with a 202 and
+ *    an empty body (not done, not_done.ts): not applied, so it is sent again in a later batch, up to `maxSubmits` times, then fails as retriable;
  *  - unknown (the batch was sent and no answer came back, or the item is missing from the answer): a create
  *    fails with `AmbiguousRequestError`, exactly as an unanswered single POST does, so the caller's
  *    ambiguous-create policy decides and nothing is created twice behind its back; an update or delete is
@@ -18,6 +18,7 @@ import { AmbiguousRequestError, InstanceRetriableError } from "./errors.ts";
 import type { InstanceHttpClient, InstanceResponse } from "./http_client.ts";
 import { isRetryableStatus } from "../common/retry_policy.ts";
 import { postBatch } from "./batch_api.ts";
+import { isNotDone, NOT_DONE_REASON } from "./not_done.ts";
 import { type RowWrite, type RowWriteCalls, rowWriteCalls } from "./table_client.ts";
 
 export interface BatchWriterOptions {
@@ -112,6 +113,8 @@ export class BatchWriter {
       else if (outcome.kind === "unserviced") this.#again(q, "the instance left it unserviced (batch quota)");
       else if (isRetryableStatus(outcome.response.status)) {
         this.#again(q, `the item was answered with HTTP ${outcome.response.status}`);
+      } else if (isNotDone(outcome.response.status, outcome.response.body)) {
+        this.#again(q, `the item was answered HTTP 202 ${NOT_DONE_REASON}`);
       } else q.resolve(outcome.response);
     });
   }

@@ -5,6 +5,10 @@
  * request timeout bounding the time to response headers, and a capped body read. Around the attempts, the
  * spec's retry rules, the one-resend-after-401 rule for OAuth, and the ambiguous-create rule for POST.
  *
+ * Each request also holds a cookie jar of its own while it holds its permit (session_jars.ts): one instance
+ * session per concurrent stream, never one shared by two requests in flight. A 202 with an empty body is "not
+ * done" (not_done.ts) and retried like a 429; a successful response's Server-Timing steers the permit limit.
+ *
  * `request` returns the final response for any status outside the retryable set (2xx, 3xx, 4xx); deciding
  * what a 404 means is the caller's business (see table_client.ts).
  */
@@ -25,14 +29,20 @@ import { InstanceClock } from "./instance_clock.ts";
 import { HostCounters } from "./instance_metrics.ts";
 import { type InstanceAddress, parseInstanceUrl } from "./instance_url.ts";
 import type { InstanceClientOptions } from "./options.ts";
+import type { LoadSample } from "./adaptive_limit.ts";
 import type { PermitPool } from "./permit_pool.ts";
 import { permitPoolFor } from "./permit_registry.ts";
 import { parseRetryAfter } from "../common/retry_after.ts";
 import { RatePacer } from "./rate_pacer.ts";
 import { isRetryableStatus, RetryPolicy } from "../common/retry_policy.ts";
+import type { CookieJar } from "./cookie_jar.ts";
+import { isNotDone, NOT_DONE_REASON } from "./not_done.ts";
+import { parseServerTiming } from "./server_timing.ts";
+import { type SessionJars, sessionJarsFor } from "./session_jars.ts";
 import { classifyTransportFailure, HeadersTimeoutError } from "./transport_errors.ts";
 import { InstanceTransport, type TcpConnector } from "./transport.ts";
 import { VERSION } from "../version.ts";
+import { requestUrl } from "./request_url.ts";
 
 const log = logger("instance");
 
@@ -89,6 +99,8 @@ export class InstanceHttpClient {
   private readonly retryPolicy: RetryPolicy;
   private readonly counters: HostCounters;
   private readonly pacer: RatePacer;
+  /** A cookie jar (an instance session) per request in flight (session_jars.ts). */
+  private readonly jars: SessionJars;
   private readonly userAgent: string;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -103,6 +115,7 @@ export class InstanceHttpClient {
     this.sleep = hooks.sleep ?? sleepRejectingOnAbort;
     this.counters = new HostCounters(pool.buffer, address.host);
     this.pacer = new RatePacer(pool.views);
+    this.jars = sessionJarsFor(address.host, sessionIdentity(options.auth));
     this.userAgent = options.http.userAgent.replaceAll("<version>", VERSION);
     this.auth = options.auth.type === "basic"
       ? new BasicAuthenticator(options.auth)
@@ -135,7 +148,7 @@ export class InstanceHttpClient {
   }
 
   async request(request: InstanceRequest): Promise<InstanceResponse> {
-    const url = this.urlOf(request);
+    const url = requestUrl(request.path, request.query, this.address.origin);
     const label: RequestLabel = { method: request.method, path: url.pathname };
     const idempotent = request.idempotent ?? request.method !== "POST";
     const started = Date.now();
@@ -197,6 +210,7 @@ export class InstanceHttpClient {
     const deadline = Date.now() + requestTimeoutMs;
     let authorization: string | null = null;
     let permit: { release(): void } | null = null;
+    let jar: CookieJar | null = null;
     const controller = new AbortController();
     const onCallerAbort = () => controller.abort(signal!.reason);
     signal?.addEventListener("abort", onCallerAbort, { once: true });
@@ -205,16 +219,19 @@ export class InstanceHttpClient {
       // The token (if any) first: its own request needs a permit too.
       if (!request.anonymous) authorization = await this.auth.authorization(signal);
       permit = await this.pool.acquire(deadline, signal);
+      // The token request goes without a session: it is not the integration user's.
+      if (!request.anonymous) jar = this.jars.take();
       await this.transport.ensureConnectable(signal);
       // The error is made only when the timer fires: an Error captures a stack trace, costly on every request.
       timer = setTimeout(
         () => controller.abort(new HeadersTimeoutError(requestTimeoutMs)),
         Math.max(0, deadline - Date.now()),
       );
-      const sentAt = performance.now();
+      const sentAt = Date.now();
+      const sentAtMonotonic = performance.now(); // the latency histogram's clock
       const response = await fetch(url, {
         method: request.method,
-        headers: this.headersFor(request, authorization),
+        headers: this.headersFor(request, authorization, jar),
         body: request.json !== undefined ? JSON.stringify(request.json) : request.form?.toString(),
         client: this.transport.client,
         signal: controller.signal,
@@ -223,7 +240,8 @@ export class InstanceHttpClient {
       clearTimeout(timer);
       const receivedAt = Date.now();
       this.transport.answered();
-      this.counters.status(response.status, sentAt);
+      this.counters.status(response.status, sentAtMonotonic);
+      if (jar) this.keepSession(jar, response);
       const date = this.clock.observe(response.headers.get("date"), receivedAt);
       if (rateLimitPacing) this.pacer.observe(response.headers, receivedAt, this.pool.inFlight);
 
@@ -248,7 +266,13 @@ export class InstanceHttpClient {
         { maxBytes: maxResponseBytes, idleMs: requestTimeoutMs, expectedBytes: request.expectedBodyBytes },
         label,
       );
-      if (adaptiveThrottling) this.pool.succeeded();
+      if (isNotDone(response.status, body)) {
+        // Not done, and the session is clogged (a request abandoned earlier may still run on it): a new one.
+        jar?.clear();
+        this.counters.notDone();
+        return { kind: "retryable_status", status: 202, retryAfterMs: null, excerpt: NOT_DONE_REASON };
+      }
+      if (adaptiveThrottling) this.pool.succeeded(this.loadSample(response.headers, receivedAt - sentAt));
       return {
         kind: "response",
         authorization: request.anonymous ? null : authorization,
@@ -256,7 +280,11 @@ export class InstanceHttpClient {
       };
     } catch (error) {
       clearTimeout(timer);
-      if (signal?.aborted) throw signal.reason;
+      // An abandoned request may still run in the jar's session (so may one that timed out, below).
+      if (signal?.aborted) {
+        jar?.clear();
+        throw signal.reason;
+      }
       // Already explained: too large, configuration, or a token request that failed for good.
       if (error instanceof InstanceError) throw error;
       const failure = classifyTransportFailure(error);
@@ -269,11 +297,34 @@ export class InstanceHttpClient {
         );
       }
       this.counters.ioError();
+      jar?.clear();
       return { kind: "io", reason: failure.reason, maybeSent: failure.kind === "maybe_sent" };
     } finally {
       signal?.removeEventListener("abort", onCallerAbort);
+      if (jar) this.jars.give(jar);
       permit?.release();
     }
+  }
+
+  /**
+   * Keeps what Set-Cookie brought in the request's jar. A 401 drops the jar: its session is no longer this
+   * user's (expired, logged out, or a new token is coming).
+   */
+  private keepSession(jar: CookieJar, response: Response): void {
+    if (response.status === 401) {
+      jar.clear();
+      return;
+    }
+    const change = jar.store(response.headers.getSetCookie());
+    if (change !== "same") this.counters.sessionOpened();
+  }
+
+  /** The response's Server-Timing as a load sample for the adaptive limit; counts a session wait. */
+  private loadSample(headers: Headers, rttMs: number): LoadSample | null {
+    const timing = parseServerTiming(headers.get("server-timing"));
+    if (timing === null) return null;
+    if (timing.seshWaitMs !== null && timing.seshWaitMs > 0) this.counters.sessionWait();
+    return { semWaitMs: timing.semWaitMs, rttMs };
   }
 
   /** Waits for this request's turn under the host's rate-limit rule, if one is known. */
@@ -313,27 +364,23 @@ export class InstanceHttpClient {
     }
   }
 
-  private urlOf(request: InstanceRequest): URL {
-    const url = /^https?:\/\//i.test(request.path)
-      ? new URL(request.path)
-      : new URL(request.path.startsWith("/") ? request.path : `/${request.path}`, this.address.origin);
-    if (request.query) {
-      const query = request.query instanceof URLSearchParams
-        ? request.query
-        : new URLSearchParams(request.query);
-      // Set at once when the path has none: each `searchParams.append` re-parses the whole URL.
-      if (url.search === "") url.search = query.toString();
-      else for (const [name, value] of query) url.searchParams.append(name, value);
-    }
-    return url;
-  }
-
   /** A plain record: fetch copies headers into its own list either way, and a Headers object costs more. */
-  private headersFor(request: InstanceRequest, authorization: string | null): Record<string, string> {
+  private headersFor(
+    request: InstanceRequest,
+    authorization: string | null,
+    jar: CookieJar | null,
+  ): Record<string, string> {
     const headers: Record<string, string> = { "accept": "application/json", "user-agent": this.userAgent };
     if (authorization !== null) headers["authorization"] = authorization;
+    const cookie = jar?.header();
+    if (cookie) headers["cookie"] = cookie;
     if (request.json !== undefined) headers["content-type"] = "application/json";
     if (request.form) headers["content-type"] = "application/x-www-form-urlencoded";
     return headers;
   }
+}
+
+/** Whose sessions a client's jars hold: the user, or the OAuth client (and the user it acts as). */
+function sessionIdentity(auth: InstanceClientOptions["auth"]): string {
+  return auth.type === "basic" ? `basic:${auth.username}` : `oauth2:${auth.clientId}:${auth.username ?? ""}`;
 }

@@ -31,6 +31,12 @@ export interface InstanceHostMetrics {
   waiting: number;
   /** Requests held back by rate-limit pacing (rate_pacer.ts). */
   rateLimitPaced: number;
+  /** Instance sessions this process's cookie jars opened (one per concurrent stream, plus any rotation). */
+  sessionsOpened: number;
+  /** Responses that waited behind their own session's previous request (should stay 0). */
+  sessionWaits: number;
+  /** Responses HTTP 202 with an empty body (not done; retried). */
+  notDone: number;
 }
 
 /** Where this thread's request durations go: the task's registry in a worker, the daemon's in the main thread. */
@@ -68,6 +74,18 @@ export class HostCounters {
   retry(): void {
     Atomics.add(this.views.counters, COUNTER.RETRIES, 1);
   }
+  /** A response gave a jar a new instance session (session_jars.ts). */
+  sessionOpened(): void {
+    Atomics.add(this.views.counters, COUNTER.SESSIONS_OPENED, 1);
+  }
+  /** A response queued behind its session's previous request (Server-Timing `sesh_wait` above zero). */
+  sessionWait(): void {
+    Atomics.add(this.views.counters, COUNTER.SESSION_WAITS, 1);
+  }
+  /** A 202 with an empty body: not done, retried. */
+  notDone(): void {
+    Atomics.add(this.views.counters, COUNTER.NOT_DONE, 1);
+  }
 }
 
 export function readHostMetrics(host: string, buffer: SharedArrayBuffer): InstanceHostMetrics {
@@ -93,5 +111,8 @@ export function readHostMetrics(host: string, buffer: SharedArrayBuffer): Instan
     limitIncreases: Atomics.load(counters, COUNTER.LIMIT_INCREASES),
     waiting: Atomics.load(control, CONTROL.WAITING),
     rateLimitPaced: new RatePacer(views).snapshot().paced,
+    sessionsOpened: Atomics.load(counters, COUNTER.SESSIONS_OPENED),
+    sessionWaits: Atomics.load(counters, COUNTER.SESSION_WAITS),
+    notDone: Atomics.load(counters, COUNTER.NOT_DONE),
   };
 }

@@ -67,7 +67,7 @@ export interface HttpLimits {
   maxResponseBytes: number;
   /** `svc.http.user.agent` (default `tablesync/<version>`); a literal `<version>` is replaced by the version. */
   userAgent: string;
-  /** `svc.http.adaptive.throttling` (default true): 429 halves the limit, 50 successes give one permit back. */
+  /** `svc.http.adaptive.throttling` (default true): Server-Timing semaphore waits steer the limit, 429 halves it. */
   adaptiveThrottling: boolean;
   /** `svc.http.rate.limit.pacing` (default true): spread requests within a rate-limit rule's window (rate_pacer.ts). */
   rateLimitPacing: boolean;

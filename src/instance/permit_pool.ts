@@ -1,14 +1,15 @@
 /**
  * The request throttler (`svc.http.max.concurrent.requests`, `svc.http.adaptive.throttling`): a counting semaphore
- * of request permits per instance host, whose limit adaptive_limit.ts halves on HTTP 429. In detail: a counting
- * semaphore over the shared host state, usable from the main thread and any Web Worker at once:
+ * of request permits per instance host, whose limit adaptive_limit.ts steers (the instance's semaphore waits, HTTP
+ * 429). In detail: a counting semaphore over the shared host state, usable from the main thread and any Web
+ * Worker at once:
  * `acquire` takes a permit with a CAS on the in-flight counter when it is below the current (adaptive)
  * limit, and otherwise sleeps with `Atomics.waitAsync` on a generation counter that every release and every
  * limit change bumps. Waking all sleepers on each change is deliberate: the number of waiters is small, and it
  * keeps the protocol correct when a woken waiter gives up (timeout, abort) instead of taking the permit.
  */
 import { settlesWithin } from "../common/delay.ts";
-import { halveLimit, recordSuccess } from "./adaptive_limit.ts";
+import { halveLimit, type LoadSample, recordLoadSample, recordSuccess } from "./adaptive_limit.ts";
 import {
   CONTROL,
   COUNTER,
@@ -63,7 +64,8 @@ export class PermitPool {
       if (held >= Atomics.load(control, CONTROL.LIMIT)) return null;
       if (Atomics.compareExchange(control, CONTROL.IN_FLIGHT, held, held + 1) !== held) continue;
       this.track(0, 1);
-      raiseWatermark(control, held + 1);
+      raiseWatermark(control, CONTROL.PEAK_IN_FLIGHT, held + 1);
+      raiseWatermark(control, CONTROL.WINDOW_PEAK_IN_FLIGHT, held + 1);
       return this.permit();
     }
   }
@@ -121,9 +123,12 @@ export class PermitPool {
     return halveLimit(this.views);
   }
 
-  /** A request succeeded: count it towards giving a permit back (adaptive throttling). */
-  succeeded(): number {
-    return recordSuccess(this.views);
+  /**
+   * A request succeeded (adaptive throttling): its Server-Timing load sample steers the limit, or without one it
+   * counts towards giving a permit back.
+   */
+  succeeded(sample: LoadSample | null = null): number {
+    return sample === null ? recordSuccess(this.views) : recordLoadSample(this.views, sample);
   }
 
   private permit(): Permit {
@@ -154,10 +159,10 @@ async function sleepOnGeneration(control: Int32Array, generation: number, timeou
   if (result.async) await settlesWithin(result.value, timeoutMs);
 }
 
-function raiseWatermark(control: Int32Array, value: number): void {
+function raiseWatermark(control: Int32Array, slot: number, value: number): void {
   for (;;) {
-    const peak = Atomics.load(control, CONTROL.PEAK_IN_FLIGHT);
-    if (value <= peak || Atomics.compareExchange(control, CONTROL.PEAK_IN_FLIGHT, peak, value) === peak) {
+    const peak = Atomics.load(control, slot);
+    if (value <= peak || Atomics.compareExchange(control, slot, peak, value) === peak) {
       return;
     }
   }

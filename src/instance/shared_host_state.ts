@@ -23,8 +23,16 @@ export const CONTROL = {
   PEAK_IN_FLIGHT: 6,
   /** Lowest LIMIT ever reached. */
   LOWEST_LIMIT: 7,
+  /** Server-Timing samples in the adaptive limit's current window (adaptive_limit.ts). */
+  WINDOW_SAMPLES: 8,
+  /** Sum of their `sem_wait`, in milliseconds. */
+  WINDOW_SEM_WAIT_MS: 9,
+  /** Sum of their round trips (request sent to response headers), in milliseconds. */
+  WINDOW_RTT_MS: 10,
+  /** Most permits held at once since the window began: the limit grows only when it was reached. */
+  WINDOW_PEAK_IN_FLIGHT: 11,
 } as const;
-const CONTROL_SLOTS = 8;
+const CONTROL_SLOTS = 12;
 
 /** Uint32 counters, after the control slots. Statuses are counted at their own index (100..599). */
 export const COUNTER = {
@@ -33,10 +41,16 @@ export const COUNTER = {
   RETRIES: 1,
   /** Acquisitions that had to sleep before getting a permit. */
   PERMITS_WAITED: 2,
-  /** Times a 429 halved the limit. */
+  /** Times the limit shrank (a 429 halved it, or semaphore waits grew). */
   LIMIT_DECREASES: 3,
-  /** Times 50 successes gave a permit back. */
+  /** Times the limit grew (semaphore waits near zero, or 50 successes without Server-Timing). */
   LIMIT_INCREASES: 4,
+  /** Responses that set a new instance session in a cookie jar (session_jars.ts): sessions this client opened. */
+  SESSIONS_OPENED: 5,
+  /** Responses whose Server-Timing `sesh_wait` was above zero: they queued behind their session's previous one. */
+  SESSION_WAITS: 6,
+  /** Responses HTTP 202 with an empty body: the instance did not do the request (retried). */
+  NOT_DONE: 7,
 } as const;
 export const STATUS_SLOTS = 600;
 

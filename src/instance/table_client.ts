@@ -5,9 +5,10 @@
  *
  * Statuses: 2xx is success; a 404 on get/delete is an answer (null / "not_found"); any other status outside
  * the retryable set is an `InstanceHttpError`. A 2xx whose body is not the expected JSON envelope (a page cut
- * off by the instance's 60 s quota, or a 202 from session overload) is retriable: the same request may work
- * later, but repeating it at once rarely does, so it surfaces as `InstanceRetriableError` without in-process
- * retries. For a POST it is an `AmbiguousRequestError` instead: the row may exist.
+ * off by the instance's 60 s quota) is retriable: the same request may work later, but repeating it at once
+ * rarely does, so it surfaces as `InstanceRetriableError` without in-process retries. For a POST it is an
+ * `AmbiguousRequestError` instead: the row may exist. A 202 with an empty body never gets here: the HTTP client
+ * retries it as not done (not_done.ts), reads and writes alike, and it is never read as an empty page.
  */
 import { DictionaryReader, type TableDictionary } from "./dictionary.ts";
 import { InstanceClockError } from "./errors.ts";

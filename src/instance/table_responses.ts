@@ -64,9 +64,6 @@ export function expectResult(
 }
 
 function describeBadBody(status: number, body: string): string {
-  if (status === 202 && body.trim() === "") {
-    return "HTTP 202 with an empty body (the instance queued the request: too many transactions waiting on the session)";
-  }
   const cancelled = body.match(/Transaction cancelled[^"]*/);
   if (cancelled) return `the instance cut the response off: ${cancelled[0].slice(0, 200)}`;
   return `HTTP ${status} body is not the expected {"result": …} JSON (${body.length} bytes)`;

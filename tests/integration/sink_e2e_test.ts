@@ -8,22 +8,11 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
-import { readTopicWithKcat } from "../support/kafka_helpers.ts";
+import { produceWithKcat, readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Sink-Otter-23";
-
-/** Produces `lines` with kcat: `key<TAB>value` when keyed; an empty value is a tombstone (-Z). */
-async function kcatProduce(bootstrap: string, topic: string, lines: string[], keyed: boolean): Promise<void> {
-  const args = ["-P", "-b", bootstrap, "-t", topic, "-Z", ...(keyed ? ["-K", "\t"] : [])];
-  const child = new Deno.Command("kcat", { args, stdin: "piped", stdout: "null", stderr: "piped" }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(lines.join("\n") + "\n"));
-  await writer.close();
-  const { code, stderr } = await child.output();
-  assertEquals(code, 0, new TextDecoder().decode(stderr));
-}
 
 function sinkConfig(sim: Simulator, topic: string, extra: Record<string, string | number | boolean> = {}) {
   return {
@@ -92,11 +81,16 @@ Deno.test("input shapes produced by kcat land as the spec says; other primitives
   });
   try {
     // Map (schemaless JSON): a String key updates, no key creates, a tombstone deletes; nested values flatten.
-    await kcatProduce(kafka.bootstrapServers, "in.map", [
+    await produceWithKcat(kafka.bootstrapServers, "in.map", [
       `${a}\t{"short_description":"patched by map","close":{"notes":"flattened"}}`,
       `${b}\t`,
     ], true);
-    await kcatProduce(kafka.bootstrapServers, "in.map", [`{"short_description":"created by map"}`], false);
+    await produceWithKcat(
+      kafka.bootstrapServers,
+      "in.map",
+      [`{"short_description":"created by map"}`],
+      false,
+    );
     // Struct with schemas: a Struct key, a Timestamp and a Decimal rendered as the instance expects.
     const structKey = JSON.stringify({
       schema: {
@@ -131,9 +125,9 @@ Deno.test("input shapes produced by kcat land as the spec says; other primitives
       },
       payload: { short_description: "patched by struct", due_date: 1718287200000, business_stc: "AJw=" },
     });
-    await kcatProduce(kafka.bootstrapServers, "in.struct", [`${structKey}\t${structValue}`], true);
+    await produceWithKcat(kafka.bootstrapServers, "in.struct", [`${structKey}\t${structValue}`], true);
     // String holding JSON is parsed; a String that is not a JSON object is a record error (DLQ + reporter).
-    await kcatProduce(kafka.bootstrapServers, "in.string", [
+    await produceWithKcat(kafka.bootstrapServers, "in.string", [
       `${d}\t{"short_description":"patched by string"}`,
       `${d}\tjust some text`,
     ], true);

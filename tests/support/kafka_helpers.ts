@@ -153,3 +153,19 @@ export async function readTopicWithKcat(bootstrapServers: string, topic: string)
     };
   }).sort((a, b) => a.partition - b.partition || a.offset - b.offset);
 }
+
+/** Produces `lines` with kcat: `key<TAB>value` when keyed; an empty value is a tombstone (-Z). */
+export async function produceWithKcat(
+  bootstrap: string,
+  topic: string,
+  lines: string[],
+  keyed: boolean,
+): Promise<void> {
+  const args = ["-P", "-b", bootstrap, "-t", topic, "-Z", ...(keyed ? ["-K", "\t"] : [])];
+  const child = new Deno.Command("kcat", { args, stdin: "piped", stdout: "null", stderr: "piped" }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(lines.join("\n") + "\n"));
+  await writer.close();
+  const { code, stderr } = await child.output();
+  if (code !== 0) throw new Error(`kcat -P failed (${code}): ${new TextDecoder().decode(stderr)}`);
+}

@@ -157,7 +157,7 @@ export const CONNECTION_DEFS: readonly PropertyDef[] = [
   http(
     "svc.http.adaptive.throttling",
     "BOOLEAN",
-    "On HTTP 429 halve the in-flight limit; recover one permit per 50 successful requests; never above svc.http.max.concurrent.requests.",
+    "Steer the in-flight limit (1 to svc.http.max.concurrent.requests) by the instance's own signal: grow while the semaphore waits its responses report (Server-Timing sem_wait) stay near zero, shrink when they grow; halve it on any HTTP 429; without Server-Timing, recover one permit per 50 successful requests.",
     {
       default: "true",
     },
