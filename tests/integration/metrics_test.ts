@@ -53,14 +53,18 @@ Deno.test("metrics: histograms, process metrics, sink counters and consumer lag"
     }]);
     const read = async () => parseExposition(await (await fetch(`${daemon.url}/metrics`)).text());
     // Task metrics arrive every 2 s: wait until the sink wrote every row (no lag left on either partition)
-    // and the text record failed.
+    // and the text record failed, and the source's snapshot with its request timings arrived.
     const metrics: Exposition = await waitFor(
       async () => {
         const e = await read();
         const written = sumOf(e, "tablesync_sink_records_written_total", { connector: "to-b" });
         const failed = sumOf(e, "tablesync_sink_records_failed_total", { connector: "text" });
         const lag = samplesOf(e, "tablesync_sink_consumer_lag_records", { connector: "to-b" });
-        return written >= ROWS && failed >= 1 && lag.length === 2 && lag.every((s) => s.value === 0)
+        // Each task posts its own snapshot: the source's may trail the sink's by up to one period.
+        const sourceTimed = histograms(e, "tablesync_instance_request_duration_seconds")
+          .some((h) => h.labels.connector === "from-a" && h.count > 0);
+        return written >= ROWS && failed >= 1 && lag.length === 2 && lag.every((s) => s.value === 0) &&
+            sourceTimed
           ? e
           : null;
       },
