@@ -5,21 +5,11 @@
  * it and queue records nobody would take, so the next page's handling waited on them for ever.
  */
 import { assert } from "../support/assert.ts";
+import { settlesWithin } from "../../src/common/delay.ts";
 import { pollUntil, sourceConfig, startSim, startTask, TestContext } from "./support.ts";
 
 /** Longer than any stop takes; reaching it means stop() hangs. */
 const HANG_BOUND_MS = 10_000;
-
-/** Whether `promise` settled before the bound (it may still settle later). */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const bound = new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), ms));
-  try {
-    return await Promise.race([promise.then(() => true), bound]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 Deno.test("a parallel backfill stopped mid-way: stop() resolves, every time", async () => {
   const sim = await startSim({ seed: { incident: 3000 }, latencyMs: 5 });
