@@ -12,6 +12,7 @@
  *    request header and size prefix, and every record is written into its place once. `writeEncoder` then
  *    prepends the header and the size prefix into that room instead of copying the request (see `adopt`). The
  *    batch's CRC-32C is hash-wasm's (crc32c.ts).
+ *    Each record's bytes are record_encoder.ts's; the request buffers are reused (request_buffers.ts).
  * The bytes are kafkajs's own, field by field (tests/kafka/produce_encoder_test.ts compares them with kafkajs's
  * encoding for records of every shape it accepts); anything this does not handle the same way (compression,
  * timestamps more than 24 days apart within a batch, keys, values or headers that are not Buffers or strings)
