@@ -53,6 +53,9 @@ export function renderDaemonMetrics(herder: Herder, mainThread: MetricsRegistry)
     instance.increment("tablesync_instance_retries_total", host, m.retries);
     instance.increment("tablesync_instance_permits_waited_total", host, m.permitsWaited);
     instance.increment("tablesync_instance_rate_limit_paced_total", host, m.rateLimitPaced);
+    instance.increment("tablesync_instance_sessions_opened_total", host, m.sessionsOpened);
+    instance.increment("tablesync_instance_session_waits_total", host, m.sessionWaits);
+    instance.increment("tablesync_instance_not_done_total", host, m.notDone);
     instance.set("tablesync_instance_throttle_limit", host, m.limit);
     instance.set("tablesync_instance_in_flight", host, m.inFlight);
   }

@@ -12,6 +12,7 @@
  *    request header and size prefix, and every record is written into its place once. `writeEncoder` then
  *    prepends the header and the size prefix into that room instead of copying the request (see `adopt`). The
  *    batch's CRC-32C is hash-wasm's (crc32c.ts).
+ *    Each record's bytes are record_encoder.ts's; the request buffers are reused (request_buffers.ts).
  * The bytes are kafkajs's own, field by field (tests/kafka/produce_encoder_test.ts compares them with kafkajs's
  * encoding for records of every shape it accepts); anything this does not handle the same way (compression,
  * timestamps more than 24 days apart within a batch, keys, values or headers that are not Buffers or strings)
@@ -25,6 +26,8 @@ import EncoderModule from "kafkajs/src/protocol/encoder.js";
 import ProduceModule from "kafkajs/src/protocol/requests/produce/index.js";
 import { crc32c } from "./crc32c.ts";
 import "./encoder_fix.ts";
+import { type Message, recordBodySize, sizeOfVarInt, writeRecord } from "./record_encoder.ts";
+import { requestBuffers } from "./request_buffers.ts";
 
 // deno-lint-ignore no-explicit-any
 const Encoder = EncoderModule as any;
@@ -41,18 +44,9 @@ const ROOM = Symbol("tablesync.kafkajs.room");
 const HEADROOM = 256;
 const MAGIC_BYTE = 2;
 const TRANSACTIONAL_MASK = 16;
-const INT32_MIN = -0x80000000;
-const INT32_MAX = 0x7fffffff;
 /** Record batch header from FirstOffset to the records count (8+4+4+1+4+2+4+8+8+8+2+4+4). */
 const BATCH_OVERHEAD = 61;
 
-type Bytes = Buffer | string;
-interface Message {
-  key?: Bytes | null;
-  value?: Bytes | null;
-  timestamp?: string | number;
-  headers?: Record<string, Bytes | Bytes[]>;
-}
 interface PartitionData {
   partition: number;
   firstSequence?: number | null;
@@ -80,188 +74,6 @@ interface BatchPlan {
   bodySizes: number[];
   /** Bytes of the record batch (FirstOffset onwards). */
   size: number;
-}
-
-function sizeOfUVarInt(value: number): number {
-  let bytes = 1;
-  while ((value & 0xffffff80) !== 0) {
-    bytes++;
-    value >>>= 7;
-  }
-  return bytes;
-}
-
-const zigZag = (value: number) => ((value << 1) ^ (value >> 31)) >>> 0;
-const sizeOfVarInt = (value: number) => sizeOfUVarInt(zigZag(value));
-
-function writeUVarInt(buf: Buffer, at: number, value: number): number {
-  while ((value & 0xffffff80) !== 0) {
-    buf[at++] = (value & 0x7f) | 0x80;
-    value >>>= 7;
-  }
-  buf[at++] = value & 0x7f;
-  return at;
-}
-
-/**
- * Request buffers to reuse. A request's buffer is free again once the broker answered it (it had read every byte
- * by then); a request that gets no answer (acks=0, a timeout, a lost connection) leaves its buffer to the garbage
- * collector. A fresh buffer of 1 MB costs page faults on first touch (with the daemon's malloc tuning, every one
- * above 128 KB is a fresh mapping); a reused one does not.
- */
-class RequestBuffers {
-  #free: Buffer[] = [];
-  /** Buffers kept: the driver has one request in flight at a time, the bench's bare loop a few. */
-  static readonly KEPT = 4;
-  /** Sizes are rounded up to this, so one buffer fits requests of about the same size. */
-  static readonly UNIT = 256 * 1024;
-
-  take(size: number): Buffer {
-    for (let i = 0; i < this.#free.length; i++) {
-      if (this.#free[i].length >= size) return this.#free.splice(i, 1)[0];
-    }
-    return Buffer.allocUnsafe(Math.ceil(size / RequestBuffers.UNIT) * RequestBuffers.UNIT);
-  }
-
-  give(buffer: Buffer): void {
-    if (this.#free.length < RequestBuffers.KEPT) this.#free.push(buffer);
-  }
-}
-
-const requestBuffers = new RequestBuffers();
-
-/** UTF-8 bytes of header names (a handful of distinct names, used by every record). */
-const headerNames = new Map<string, Buffer>();
-function headerNameBytes(name: string): Buffer {
-  let bytes = headerNames.get(name);
-  if (bytes === undefined) {
-    bytes = Buffer.from(name, "utf8");
-    if (headerNames.size < 1024) headerNames.set(name, bytes);
-  }
-  return bytes;
-}
-
-/** Bytes of a key, value or header value, or -1 when kafkajs would write null; NaN when not handled here. */
-function sizeOfBytes(value: unknown, nullable: boolean): number {
-  if (Buffer.isBuffer(value)) return value.length;
-  if (typeof value === "string") return Buffer.byteLength(value, "utf8");
-  if (nullable && value == null) return -1;
-  return NaN;
-}
-
-function sizeOfVarIntBytes(size: number): number {
-  return size < 0 ? 1 : sizeOfVarInt(size) + size;
-}
-
-/** A message's record body size (kafkajs's sizeOfBody), or NaN when this module leaves it to kafkajs. */
-function recordBodySize(message: Message, offsetDelta: number, timestampDelta: number): number {
-  if (!Number.isInteger(timestampDelta) || timestampDelta < INT32_MIN || timestampDelta > INT32_MAX) {
-    return NaN;
-  }
-  const size = 1 + sizeOfVarInt(timestampDelta) + sizeOfVarInt(offsetDelta) +
-    sizeOfVarIntBytes(sizeOfBytes(message.key, true)) + sizeOfVarIntBytes(sizeOfBytes(message.value, true));
-  const headers = message.headers;
-  if (headers === undefined) return size + sizeOfVarInt(0);
-  if (headers === null || typeof headers !== "object") return NaN;
-  return size + (sharedHeaders(headers)?.length ?? headersSize(headers));
-}
-
-/**
- * The encoded headers (their count, then each name and value) of a headers object seen before: the records of a
- * source's page share one headers object (producer.ts builds it once, and never changes it), so theirs are
- * encoded once and copied, not counted and written header by header for each record. A headers object is
- * encoded the second time it is seen in a row, so records with headers of their own cost nothing more.
- */
-function sharedHeaders(headers: Headers): Buffer | undefined {
-  const known = encodedHeaders.get(headers);
-  if (known !== undefined || headers !== lastHeaders) {
-    lastHeaders = headers;
-    return known;
-  }
-  const size = headersSize(headers);
-  if (Number.isNaN(size)) return undefined;
-  const bytes = Buffer.allocUnsafe(size);
-  writeHeaders(bytes, 0, headers);
-  encodedHeaders.set(headers, bytes);
-  return bytes;
-}
-
-type Headers = NonNullable<Message["headers"]>;
-const encodedHeaders = new WeakMap<Headers, Buffer>();
-let lastHeaders: Headers | null = null;
-
-/** The size of a record's headers as written (count and pairs), or NaN when this module leaves them to kafkajs. */
-function headersSize(headers: Headers): number {
-  let size = 0;
-  let count = 0;
-  for (const name of Object.keys(headers)) {
-    const value = headers[name];
-    const nameSize = Buffer.byteLength(name, "utf8");
-    for (const v of Array.isArray(value) ? value : [value]) {
-      const valueSize = sizeOfBytes(v, false);
-      size += sizeOfVarInt(nameSize) + nameSize + sizeOfVarInt(valueSize) + valueSize;
-      count++;
-    }
-  }
-  return size + sizeOfVarInt(count);
-}
-
-function writeBytes(buf: Buffer, at: number, value: unknown): number {
-  if (value == null) return writeUVarInt(buf, at, zigZag(-1));
-  if (typeof value === "string") {
-    const length = Buffer.byteLength(value, "utf8");
-    at = writeUVarInt(buf, at, zigZag(length));
-    return at + buf.write(value, at, length, "utf8");
-  }
-  const bytes = value as Buffer;
-  at = writeUVarInt(buf, at, zigZag(bytes.length));
-  buf.set(bytes, at);
-  return at + bytes.length;
-}
-
-/** kafkajs's Record v0: length, attributes, timestamp and offset deltas, key, value, headers. */
-function writeRecord(
-  buf: Buffer,
-  at: number,
-  message: Message,
-  bodySize: number,
-  offsetDelta: number,
-  timestampDelta: number,
-): number {
-  at = writeUVarInt(buf, at, zigZag(bodySize));
-  buf[at++] = 0;
-  at = writeUVarInt(buf, at, zigZag(timestampDelta));
-  at = writeUVarInt(buf, at, zigZag(offsetDelta));
-  at = writeBytes(buf, at, message.key);
-  at = writeBytes(buf, at, message.value);
-  const headers = message.headers;
-  if (headers === undefined) return writeUVarInt(buf, at, zigZag(0));
-  const shared = sharedHeaders(headers);
-  if (shared === undefined) return writeHeaders(buf, at, headers);
-  buf.set(shared, at);
-  return at + shared.length;
-}
-
-/** A record's headers: their count, then each name and value. */
-function writeHeaders(buf: Buffer, at: number, headers: Headers): number {
-  const names = Object.keys(headers);
-  let count = 0;
-  for (const name of names) {
-    const value = headers[name];
-    count += Array.isArray(value) ? value.length : 1;
-  }
-  at = writeUVarInt(buf, at, zigZag(count));
-  for (const name of names) {
-    const value = headers[name];
-    const nameBytes = headerNameBytes(name);
-    for (const v of Array.isArray(value) ? value : [value]) {
-      at = writeUVarInt(buf, at, zigZag(nameBytes.length));
-      buf.set(nameBytes, at);
-      at += nameBytes.length;
-      at = writeBytes(buf, at, v);
-    }
-  }
-  return at;
 }
 
 /** A partition's batch plan, as kafkajs's partitionsEncoder computes timestamps; null when left to kafkajs. */

@@ -80,6 +80,11 @@ const METRIC_HELP: Record<string, string> = {
   tablesync_instance_permits_waited_total: "Requests that had to wait for a concurrency permit",
   tablesync_instance_rate_limit_paced_total:
     "Requests delayed to stay within the instance's rate-limit rule (X-RateLimit-Limit/-Reset)",
+  tablesync_instance_sessions_opened_total:
+    "Instance sessions opened by the daemon's cookie jars (one per concurrent stream, plus any rotation)",
+  tablesync_instance_session_waits_total:
+    "Responses that waited behind their own session's previous request (Server-Timing sesh_wait; should stay 0)",
+  tablesync_instance_not_done_total: "Responses HTTP 202 with an empty body (not done; retried)",
   tablesync_instance_request_duration_seconds:
     "Instance requests from sending to the response's headers (one attempt; by this thread's task)",
   tablesync_kafka_produce_duration_seconds: "Kafka produce round trips (send until acknowledged)",

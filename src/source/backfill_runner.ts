@@ -97,6 +97,8 @@ export class BackfillRunner {
         const { page, limit, extractedAt, done } = await this.o.pages.read(sweep.next(query));
         going = await this.#serially(async () => {
           try {
+            // Pages read before a stop wait their turn behind the others': not worth handling any more.
+            if (signal.aborted) return false;
             const { rows, last, emitted } = await this.o.rows.handlePage(
               page.slices,
               extractedAt,

@@ -28,8 +28,15 @@ export class RecordQueue {
   }
 
   #wake: (() => void) | null = null;
+  /** `discard` was called: the task is stopping and nothing will be taken any more. */
+  #discarded = false;
 
+  /**
+   * Queues a batch; resolves when `poll()` took it, or at once after `discard` (records queued then are
+   * dropped: a poller that goes on handling a page read before the stop must not wait for a taker).
+   */
   put(records: SourceRecord[]): Promise<void> {
+    if (this.#discarded) return Promise.resolve();
     return new Promise((taken) => {
       this.#batches.push({ records, taken });
       this.notify();
@@ -79,8 +86,13 @@ export class RecordQueue {
     return out;
   }
 
-  /** Releases every waiting poller without delivering (the task is stopping). */
+  /**
+   * Releases every waiting poller without delivering, and every later `put` at once (the task is stopping).
+   * Pages read before the stop may still be handled after it (a parallel backfill's ranges queue theirs one
+   * behind the other): each waits for the batch put before it, which nobody would take.
+   */
   discard(): void {
+    this.#discarded = true;
     const batches = this.#batches;
     this.#batches = [];
     for (const b of batches) b.taken();

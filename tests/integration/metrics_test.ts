@@ -2,7 +2,9 @@
  * `GET /metrics` of the real daemon: a source reads instance A into a topic, a sink writes that topic into
  * instance B, and a second sink gets a record it cannot write (errors.tolerance=all with a dead letter queue).
  * Every line parses, histograms (instance requests, Kafka produce and commit, event-loop delay) have monotonic
- * cumulative buckets, the process metrics are there, and the sink counters and consumer lag move.
+ * cumulative buckets, the process metrics are there, and the sink counters and consumer lag move. Instance A
+ * keeps sessions and answers two of the source's reads 202 (not done): the instance client's session counters
+ * (sessions opened, session waits, not-done responses) appear per instance host and move.
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
@@ -15,8 +17,10 @@ import { startSimulator } from "../../src/sim/mod.ts";
 const PASSWORD = "pw-Metrics-Heron-48";
 const ROWS = 400;
 
-Deno.test("metrics: histograms, process metrics, sink counters and consumer lag", async () => {
-  const a = await startSimulator({ seed: { incident: ROWS }, users: [`admin:${PASSWORD}`] });
+Deno.test("metrics: histograms, process metrics, sink counters, consumer lag and session counters", async () => {
+  const a = await startSimulator({ seed: { incident: ROWS }, users: [`admin:${PASSWORD}`], sessions: {} });
+  const NOT_DONE = 2;
+  a.faults.add({ method: "GET", table: "incident", fault: { kind: "accepted" }, times: NOT_DONE });
   const b = await startSimulator({ seed: { incident: 0 }, users: [`admin:${PASSWORD}`] });
   await using kafka = await startKafkaBroker();
   const [topic, textTopic, dlq] = [uniqueName("m.incident"), uniqueName("m.text"), uniqueName("m.dlq")];
@@ -111,6 +115,18 @@ Deno.test("metrics: histograms, process metrics, sink counters and consumer lag"
     const start = one("process_start_time_seconds");
     assert(start <= Date.now() / 1000 && start > Date.now() / 1000 - 3600, `start time ${start}`);
     assert(one("process_open_fds") > 0 && one("process_max_fds") >= one("process_open_fds"), "descriptors");
+
+    // The instance client's session counters, per instance host: A opened sessions and answered 202 twice.
+    const hostA = { instance: new URL(a.url).host };
+    assert(sumOf(metrics, "tablesync_instance_sessions_opened_total", hostA) >= 1, "no session opened at A");
+    assertEquals(sumOf(metrics, "tablesync_instance_not_done_total", hostA), NOT_DONE);
+    assertEquals(metrics.types.get("tablesync_instance_not_done_total"), "counter");
+    assertEquals(
+      samplesOf(metrics, "tablesync_instance_session_waits_total", hostA).length,
+      1,
+      "session waits",
+    );
+    assertEquals(sumOf(metrics, "tablesync_instance_not_done_total", { instance: new URL(b.url).host }), 0);
 
     // Counters only grow: more rows in A, more written to B.
     a.table("incident").insert({ short_description: "one more" });

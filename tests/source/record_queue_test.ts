@@ -44,3 +44,14 @@ Deno.test("record queue: by default one drain takes up to 5000 records", () => {
   assertEquals(queue.drain().length, 5000);
   assertEquals(queue.drain().length, 1);
 });
+
+Deno.test("record queue: discard releases the waiting pollers, and a batch put after it resolves at once", async () => {
+  const queue = new RecordQueue();
+  const before = queue.put(batch("before", 2));
+  queue.discard();
+  await before;
+  // Resolves without a drain: a poller handling a page read before the stop must not wait for a taker.
+  await queue.put(batch("after", 2));
+  assertEquals(queue.isEmpty, true, "nothing is queued after the stop");
+  assertEquals(queue.drain(), []);
+});
