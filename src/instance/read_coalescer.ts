@@ -13,12 +13,13 @@
  *
  * When the batch endpoint itself refuses (any status but 200): with `required` the reads fail with that
  * `InstanceConfigError`; without, the coalescer turns itself off (`onRefused` says why) and every read from then
- * on, and the refused ones, go as single requests. Any other failure of the batch request (after the HTTP
+ * on, and the refused ones, go as single requests. A batch answer over `svc.http.max.response.bytes` sends its
+ * reads alone (each may fit; the tables' page sizes are not at fault). Any other failure of the batch request (after the HTTP
  * client's retries) fails each of its reads with that error, as it would have failed a single request.
  */
 import { isRetryableStatus } from "../common/retry_policy.ts";
 import { postBatch } from "./batch_api.ts";
-import { InstanceConfigError } from "./errors.ts";
+import { InstanceConfigError, ResponseTooLargeError } from "./errors.ts";
 import type { InstanceHttpClient, InstanceResponse } from "./http_client.ts";
 import { isNotDone } from "./not_done.ts";
 import type { RowWrite } from "./table_client.ts";
@@ -118,7 +119,11 @@ export class ReadCoalescer {
       });
     } catch (error) {
       wanted.dispose();
-      if (error instanceof InstanceConfigError && !this.#o.required) {
+      // The reads together outgrew svc.http.max.response.bytes: each may well fit alone (its table's page size
+      // is not the cause, so no table should halve it).
+      if (error instanceof ResponseTooLargeError) {
+        batch.forEach((p) => this.#settleAlone(p));
+      } else if (error instanceof InstanceConfigError && !this.#o.required) {
         if (!this.#refused) this.#o.onRefused?.(error);
         this.#refused = true;
         batch.forEach((p) => this.#settleAlone(p));

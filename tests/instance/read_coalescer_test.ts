@@ -142,6 +142,38 @@ Deno.test("an item's 403 or cut-off body is that read's error, as a single reque
   await assertRejects(() => t.client.list("problem", { limit: 1000 }), InstanceHttpError);
 });
 
+Deno.test("a batch answer over svc.http.max.response.bytes sends its reads alone, not as each table's error", async () => {
+  await using t = await setup();
+  const tables = ["incident", "problem"];
+  const single = await Promise.all(tables.map((table) =>
+    t.client.http.request({
+      method: "GET",
+      path: `/api/now/table/${table}`,
+    })
+  ));
+  const largest = Math.max(...single.map((r) => r.body.byteLength));
+  // Room for either page alone, not for both base64-encoded in one answer.
+  const small = await TableClient.create(testOptions(t.sim.url, {
+    auth: { type: "basic", username: USER, password: PASSWORD },
+    http: { maxResponseBytes: Math.ceil(largest * 1.2) },
+  }));
+  try {
+    const coalescer = new ReadCoalescer(small.http, {
+      gatherMs: 20,
+      maxItems: 50,
+      required: false,
+      neededBy: "svc.source.poll.batch=auto",
+    });
+    small.coalesceReads(coalescer);
+    t.sim.journal.clear();
+    const pages = await readAll(small, tables);
+    assertEquals(pages.map((p) => p.rows.length), rowCounts(t.sim, tables));
+    assertEquals(coalescer.stats, { batches: 1, items: 2, alone: 2 });
+  } finally {
+    small.close();
+  }
+});
+
 Deno.test("a refused batch endpoint: auto turns batching off and reads go alone; required fails them", async () => {
   {
     await using t = await setup();
