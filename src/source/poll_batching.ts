@@ -13,6 +13,17 @@ import type { SourceSettings } from "./settings.ts";
 export const GATHER_MS = 10;
 /** Items per batch: idle window queries are small, and items run one after another within the 30 s quota. */
 export const MAX_BATCH_ITEMS = 50;
+/**
+ * The largest body of a sweep's single page after which the table's next window query still counts as idle (a
+ * small page expected): a full batch of such pages, base64-encoded, stays far below the Batch API's 10 MB per
+ * item and the default svc.http.max.response.bytes.
+ */
+const IDLE_PAGE_BYTES = 256 * 1024;
+
+/** Whether a table whose last sweep read `pages` pages, the last of `lastPageBytes`, is idle (small pages expected). */
+export function idleAfter(pages: number, lastPageBytes: number): boolean {
+  return pages === 1 && lastPageBytes <= IDLE_PAGE_BYTES;
+}
 
 /**
  * The instant an idle poll due at `dueAt` goes: the tick (a multiple of the interval on the local clock) nearest to

@@ -30,6 +30,7 @@ import type { PageBudget } from "./page_budget.ts";
 import { PageReader } from "./page_reader.ts";
 import { ReadAhead } from "./read_ahead.ts";
 import { RowHandler, type RowPosition } from "./row_handler.ts";
+import { idleAfter } from "./poll_batching.ts";
 
 export interface TablePollerOptions {
   readonly table: TableSettings;
@@ -94,7 +95,7 @@ export class TablePoller {
   readonly #pages: PageReader;
   /** The streaming sweep's next page, asked for while the last one is handled. */
   readonly #ahead: ReadAhead;
-  /** The last sweep was one page: the table is caught up, and its next window query is expected to be small. */
+  /** The last sweep was one small page (idleAfter): its next window query is expected to be small too. */
   #idle = false;
 
   constructor(o: TablePollerOptions, keepRaw: ReadonlySet<string>) {
@@ -223,7 +224,7 @@ export class TablePoller {
     }
     this.#sweep = null;
     this.#hints = hintsFrom(sweep.coveredWindows, this.#backoff.limit);
-    this.#idle = sweep.pages === 1;
+    this.#idle = idleAfter(sweep.pages, page.bytes);
     this.#backoff.pollIntervalStarts(this.#idle ? this.#o.alignIdlePoll : undefined);
     this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
     return { emitted, caughtUp: true };
