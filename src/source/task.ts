@@ -137,6 +137,7 @@ export class TableSourceTask implements SourceTask {
           queue: this.#queue,
           signal,
           progress,
+          alignIdlePoll,
         })
         : null;
       this.#pollers.push(
