@@ -1,8 +1,12 @@
 /**
- * One round trip of the instance's Batch API (`POST /api/now/v1/batch`, table-api.md §9): row writes go out as
- * `rest_requests` items (JSON bodies base64-encoded), and each item's answer comes back as an `InstanceResponse`
- * of its own, so the single-call interpretation (`rowWriteResult`, `deleteResult`) applies unchanged. Items the
- * instance did not get to before its 30 s quota are reported as unserviced: they were not applied.
+ * One round trip of the instance's Batch API (`POST /api/now/v1/batch`, table-api.md §9): row writes (the sink)
+ * or list reads (the source's read coalescer) go out as `rest_requests` items (JSON bodies base64-encoded), and
+ * each item's answer comes back as an `InstanceResponse` of its own, so the single-call interpretation
+ * (`rowWriteResult`, `deleteResult`, `expectResult`) applies unchanged. Items the instance did not get to before
+ * its 30 s quota are reported as unserviced: they were not applied (not run).
+ *
+ * An item's own headers (`X-Total-Count` of a read) come back in the item when asked for (`keepHeaders`); its
+ * `date` is the batch response's Date header: the instance clock when the batch was answered.
  *
  * The batch request itself goes through the HTTP client (permits, retries of 429/5xx answers, auth). It is
  * idempotent only when every item is (no POST): a batch with a create that is sent without an answer throws
@@ -31,10 +35,18 @@ interface ServicedItem {
 
 const encoder = new TextEncoder();
 
+export interface BatchOptions {
+  /** Ask for each item's response headers (reads need `X-Total-Count`); writes go without. */
+  keepHeaders?: boolean;
+  /** The setting that makes the Batch API needed, named when the endpoint refuses. */
+  neededBy?: string;
+}
+
 export async function postBatch(
   http: InstanceHttpClient,
   writes: readonly RowWrite[],
   signal?: AbortSignal,
+  { keepHeaders = false, neededBy = "svc.sink.batch.enabled=true" }: BatchOptions = {},
 ): Promise<BatchItemOutcome[]> {
   const restRequests = writes.map((w, i) => {
     const query = w.query.toString();
@@ -47,7 +59,7 @@ export async function postBatch(
         { name: "Accept", value: "application/json" },
       ],
       ...(w.json === undefined ? {} : { body: toBase64(encoder.encode(JSON.stringify(w.json))) }),
-      exclude_response_headers: true,
+      exclude_response_headers: !keepHeaders,
     };
   });
   const response = await http.request({
@@ -63,7 +75,7 @@ export async function postBatch(
     // The batch endpoint refused the request as a whole (not enabled, not permitted): a setup problem, not
     // something about any one record.
     throw new InstanceConfigError(
-      `${BATCH_PATH} answered HTTP ${response.status}; the Batch API is needed by svc.sink.batch.enabled=true: ` +
+      `${BATCH_PATH} answered HTTP ${response.status}; the Batch API is needed by ${neededBy}: ` +
         redact(text).slice(0, 300),
     );
   }

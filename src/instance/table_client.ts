@@ -23,6 +23,7 @@ import type { InstanceClientOptions } from "./options.ts";
 import { describeUnusableDate } from "./instance_clock.ts";
 import { type ResultEnd, resultEnd, resultSlices } from "./result_slices.ts";
 import type { TableRow } from "./table_rows.ts";
+import type { ReadCoalescer } from "./read_coalescer.ts";
 import { expectResult, httpError, retriableWhenBroken, totalCountOf } from "./table_responses.ts";
 
 export type DisplayValue = "false" | "true" | "all";
@@ -52,6 +53,11 @@ export interface ListParams extends RowParams {
    * drops rows the user may not read); false or absent sends `sysparm_no_count=true` (no count query).
    */
   count?: boolean;
+  /**
+   * A small page is expected (an idle table's window query): the read may travel as an item of a Batch API
+   * request with other tables' reads, when the client coalesces reads (`coalesceReads`; read_coalescer.ts).
+   */
+  coalesce?: boolean;
 }
 
 /** What a page's response says besides its rows. */
@@ -90,6 +96,8 @@ export class TableClient {
   private readonly dictionaries: DictionaryReader;
   /** The body size of the last page read with `listSliced`, per table: the size expected of the next. */
   readonly #lastPageBytes = new Map<string, number>();
+  /** Gathers reads marked `coalesce` into Batch API requests; null: every read is a request of its own. */
+  #coalescer: ReadCoalescer | null = null;
 
   constructor(readonly http: InstanceHttpClient, dictionaryTtlMs?: number) {
     this.dictionaries = new DictionaryReader((table, options) => this.list(table, options), dictionaryTtlMs);
@@ -107,7 +115,13 @@ export class TableClient {
   }
 
   close(): void {
+    this.#coalescer?.close();
     this.http.close();
+  }
+
+  /** Reads marked `coalesce` go through `coalescer` from now on (null: one request each). */
+  coalesceReads(coalescer: ReadCoalescer | null): void {
+    this.#coalescer = coalescer;
   }
 
   /**
@@ -159,6 +173,9 @@ export class TableClient {
     if (params.queryCategory) query.set("sysparm_query_category", params.queryCategory);
     if (!params.count) query.set("sysparm_no_count", "true");
     query.set("sysparm_suppress_pagination_header", "true");
+    if (params.coalesce && this.#coalescer?.active) {
+      return this.#coalescer.request({ method: "GET", path: tablePath(table), query }, params.signal);
+    }
     return this.http.request({
       method: "GET",
       path: tablePath(table),

@@ -30,6 +30,8 @@ export interface JournalEntry {
   rowsReturned: number;
   /** Fault kinds applied to this request. */
   faults: string[];
+  /** An item of a Batch API request (served inside another entry's round trip), not an HTTP request of its own. */
+  batchItem?: boolean;
 }
 
 export class Journal {

@@ -66,6 +66,7 @@ export async function handleRequest(
     authKind: "none",
     startedAt,
     instanceTime: formatGlideDateTime(state.clock.nowSeconds()),
+    ...(inner ? { batchItem: true } : {}),
   });
   const leave = state.counters.enter(route.key);
   let ticket: Ticket | undefined;

@@ -74,6 +74,7 @@ export class PageReader {
       excludeReferenceLink: t.excludeReferenceLink,
       queryNoDomain: !t.queryDomain,
       queryCategory: t.queryCategory,
+      coalesce: request.coalesce,
       signal,
     });
     const extractedAt = Date.now();

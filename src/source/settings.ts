@@ -6,11 +6,14 @@
 import { PropReader } from "../common/prop_reader.ts";
 import type { TypedProps } from "../common/props.ts";
 import { TABLE_PREFIX } from "../config/defs/table.ts";
+import { POLL_BATCH_VALUES } from "../config/defs/source.ts";
 import type { DisplayValue } from "../instance/mod.ts";
 
 export type SchemaMode = "schemaless" | "strings" | "typed";
 export type BadRowBehavior = "fail" | "skip";
 export type SchemaEvolution = "fail" | "backward" | "permissive";
+/** `svc.source.poll.batch`: whether idle polls share Batch API requests (read_coalescer.ts). */
+export type PollBatch = typeof POLL_BATCH_VALUES[number];
 
 export interface TableSettings {
   /** The key of `svc.table.<alias>.*`; only names things in logs and messages. */
@@ -45,6 +48,7 @@ export interface SourceSettings {
   /** `svc.source.typed.fields` entries, `field:type`. */
   readonly typedFields: readonly string[];
   readonly overlapSeconds: number;
+  readonly pollBatch: PollBatch;
   readonly safetyLagSeconds: number;
   readonly dedupWindowRecords: number;
   readonly badRowBehavior: BadRowBehavior;
@@ -118,6 +122,7 @@ export function sourceSettingsFromProps(props: TypedProps): SourceSettings {
     schemaMode: oneOf(props, "svc.source.schema.mode", ["schemaless", "strings", "typed"] as const),
     typedFields: list(props, "svc.source.typed.fields"),
     overlapSeconds: num(props, "svc.source.overlap.seconds"),
+    pollBatch: oneOf(props, "svc.source.poll.batch", POLL_BATCH_VALUES),
     safetyLagSeconds: num(props, "svc.source.safety.lag.seconds"),
     dedupWindowRecords: num(props, "svc.source.dedup.window.records"),
     badRowBehavior: oneOf(props, "svc.source.bad.row.behavior", ["fail", "skip"] as const),

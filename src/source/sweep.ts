@@ -93,6 +93,8 @@ export interface PageRequest {
   readonly query: string;
   /** Ask for `X-Total-Count` of the page's window. */
   readonly count: boolean;
+  /** A small page is expected (an idle table's window query): it may share a Batch API request (poll_batching.ts). */
+  readonly coalesce?: boolean;
 }
 
 /** What a page returned. */

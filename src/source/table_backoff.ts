@@ -73,9 +73,13 @@ export class TableBackoff {
     return sleepEndingOnAbort(this.#nextAt - Date.now(), signal);
   }
 
-  /** A sweep ended (or found nothing to do): the next one waits the poll interval. */
-  pollIntervalStarts(): void {
-    this.#nextAt = Date.now() + this.#t.pollIntervalMs;
+  /**
+   * A sweep ended (or found nothing to do): the next one waits the poll interval, its end moved by `align` (the
+   * instant to poll at instead, poll_batching.ts) when given.
+   */
+  pollIntervalStarts(align?: (dueAt: number, intervalMs: number) => number): void {
+    const dueAt = Date.now() + this.#t.pollIntervalMs;
+    this.#nextAt = align ? align(dueAt, this.#t.pollIntervalMs) : dueAt;
   }
 
   /**

@@ -30,6 +30,7 @@ import type { PageBudget } from "./page_budget.ts";
 import { PageReader } from "./page_reader.ts";
 import { ReadAhead } from "./read_ahead.ts";
 import { RowHandler, type RowPosition } from "./row_handler.ts";
+import { idleAfter } from "./poll_batching.ts";
 
 export interface TablePollerOptions {
   readonly table: TableSettings;
@@ -55,6 +56,11 @@ export interface TablePollerOptions {
   readonly progress?: StepObserver;
   /** Turns a step's records into the records to queue (deletion capture: audit rows to tombstones). */
   readonly expand?: (records: SourceRecord[]) => Promise<SourceRecord[]>;
+  /**
+   * When idle polls share Batch API requests (poll_batching.ts): moves an idle table's next poll to a shared
+   * tick, so that the task's idle polls come due together. Absent: the poll interval as it is.
+   */
+  readonly alignIdlePoll?: (dueAt: number, intervalMs: number) => number;
   /** Bounds each sweep's high-water mark (deletion capture keeps rows behind the deletions read). */
   readonly sweepBound?: (mark: HighWaterMark, signal: AbortSignal) => Promise<HighWaterMark>;
 }
@@ -89,6 +95,8 @@ export class TablePoller {
   readonly #pages: PageReader;
   /** The streaming sweep's next page, asked for while the last one is handled. */
   readonly #ahead: ReadAhead;
+  /** The last sweep was one small page (idleAfter): its next window query is expected to be small too. */
+  #idle = false;
 
   constructor(o: TablePollerOptions, keepRaw: ReadonlySet<string>) {
     this.#o = o;
@@ -166,15 +174,16 @@ export class TablePoller {
         this.#cursor === null,
       );
       if (sweep.empty) {
-        this.#backoff.pollIntervalStarts();
+        this.#backoff.pollIntervalStarts(this.#idle ? this.#o.alignIdlePoll : undefined);
         return { emitted: 0, caughtUp: true };
       }
       this.#sweep = sweep;
     }
     const sweep = this.#sweep;
     const inWindow = atOrBefore(sweep.end);
+    // An idle table's window query may share a Batch API request with other tables' (poll_batching.ts).
     const { page, limit, extractedAt, done } = await this.#ahead.next(
-      sweep.next(this.#query),
+      { ...sweep.next(this.#query), coalesce: this.#idle && sweep.pages === 0 },
       this.#backoff.limit,
     );
     if (sweep.pages === 0 && this.#high.contradicts(sweep.highWater, page.instanceTime)) {
@@ -215,7 +224,8 @@ export class TablePoller {
     }
     this.#sweep = null;
     this.#hints = hintsFrom(sweep.coveredWindows, this.#backoff.limit);
-    this.#backoff.pollIntervalStarts();
+    this.#idle = idleAfter(sweep.pages, page.bytes);
+    this.#backoff.pollIntervalStarts(this.#idle ? this.#o.alignIdlePoll : undefined);
     this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
     return { emitted, caughtUp: true };
   }

@@ -25,6 +25,7 @@ import { probeTable } from "./startup_probe.ts";
 import { ProgressTracker } from "./progress_tracker.ts";
 import { ProgressReporter, type ProgressReporterOptions } from "./progress_reporter.ts";
 import { TablePoller } from "./table_poller.ts";
+import { pollBatchingFor } from "./poll_batching.ts";
 import { parseTypedFields, type TypedType } from "./typed_coercion.ts";
 
 /** Longest `poll()` waits for records before returning an empty list to the driver. */
@@ -94,6 +95,7 @@ export class TableSourceTask implements SourceTask {
       }
     }
 
+    const alignIdlePoll = pollBatchingFor(settings, client, context.logger);
     for (const table of settings.tables) {
       const partition = sourcePartition(table.table, instance, table);
       const stored = context.offset(partition);
@@ -135,6 +137,7 @@ export class TableSourceTask implements SourceTask {
           queue: this.#queue,
           signal,
           progress,
+          alignIdlePoll,
         })
         : null;
       this.#pollers.push(
@@ -162,6 +165,7 @@ export class TableSourceTask implements SourceTask {
           pageBudget: this.#pageBudget,
           signal,
           progress,
+          alignIdlePoll,
           sweepBound: deletes ? (mark, signal) => deletes.horizon.clamp(mark, signal) : undefined,
         }, keepRaw),
       );

@@ -5,6 +5,8 @@ import { identifierList, range } from "../validators.ts";
 const source = group("Source");
 
 const SCHEMA_MODES = ["schemaless", "strings", "typed"] as const;
+/** `svc.source.poll.batch` values (read by src/source/settings.ts). */
+export const POLL_BATCH_VALUES = ["auto", "true", "false"] as const;
 
 export const SOURCE_DEFS: readonly PropertyDef[] = [
   source(
@@ -33,6 +35,15 @@ export const SOURCE_DEFS: readonly PropertyDef[] = [
     {
       default: "5000",
       validator: range(1),
+    },
+  ),
+  source(
+    "svc.source.poll.batch",
+    "STRING",
+    "Idle polls of the task's tables share Batch API requests (POST /api/now/v1/batch): window queries of caught-up tables that come due within a few milliseconds travel as items of one request (at most 50), and idle polls are aligned to ticks of the poll interval so that they do. auto: when the task polls at least 2 tables; if the instance refuses the Batch API, the task warns and goes on with single requests. true: as auto, with any number of tables, and a refused Batch API fails the task. false: one request per poll. Backfill and catch-up pages are never batched.",
+    {
+      default: "auto",
+      validValues: POLL_BATCH_VALUES,
     },
   ),
   source(

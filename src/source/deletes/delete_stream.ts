@@ -49,6 +49,8 @@ export interface DeleteStreamOptions {
   readonly signal: AbortSignal;
   /** The table's progress: failures of the audit stream show as the table's last error. */
   readonly progress?: StepObserver;
+  /** The task's tick policy for idle polls when they share Batch API requests (poll_batching.ts). */
+  readonly alignIdlePoll?: (dueAt: number, intervalMs: number) => number;
 }
 
 export interface DeleteStream {
@@ -114,6 +116,7 @@ export async function createDeleteStream(o: DeleteStreamOptions): Promise<Delete
     records,
     queue: o.queue,
     signal: o.signal,
+    alignIdlePoll: o.alignIdlePoll,
     progress: horizon,
     expand: async (markers) => {
       const out = await records.expand(markers);
