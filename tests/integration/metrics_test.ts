@@ -65,8 +65,9 @@ Deno.test("metrics: histograms, process metrics, sink counters, consumer lag and
         const failed = sumOf(e, "tablesync_sink_records_failed_total", { connector: "text" });
         const lag = samplesOf(e, "tablesync_sink_consumer_lag_records", { connector: "to-b" });
         // Each task posts its own snapshot: the source's may trail the sink's by up to one period.
-        const sourceTimed = histograms(e, "tablesync_instance_request_duration_seconds")
-          .some((h) => h.labels.connector === "from-a" && h.count > 0);
+        const sourceTimed = samplesOf(e, "tablesync_instance_request_duration_seconds_count", {
+          connector: "from-a",
+        }).some((s) => s.value > 0);
         return written >= ROWS && failed >= 1 && lag.length === 2 && lag.every((s) => s.value === 0) &&
             sourceTimed
           ? e
