@@ -151,8 +151,8 @@ function wavingRate(elapsedMs: number): number {
   return Math.max(1, Math.round(writerRate * (1 + 0.9 * Math.sin((2 * Math.PI * elapsedMs) / 120_000))));
 }
 
-function duration(s: number | null | undefined): string {
-  if (s === null || s === undefined) return "?";
+function duration(s: number | null): string {
+  if (s === null) return "?";
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
 }
 
@@ -162,7 +162,9 @@ let lastDelete = Date.now();
 while (!stopping) {
   await new Promise((r) => setTimeout(r, 2000));
   if (stopping) break;
-  if (writerRate > 0) sim.writer.start({ rowsPerSecond: wavingRate(Date.now() - started), table: "incident" });
+  if (writerRate > 0) {
+    sim.writer.start({ rowsPerSecond: wavingRate(Date.now() - started), table: "incident" });
+  }
   try {
     const status = await (await fetch(`${api}/connectors/${connector}/status`)).json();
     const tables = await (await fetch(`${api}/connectors/${connector}/tables`)).json();
@@ -185,9 +187,9 @@ while (!stopping) {
     const progress = !t
       ? "starting"
       : t.phase === "backfill"
-      ? `backfill · ${t.rows_emitted} rows emitted · ${t.rows_remaining ?? "?"} remaining · ETA ~${
-        duration(t.eta_seconds_estimate)
-      } (estimate)`
+      ? `backfill · ${t.rows_emitted} rows emitted · ${t.rows_remaining ?? "?"} remaining · ETA ${
+        t.eta_seconds_estimate === null ? "?" : `~${duration(t.eta_seconds_estimate)} (estimate)`
+      }`
       : `streaming · ${t.rows_emitted} rows emitted · lag ${duration(t.lag_seconds)}`;
     console.log(
       `[${String(elapsed).padStart(4)}s] incident: ${

@@ -126,6 +126,20 @@ Deno.test("the status page: server-rendered, refreshed in place, failed sinks ob
         "a backfill with a rate, a chart and progress",
       );
       assertMatch(first.eta, /^≈ .+ \(estimate\)$/);
+      // Twelve columns under a failed card with a long name: still, no word (an alias, a phase, a number) is broken.
+      const brokenWords = await row.evaluate((tr) => {
+        const broken: string[] = [];
+        const walker = tr.ownerDocument.createTreeWalker(tr, 4 /* NodeFilter.SHOW_TEXT */);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent!.trim();
+          if (text === "" || text.includes(" ")) continue;
+          const range = tr.ownerDocument.createRange();
+          range.selectNodeContents(node);
+          if (range.getClientRects().length > 1) broken.push(text);
+        }
+        return broken;
+      });
+      assertEquals(brokenWords, []);
       const later = await waitFor(
         async () => {
           const v = await read();
