@@ -17,7 +17,7 @@
  *
  * So the status page's chart has something to show, the backfill lasts about a minute (each request to the
  * simulator takes --latency-ms, as a real instance's do) and the writer's rate then rises and falls around
- * --writer-rate in a two-minute wave.
+ * --writer-rate in a two-minute wave (between 10 % and 190 % of it).
  *
  * --bootstrap-servers uses a Kafka cluster that already runs (the topic is created there if missing) instead of
  * starting a broker.
