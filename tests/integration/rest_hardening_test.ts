@@ -136,6 +136,13 @@ Deno.test("REST hardening, probes, loggers and active topics on the real daemon"
       assertEquals(refused.body.error_code, 400);
       assertStringIncludes(refused.body.message, "name");
     }
+    // A body of the wrong shape says where the problem is.
+    const notObject = await post("/connectors", [{ name: "in-a-list" }]);
+    assertEquals(notObject.status, 400);
+    assertStringIncludes(notObject.body.message, "request body: ");
+    const badConfig = await post("/connectors", { name: "c", config: "not a map" });
+    assertEquals(badConfig.status, 400);
+    assertStringIncludes(badConfig.body.message, "config: ");
     const viaPut = await daemon.request("PUT", "/connectors/a%2Fb/config", sourceConfig(sim.url));
     assertEquals(viaPut.status, 400);
     assertStringIncludes(viaPut.body.message, "'/'");
