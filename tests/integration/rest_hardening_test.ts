@@ -192,6 +192,10 @@ Deno.test("REST hardening, probes, loggers and active topics on the real daemon"
     const task = await daemon.request("GET", "/admin/loggers/task");
     assertEquals(task.body.level, "DEBUG");
     assert(typeof task.body.last_modified === "number", JSON.stringify(task.body));
+    // The same level again: Connect still lists the logger; its last_modified stays.
+    const again = await daemon.request("PUT", "/admin/loggers/task", { level: "DEBUG" });
+    assertEquals([again.status, again.body], [200, ["task"]]);
+    assertEquals((await daemon.request("GET", "/admin/loggers/task")).body, task.body);
     await waitFor(() => sweepLine.test(daemon.output()), 30_000, "a DEBUG sweep line from the task");
     assertEquals((await daemon.request("PUT", "/admin/loggers/task", {})).status, 400);
     assertEquals((await daemon.request("PUT", "/admin/loggers/task", { level: "LOUD" })).status, 404);
