@@ -238,7 +238,12 @@ Deno.test("while Kafka cannot be reached, /health and /ready answer 503 without 
       headers: { authorization: "Bearer probe-token-Vole-12" },
     });
     assertEquals(withToken.status, 503);
-    assertStringIncludes((await withToken.json()).message, "starting up");
+    const { message } = await withToken.json();
+    assertEquals(message, `Worker is still starting up: waiting for Kafka at 127.0.0.1:${port}.`);
+    // The status page says so as a page (no data, no token), not as JSON.
+    const page = await fetch(`${daemon.url}/ui`);
+    assertEquals([page.status, page.headers.get("content-type")], [503, "text/html; charset=utf-8"]);
+    assertStringIncludes(await page.text(), `<p class="muted" id="starting">${message}</p>`);
   } finally {
     await daemon.stop();
   }
