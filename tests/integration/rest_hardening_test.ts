@@ -11,6 +11,7 @@ import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { launchChromium } from "../support/browser.ts";
 
 const PASSWORD = "pw-Hardening-Lark-31";
 const BODY_LIMIT = 1024 * 1024;
@@ -244,6 +245,13 @@ Deno.test("while Kafka cannot be reached, /health and /ready answer 503 without 
     const page = await fetch(`${daemon.url}/ui`);
     assertEquals([page.status, page.headers.get("content-type")], [503, "text/html; charset=utf-8"]);
     assertStringIncludes(await page.text(), `<p class="muted" id="starting">${message}</p>`);
+    // In a browser its script keeps saying so (no error line) while it waits for the worker.
+    await using browser = await launchChromium();
+    const tab = await browser.newPage();
+    await tab.goto(`${daemon.url}/ui#token=probe-token-Vole-12`);
+    // (the script's own paragraph, after its first refresh, replaced the server's #starting one)
+    await tab.locator("#content > p:not([id])", { hasText: message }).waitFor({ timeout: 15_000 });
+    assertEquals(await tab.locator("#problem").textContent(), "");
   } finally {
     await daemon.stop();
   }
