@@ -118,7 +118,11 @@ Deno.test("demo: Ctrl-C stops the daemon gracefully with one signal; nothing is 
     const ys = await heights();
     // y is 29 at a rate of 0 (the chart is 30 high).
     return ys.length >= 3 && ys.slice(-2).every((y) => y < 29) ? ys : undefined;
-  }, "the status page's chart showing the writer's changes after the backfill");
+  }, "the status page's chart showing the writer's changes after the backfill").catch(async (e) => {
+    Deno.kill(-demo.process.pid, "SIGINT"); // leave no demo running behind a failure
+    await demo.process.status;
+    throw e;
+  });
   assert(chart.length >= 3);
   // A terminal's Ctrl-C: SIGINT to every process of the foreground group.
   Deno.kill(-demo.process.pid, "SIGINT");
