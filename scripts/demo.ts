@@ -12,7 +12,12 @@
  * that one). If the demo itself is killed (SIGTERM, SIGKILL, a closed terminal), watchdogs stop the daemon
  * (gracefully) and the broker; the simulator runs inside the demo and ends with it.
  *
- *   scripts/demo [--seconds N] [--rows N] [--writer-rate N] [--delete-every N] [--bootstrap-servers HOST:PORT]
+ *   scripts/demo [--seconds N] [--rows N] [--writer-rate N] [--latency-ms N] [--delete-every N]
+ *                [--bootstrap-servers HOST:PORT]
+ *
+ * So the status page's chart has something to show, the backfill lasts about a minute (each request to the
+ * simulator takes --latency-ms, as a real instance's do) and the writer's rate then rises and falls around
+ * --writer-rate in a two-minute wave (between 10 % and 190 % of it).
  *
  * --bootstrap-servers uses a Kafka cluster that already runs (the topic is created there if missing) instead of
  * starting a broker.
@@ -39,8 +44,9 @@ function option(name: string, fallback: number): number {
 }
 
 const seconds = option("seconds", 0);
-const rows = option("rows", 20000);
-const writerRate = option("writer-rate", 50);
+const rows = option("rows", 40000);
+const writerRate = option("writer-rate", 100);
+const latencyMs = option("latency-ms", 250);
 const deleteEvery = option("delete-every", 3);
 const bootstrapIndex = Deno.args.indexOf("--bootstrap-servers");
 const givenBootstraps = bootstrapIndex >= 0 ? Deno.args[bootstrapIndex + 1] : undefined;
@@ -52,12 +58,14 @@ const dataDir = await Deno.makeTempDir({ prefix: "tablesync-demo-" });
 const password = crypto.randomUUID();
 
 console.log(
-  `starting the instance simulator with ${rows} incidents and a writer at ${writerRate} changes/s ...`,
+  `starting the instance simulator with ${rows} incidents, ${latencyMs} ms per request and a writer at about ` +
+    `${writerRate} changes/s ...`,
 );
 const sim = await startSimulator({
   port: 0,
   seed: { incident: rows },
   users: [`admin:${password}`],
+  latencyMs,
   writer: writerRate > 0 ? { rowsPerSecond: writerRate, table: "incident" } : undefined,
 });
 
@@ -138,6 +146,11 @@ async function deleteOne(): Promise<string | null> {
   return res.status === 204 ? `${number} (${victim})` : null;
 }
 
+/** The writer's rate at `elapsedMs`: a two-minute wave between 10 % and 190 % of --writer-rate. */
+function wavingRate(elapsedMs: number): number {
+  return Math.max(1, Math.round(writerRate * (1 + 0.9 * Math.sin((2 * Math.PI * elapsedMs) / 120_000))));
+}
+
 function duration(s: number | null): string {
   if (s === null) return "?";
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
@@ -148,6 +161,10 @@ let deleted = 0;
 let lastDelete = Date.now();
 while (!stopping) {
   await new Promise((r) => setTimeout(r, 2000));
+  if (stopping) break;
+  if (writerRate > 0) {
+    sim.writer.start({ rowsPerSecond: wavingRate(Date.now() - started), table: "incident" });
+  }
   try {
     const status = await (await fetch(`${api}/connectors/${connector}/status`)).json();
     const tables = await (await fetch(`${api}/connectors/${connector}/tables`)).json();
@@ -171,7 +188,7 @@ while (!stopping) {
       ? "starting"
       : t.phase === "backfill"
       ? `backfill · ${t.rows_emitted} rows emitted · ${t.rows_remaining ?? "?"} remaining · ETA ${
-        duration(t.eta_seconds)
+        t.eta_seconds_estimate === null ? "?" : `~${duration(t.eta_seconds_estimate)} (estimate)`
       }`
       : `streaming · ${t.rows_emitted} rows emitted · lag ${duration(t.lag_seconds)}`;
     console.log(
@@ -181,7 +198,7 @@ while (!stopping) {
         `${progress} · ${deleted} deleted, ${tombstones} tombstones emitted`,
     );
   } catch (e) {
-    console.log(`waiting for the daemon: ${(e as Error).message}`);
+    if (!stopping) console.log(`waiting for the daemon: ${(e as Error).message}`);
   }
   if (seconds > 0 && Date.now() - started >= seconds * 1000) await stop();
 }

@@ -7,6 +7,7 @@
  * Values may be strings, numbers or booleans (a list may be a YAML sequence of them); all are normalised to
  * Kafka Connect's string map. Placeholders stay unresolved here. Every error names the file and the path.
  */
+import { connectorNameError } from "./connector_name.ts";
 import { parse as parseYaml } from "yaml";
 import { ConfigError } from "./errors.ts";
 import { isPlainObject } from "../common/plain_object.ts";
@@ -67,6 +68,8 @@ function parseConfigText(text: string, path: string): DaemonConfig {
       throw new ConfigError(`${where}.name must be a non-empty string`);
     }
     const name = entry.name.trim();
+    const nameError = connectorNameError(name);
+    if (nameError) throw new ConfigError(`${where}: ${nameError}`);
     if (names.has(name)) throw new ConfigError(`${where}: connector name '${name}' is used more than once`);
     names.add(name);
     const config = normaliseMap(entry.config ?? {}, `${where} (${name}).config`);

@@ -122,7 +122,8 @@ export function lastModified(name: string): number | null {
 
 /**
  * Sets the level of a logger and of every logger under it (Connect's PUT /admin/loggers/<name>); `root` sets every
- * logger. Returns the names whose level changed, sorted.
+ * logger. Returns, as Connect does, every logger the request covered, sorted (those already at the level too); only
+ * those whose level changed get a new `last_modified`.
  */
 export function setLoggerLevel(name: string, level: LogLevel, now = Date.now()): string[] {
   const names = loggerNames();
@@ -136,9 +137,9 @@ export function setLoggerLevel(name: string, level: LogLevel, now = Date.now()):
     }
   }
   applyLevels();
-  const changed = loggerNames().filter((n) => before.get(n) !== levelOf(n));
-  for (const n of changed) modifiedAt.set(n, now);
-  return changed;
+  const covered = loggerNames().filter((n) => isRootLogger(name) || n === name || n.startsWith(`${name}.`));
+  for (const n of covered) if (before.get(n) !== levelOf(n)) modifiedAt.set(n, now);
+  return covered;
 }
 
 /** The settings a task worker starts with (and receives again when they change). */

@@ -38,8 +38,10 @@ const SHAPES: Array<[RegExp, string]> = [
   [/\bbearer\s+[A-Za-z0-9._~+/-]{8,}=*/gi, `Bearer ${HIDDEN}`],
   [/\bbasic\s+[A-Za-z0-9+/]{8,}=*/gi, `Basic ${HIDDEN}`],
   [/(\b[a-z][a-z0-9+.-]*:\/\/)([^/\s:@]+):([^/\s@]+)@/gi, `$1$2:${HIDDEN}@`],
+  // Not when what follows is the name of a property (`svc.auth.password: svc.auth.password is required ...`, the
+  // `key: message` lines of config errors): that is no value, and hiding it made the message unreadable.
   [
-    /\b(password|passwd|client_secret|access_token|refresh_token|secret|token)(["']?\s*[=:]\s*["']?)([^&\s"',}]+)/gi,
+    /\b(password|passwd|client_secret|access_token|refresh_token|secret|token)(["']?\s*[=:]\s*["']?)(?!(?:[a-z0-9_-]+\.)+(?:password|passwd|secret|token)\b)([^&\s"',}]+)/gi,
     `$1$2${HIDDEN}`,
   ],
 ];

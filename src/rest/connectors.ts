@@ -24,8 +24,10 @@ const CREATE_BODY = z.object({
   }),
 });
 
+/** Each issue names where it is: a field (`config: ...`), or the request body itself. */
 function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ` : "") + i.message).join("; ");
+  return error.issues.map((i) => `${i.path.length > 0 ? i.path.join(".") : "request body"}: ${i.message}`)
+    .join("; ");
 }
 
 function taskId(raw: string): number {

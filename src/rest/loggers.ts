@@ -5,7 +5,7 @@
  * - `GET /admin/loggers/<name>` → `{"level":...,"last_modified":...}`, 404 for a logger this worker does not know;
  * - `PUT /admin/loggers/<name>` `{"level":"DEBUG"}` sets the logger and every logger under it (`root`: all);
  *   `?scope=worker` (the default; an unknown scope is taken as worker, as Connect does) answers 200 with the
- *   names whose level changed; `?scope=cluster` answers 204: standalone it is this worker, in a worker group the
+ *   names of the loggers it covered (already at that level or not, as Connect); `?scope=cluster` answers 204: standalone it is this worker, in a worker group the
  *   change goes through the config topic (`logger-cluster-<name>`, as Connect's) to every member.
  * Levels: TRACE, DEBUG, INFO, WARN, ERROR, FATAL, OFF (case-insensitive). Each change reaches every running task's
  * Web Worker at once, and tasks started later begin with it.

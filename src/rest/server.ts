@@ -16,7 +16,7 @@ import { connectorRoutes } from "./connectors.ts";
 import { offsetRoutes } from "./offsets.ts";
 import { pluginRoutes } from "./plugins.ts";
 import { tableRoutes } from "./tables.ts";
-import { isPublicPath, uiRoutes } from "./ui.ts";
+import { isPublicPath, startingUiPage, uiRoutes } from "./ui.ts";
 import type { ThroughputHistory } from "./ui_history.ts";
 import { topicRoutes } from "./topics.ts";
 import { type ClusterLoggerLevel, loggerRoutes } from "./loggers.ts";
@@ -132,7 +132,10 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
       checkDeclaredLength(request, maxBodyBytes);
       limitBody(request, maxBodyBytes);
       if (router === starting && !starting.knows(reqUrl)) {
-        return errorResponse(503, `Worker is still starting up: ${options.probes.health().message}`);
+        // The health message already reads "Worker is still starting up: <stage>."
+        const message = options.probes.health().message;
+        if (request.method === "GET" && reqUrl.pathname === "/ui") return await startingUiPage(message);
+        return errorResponse(503, message);
       }
       const { handler, params } = router.match(request.method, reqUrl);
       return await handler(request, params, reqUrl);

@@ -4,6 +4,7 @@
  * the page's own inline script and style (by hash) and requests to this listener, so the page can load
  * nothing from elsewhere.
  */
+import { esc } from "./ui_format.ts";
 import type { Herder } from "../runtime/herder.ts";
 import type { Router } from "./router.ts";
 import { renderUiPage, UI_SCRIPT, UI_STYLE } from "./ui_page.ts";
@@ -65,8 +66,18 @@ export function uiRoutes(router: Router, options: UiOptions): void {
   router.add("GET", "/ui/content", async () => htmlResponse(content(), await contentSecurityPolicy()));
 }
 
-function htmlResponse(html: string, policy: string): Response {
+/**
+ * `GET /ui` while the worker starts (waiting for Kafka): the page says so instead of answering JSON; its script
+ * keeps asking for the content and shows it once the worker serves it. It holds no data, so no token is needed.
+ */
+export async function startingUiPage(message: string): Promise<Response> {
+  const page = renderUiPage(`<p class="muted" id="starting">${esc(message)}</p>`);
+  return htmlResponse(page, await contentSecurityPolicy(), 503);
+}
+
+function htmlResponse(html: string, policy: string, status = 200): Response {
   return new Response(html, {
+    status,
     headers: {
       "content-type": "text/html; charset=utf-8",
       "content-security-policy": policy,

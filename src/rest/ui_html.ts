@@ -55,9 +55,11 @@ function tasksTable(c: UiConnector): string {
 
 function taskRow(connector: string, t: UiTask): string {
   const warnings = t.warnings.map((w) => `<li>${esc(w)}</li>`).join("");
-  return `<tr data-task="${t.id}"><td>${esc(connector)}-${t.id}</td><td><span class="state ${esc(t.state)}">${
+  return `<tr data-task="${t.id}"><td>${wrap(`${connector}-${t.id}`)}</td><td><span class="state ${
     esc(t.state)
-  }</span></td><td>${esc(t.worker)}</td><td class="warnings">${warnings ? `<ul>${warnings}</ul>` : ""}</td>` +
+  }">${esc(t.state)}</span></td><td>${wrap(t.worker)}</td><td class="warnings">${
+    warnings ? `<ul>${warnings}</ul>` : ""
+  }</td>` +
     `<td class="error">${t.trace ? esc(firstLine(t.trace)) : ""}</td></tr>`;
 }
 
@@ -85,7 +87,7 @@ function tableRow(connector: string, t: UiSourceTable, now: number): string {
   const progress = t.percent === null
     ? `<progress class="table-progress" data-alias="${alias}" max="100" title="counting…"></progress>`
     : `<progress class="table-progress" data-alias="${alias}" max="100" value="${t.percent}" title="${t.percent} %">${t.percent} %</progress> <span class="percent">${t.percent} %</span>`;
-  return `<tr data-alias="${alias}"><td>${alias}</td><td>${esc(t.table)}</td><td>${t.task}</td>` +
+  return `<tr data-alias="${alias}"><td>${wrap(t.alias)}</td><td>${wrap(t.table)}</td><td>${t.task}</td>` +
     `<td class="phase">${esc(t.phase)}</td><td>${progress}</td><td class="emitted num">${
       count(t.rowsEmitted)
     }</td>` +
@@ -114,7 +116,7 @@ function sinkTable(c: UiConnector, now: number): string {
 }
 
 function sinkRow(connector: string, t: UiSinkTask, now: number): string {
-  return `<tr data-sink-task="${t.task}"><td>${esc(connector)}-${t.task}</td><td class="written num">${
+  return `<tr data-sink-task="${t.task}"><td>${wrap(`${connector}-${t.task}`)}</td><td class="written num">${
     count(t.written)
   }</td>` +
     `<td class="rate num">${perSecond(t.perSecond)}</td><td>${
@@ -124,6 +126,15 @@ function sinkRow(connector: string, t: UiSinkTask, now: number): string {
       count(t.retried)
     }</td>` +
     `<td class="dlq num">${count(t.deadLettered)}</td><td class="lag num">${count(t.lag)}</td></tr>`;
+}
+
+/**
+ * A name in a table cell: a long one wraps (anywhere, if it must) rather than widen the table past the page; the
+ * cell is at least 6rem wide, so a short one (an alias, a table) is not broken when the table is crowded (not in
+ * the sink table, whose task names are connector names and whose chart needs the room on a narrow screen).
+ */
+function wrap(text: string): string {
+  return `<span class="wrap">${esc(text)}</span>`;
 }
 
 /** A table with a header row; `head` is fixed text, `rows` are rendered rows. */

@@ -24,6 +24,8 @@ if (fragment) {
 }
 
 class AuthNeeded extends Error {}
+/** 503: the worker is still starting (waiting for Kafka); the page says so in place of the content. */
+class Unavailable extends Error {}
 
 async function call(method, path) {
   const token = sessionStorage.getItem(TOKEN_KEY);
@@ -37,6 +39,7 @@ async function call(method, path) {
   if (!response.ok) {
     let message = "HTTP " + response.status;
     try { message = JSON.parse(text).message || message; } catch {}
+    if (response.status === 503 && method === "GET") throw new Unavailable(message);
     throw new Error(method + " " + path + ": " + message);
   }
   return text;
@@ -57,6 +60,12 @@ async function refresh() {
     if (e instanceof AuthNeeded) {
       login.hidden = false;
       problem.textContent = sessionStorage.getItem(TOKEN_KEY) ? "the token was refused" : "";
+    } else if (e instanceof Unavailable) {
+      problem.textContent = "";
+      const note = document.createElement("p");
+      note.className = "muted";
+      note.textContent = e.message;
+      content.replaceChildren(note);
     } else {
       problem.textContent = "cannot read the REST API: " + e.message;
     }

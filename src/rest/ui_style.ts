@@ -5,7 +5,10 @@ body { font: 14px/1.4 system-ui, sans-serif; margin: 0 auto; max-width: 1200px; 
 header { display: flex; align-items: baseline; gap: 1rem; flex-wrap: wrap; }
 h1 { font-size: 1.4rem; margin: 0 0 1rem; }
 h2 { font-size: 1.1rem; margin: 0; display: flex; gap: .6rem; align-items: baseline; flex-wrap: wrap; }
-h2 .name, td { overflow-wrap: anywhere; }
+h2 .name { overflow-wrap: anywhere; }
+.wrap { display: inline-block; min-width: 6rem; overflow-wrap: anywhere; }
+table.sink .wrap { min-width: 0; }
+td.num, td.phase, td.eta, td.lag, .percent { white-space: nowrap; }
 .muted { color: var(--muted); }
 section.connector { border: 1px solid #8884; border-left-width: 6px; border-radius: 6px; padding: .8rem 1rem; margin-bottom: 1rem; }
 section.health-FAILED { border-color: var(--bad); background: #c628280f; }
@@ -19,7 +22,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .state.PAUSED, .state.STOPPED, .state.RESTARTING, .state.UNASSIGNED, .health.DEGRADED { background: var(--warn); }
 .state.FAILED, .health.FAILED, .badge.FAILED { background: var(--bad); }
 .bad { color: var(--bad); font-weight: 600; }
-progress { width: 8rem; }
+progress { width: 6rem; }
 .percent { font-size: .8rem; }
 .chart { color: var(--ok); display: block; }
 .warnings ul { margin: 0; padding-left: 1rem; color: var(--warn); }

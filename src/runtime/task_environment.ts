@@ -60,7 +60,7 @@ export interface EnvironmentHooks {
   readonly taskMetrics: TaskMetrics;
   readonly post: (message: WorkerToMain) => void;
   readonly activeTopics: ActiveTopics;
-  /** The Kafka consumer stopped on its own: the task fails. */
+  /** The Kafka consumer stopped, on a Kafka error or the sink's: the task fails. */
   readonly onConsumerCrash: (error: Error) => void;
 }
 

@@ -113,8 +113,9 @@ async function start(msg: StartMessage): Promise<void> {
     taskMetrics: taskMetrics(),
     post,
     activeTopics,
-    onConsumerCrash: (error) =>
-      fail(new Error(`the Kafka consumer stopped: ${error.message}`, { cause: error })),
+    // The consumer stops on its own errors and on the sink's (an instance refusing a write, a lookup failing): the
+    // message names the cause as it is, without blaming Kafka for the sink's failure.
+    onConsumerCrash: (error) => fail(new Error(`consuming stopped: ${error.message}`, { cause: error })),
   });
   const built = msg.kind === "source" ? await buildSourceTask(env) : buildSinkTask(env);
   driver = built.driver;

@@ -125,6 +125,18 @@ Deno.test("log lines are redacted: registered secrets, Authorization headers, UR
   assertEquals(lines.length, 5);
 });
 
+Deno.test("a config error naming a secret property reads as written; values after such keys are hidden", () => {
+  // Connect's `key: message` line of a missing password (REST 400s, `tablesync validate`).
+  const line = "svc.auth.password: svc.auth.password is required when svc.auth.type=basic";
+  assertEquals(redact(line), line);
+  assertEquals(
+    redact("rest.auth.token: rest.auth.token must not be empty"),
+    "rest.auth.token: rest.auth.token must not be empty",
+  );
+  assertEquals(redact("password: hunter2.x is wrong"), "password: [hidden] is wrong");
+  assertEquals(redact("ssl.key.password=abc.password2"), "ssl.key.password=[hidden]");
+});
+
 Deno.test("a secret with quotes and backslashes is hidden in JSON log lines too", () => {
   const lines: string[] = [];
   setLogSink((line) => lines.push(line));

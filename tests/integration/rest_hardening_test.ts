@@ -11,6 +11,7 @@ import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { launchChromium } from "../support/browser.ts";
 
 const PASSWORD = "pw-Hardening-Lark-31";
 const BODY_LIMIT = 1024 * 1024;
@@ -136,6 +137,13 @@ Deno.test("REST hardening, probes, loggers and active topics on the real daemon"
       assertEquals(refused.body.error_code, 400);
       assertStringIncludes(refused.body.message, "name");
     }
+    // A body of the wrong shape says where the problem is.
+    const notObject = await post("/connectors", [{ name: "in-a-list" }]);
+    assertEquals(notObject.status, 400);
+    assertStringIncludes(notObject.body.message, "request body: ");
+    const badConfig = await post("/connectors", { name: "c", config: "not a map" });
+    assertEquals(badConfig.status, 400);
+    assertStringIncludes(badConfig.body.message, "config: ");
     const viaPut = await daemon.request("PUT", "/connectors/a%2Fb/config", sourceConfig(sim.url));
     assertEquals(viaPut.status, 400);
     assertStringIncludes(viaPut.body.message, "'/'");
@@ -185,6 +193,10 @@ Deno.test("REST hardening, probes, loggers and active topics on the real daemon"
     const task = await daemon.request("GET", "/admin/loggers/task");
     assertEquals(task.body.level, "DEBUG");
     assert(typeof task.body.last_modified === "number", JSON.stringify(task.body));
+    // The same level again: Connect still lists the logger; its last_modified stays.
+    const again = await daemon.request("PUT", "/admin/loggers/task", { level: "DEBUG" });
+    assertEquals([again.status, again.body], [200, ["task"]]);
+    assertEquals((await daemon.request("GET", "/admin/loggers/task")).body, task.body);
     await waitFor(() => sweepLine.test(daemon.output()), 30_000, "a DEBUG sweep line from the task");
     assertEquals((await daemon.request("PUT", "/admin/loggers/task", {})).status, 400);
     assertEquals((await daemon.request("PUT", "/admin/loggers/task", { level: "LOUD" })).status, 404);
@@ -227,7 +239,19 @@ Deno.test("while Kafka cannot be reached, /health and /ready answer 503 without 
       headers: { authorization: "Bearer probe-token-Vole-12" },
     });
     assertEquals(withToken.status, 503);
-    assertStringIncludes((await withToken.json()).message, "starting up");
+    const { message } = await withToken.json();
+    assertEquals(message, `Worker is still starting up: waiting for Kafka at 127.0.0.1:${port}.`);
+    // The status page says so as a page (no data, no token), not as JSON.
+    const page = await fetch(`${daemon.url}/ui`);
+    assertEquals([page.status, page.headers.get("content-type")], [503, "text/html; charset=utf-8"]);
+    assertStringIncludes(await page.text(), `<p class="muted" id="starting">${message}</p>`);
+    // In a browser its script keeps saying so (no error line) while it waits for the worker.
+    await using browser = await launchChromium();
+    const tab = await browser.newPage();
+    await tab.goto(`${daemon.url}/ui#token=probe-token-Vole-12`);
+    // (the script's own paragraph, after its first refresh, replaced the server's #starting one)
+    await tab.locator("#content > p:not([id])", { hasText: message }).waitFor({ timeout: 15_000 });
+    assertEquals(await tab.locator("#problem").textContent(), "");
   } finally {
     await daemon.stop();
   }

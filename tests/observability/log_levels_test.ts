@@ -38,7 +38,9 @@ Deno.test("a level set on a logger applies to it and the loggers under it, at on
     "info",
   ]);
   assertEquals([lastModified("zz_area"), lastModified("zz_other")], [1234, null]);
-  assertEquals(setLoggerLevel("zz_area", "debug"), [], "nothing changed the second time");
+  // As Connect: the answer lists every logger the request covered, even unchanged; last_modified stays.
+  assertEquals(setLoggerLevel("zz_area", "debug", 5678), ["zz_area", "zz_area.sub"]);
+  assertEquals(lastModified("zz_area"), 1234, "nothing changed the second time");
   assertEquals(loggerNames().includes("task"), true, "task loggers are known though they live in workers");
   // root sets every logger
   const changed = setLoggerLevel("root", "warn");

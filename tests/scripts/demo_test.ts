@@ -1,6 +1,6 @@
 /**
- * The demo (scripts/demo.ts) as a user runs it: in a terminal's foreground process group, stopped with Ctrl-C, or
- * killed outright. Each run starts its own simulator, Kafka broker and daemon, with a small table.
+ * The demo (scripts/demo.ts) as a user runs it: its status page's chart moving after the backfill; in a terminal's
+ * foreground process group, stopped with Ctrl-C, or killed outright. Each run starts its own simulator, Kafka broker and daemon, with a small table.
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { readLines } from "../support/read_lines.ts";
@@ -70,6 +70,16 @@ async function waitFor(lines: string[], match: (line: string) => boolean, what: 
   throw new Error(`the demo never showed ${what}:\n${lines.join("\n")}`);
 }
 
+async function waitForValue<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`never saw ${what}`);
+}
+
 async function untilGone(pids: number[]): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (pids.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
@@ -95,6 +105,25 @@ const count = (lines: string[], text: string) => lines.filter((l) => l.includes(
 // the next test covers it); the next starts the demo's own broker.
 Deno.test("demo: Ctrl-C stops the daemon gracefully with one signal; nothing is left", async () => {
   const demo = await startDemo(await kafkaBootstrapServers());
+  // The status page it prints shows a chart that keeps moving after the backfill (300 rows, read in its first
+  // seconds): the last two points (the latest 10 s sample's rate and the live rate) are above zero only because
+  // the writer keeps changing rows.
+  const page = demo.lines.map((l) => /^status page: (\S+)/.exec(l)?.[1]).find((u) => u);
+  assert(page, demo.lines.join("\n"));
+  const heights = async () => {
+    const points = /<polyline [^>]*points="([^"]+)"/.exec(await (await fetch(page)).text())?.[1] ?? "";
+    return points.split(" ").filter((p) => p !== "").map((p) => Number(p.split(",")[1]));
+  };
+  const chart = await waitForValue(async () => {
+    const ys = await heights();
+    // y is 29 at a rate of 0 (the chart is 30 high).
+    return ys.length >= 3 && ys.slice(-2).every((y) => y < 29) ? ys : undefined;
+  }, "the status page's chart showing the writer's changes after the backfill").catch(async (e) => {
+    Deno.kill(-demo.process.pid, "SIGINT"); // leave no demo running behind a failure
+    await demo.process.status;
+    throw e;
+  });
+  assert(chart.length >= 3);
   // A terminal's Ctrl-C: SIGINT to every process of the foreground group.
   Deno.kill(-demo.process.pid, "SIGINT");
   const status = await demo.process.status;

@@ -18,7 +18,7 @@ export function parseConnectLevel(raw: string): LogLevel | null {
   return LOG_LEVELS.includes(lower as LogLevel) && lower !== "silent" ? lower as LogLevel : null;
 }
 
-/** Sets the level here and in every task; returns the logger names whose level changed. */
+/** Sets the level here and in every task; returns the names of the loggers it covered (Connect's answer). */
 export function setWorkerLoggerLevel(name: string, level: LogLevel, tasks: readonly TaskRunner[]): string[] {
   const changed = setLoggerLevel(name, level);
   const settings = logSettings();
