@@ -40,7 +40,9 @@ function actions(c: UiConnector): string {
   const name = esc(c.name);
   const button = (action: string, label: string) =>
     `<button type="button" data-action="${action}" data-connector="${name}">${label}</button>`;
-  return `<p class="actions">${button("pause", "Pause")} ${button("resume", "Resume")} ${
+  // Offer what the state allows: Resume for a paused or stopped connector, Pause otherwise.
+  const halted = c.state === "PAUSED" || c.state === "STOPPED";
+  return `<p class="actions">${halted ? button("resume", "Resume") : button("pause", "Pause")} ${
     button("restart", "Restart with tasks")
   }</p>`;
 }

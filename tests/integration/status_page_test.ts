@@ -205,9 +205,14 @@ Deno.test("the status page: server-rendered, refreshed in place, failed sinks ob
           .json())
           .connector.state;
       assertEquals(await status(), "PAUSED");
+      // A paused connector is offered Resume, not Pause.
+      await section.locator('button[data-action="resume"]').waitFor();
+      assertEquals(await section.locator('button[data-action="pause"]').count(), 0);
       await section.locator('button[data-action="resume"]').click();
       await section.locator("h2 .state", { hasText: "RUNNING" }).waitFor();
       assertEquals(await status(), "RUNNING");
+      await section.locator('button[data-action="pause"]').waitFor();
+      assertEquals(await section.locator('button[data-action="resume"]').count(), 0);
       // Restart (with tasks) goes through too; the failed sink's task restarts and fails again on the same record.
       await page.locator('section[data-health="FAILED"] button[data-action="restart"]').click();
       await page.locator("#notice", { hasText: "restart" }).waitFor();
