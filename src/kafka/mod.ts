@@ -4,5 +4,10 @@
  */
 export { createKafka, type CreateKafkaOptions } from "./client.ts";
 export { type KafkaOptions, kafkaOptionsFromProperties, stripPrefix } from "./options.ts";
-export { KafkaConfigError, TopicCreationUnsupportedError, UnknownTopicError } from "./errors.ts";
+export {
+  KafkaConfigError,
+  ProducerFencedError,
+  TopicCreationUnsupportedError,
+  UnknownTopicError,
+} from "./errors.ts";
 export type * from "./types.ts";

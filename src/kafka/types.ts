@@ -200,6 +200,31 @@ export interface Producer {
   close(): Promise<void>;
 }
 
+/**
+ * One open Kafka transaction (KIP-98): what it sends becomes visible to read_committed consumers only when
+ * `commit` succeeds, and never when it is aborted or its producer is fenced.
+ */
+export interface Transaction {
+  /** As `Producer.send`, inside the transaction: the acks give offsets that count only once committed. */
+  send(records: ProducedRecord[]): Promise<RecordAck[]>;
+  /** Commits everything sent; rejects with ProducerFencedError when a newer producer took the transactional id. */
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/**
+ * A producer with a transactional id (transactional_producer.ts). Creating it initialises the id at once, which
+ * fences every older producer with the same id (their open transaction is aborted, their next request refused),
+ * so a task that moved can never have its previous owner commit after the new owner started.
+ */
+export interface TransactionalProducer {
+  readonly transactionalId: string;
+  /** Opens the next transaction; one at a time. Rejects with ProducerFencedError once fenced. */
+  begin(): Promise<Transaction>;
+  /** Aborts an open transaction (best effort) and disconnects. Idempotent. */
+  close(): Promise<void>;
+}
+
 export type Subscription = { topics: string[] } | { pattern: RegExp };
 
 export interface Consumer {
@@ -320,6 +345,15 @@ export interface KafkaClient {
     listener?: RebalanceListener,
   ): Promise<Consumer>;
   admin(): Promise<Admin>;
+  /**
+   * A transactional producer for `transactionalId`, initialised (older producers of the id fenced, their open
+   * transaction aborted) before it resolves. `transactionTimeoutMs`: how long the coordinator lets a transaction
+   * stay open before it aborts it (`transaction.timeout.ms`, default 60000).
+   */
+  transactionalProducer(
+    transactionalId: string,
+    options?: Partial<ProducerOptions> & { transactionTimeoutMs?: number },
+  ): Promise<TransactionalProducer>;
   /** Membership in a worker group; call `start()` to join. */
   groupMembership(options: GroupMembershipOptions, handler: GroupMembershipHandler): GroupMembership;
 }
