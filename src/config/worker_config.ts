@@ -32,7 +32,22 @@ export function analyzeWorker(raw: RawConfig, env?: PlaceholderEnv): Analysis {
     }
   }
   checkGroupMode(analysis);
+  checkExactlyOnce(analysis);
   return analysis;
+}
+
+/** Transactions write offsets into a topic of the same cluster as the records: the file store cannot take part. */
+function checkExactlyOnce(analysis: Analysis): void {
+  const mode = analysis.values["exactly.once.source.support"];
+  if (mode !== "enabled" && mode !== "preparing") return;
+  if (!analysis.values["offset.storage.topic"]) {
+    addError(
+      analysis,
+      "exactly.once.source.support",
+      `exactly.once.source.support=${mode} needs offset.storage.topic: source offsets must be written in the ` +
+        `same Kafka transaction as the records, which the file store (offset.storage.file.filename) cannot do`,
+    );
+  }
 }
 
 /** Group mode (group.id) needs the three shared topics and heartbeats well inside the session timeout. */
