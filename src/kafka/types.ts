@@ -237,7 +237,17 @@ export interface Consumer {
    * Batches of one partition are never handled concurrently, so each partition's order holds; the next fetch
    * starts once every batch of the current one is handled.
    */
-  run(handler: BatchHandler, options?: { concurrentPartitions?: number }): Promise<void>;
+  run(
+    handler: BatchHandler,
+    options?: {
+      concurrentPartitions?: number;
+      /**
+       * After each fetched batch of a partition, handled or not: the next offset past it (past transaction markers
+       * and aborted records too, which no handler sees), so a reader can tell it reached an end offset.
+       */
+      onPosition?: (position: TopicPartitionOffset) => void;
+    },
+  ): Promise<void>;
   /** Commits the given next-offsets to the group (no auto commit ever happens). */
   commit(offsets: TopicPartitionOffset[]): Promise<void>;
   /** Stops fetching the given partitions until resumed (membership is kept). */

@@ -11,6 +11,7 @@ import { SourceDriver } from "./source_driver.ts";
 import { canonicalJson } from "./offsets/offset_key.ts";
 import { topicCreationEnabled, topicCreationFor } from "./topic_creation.ts";
 import { newTask } from "./task_factories.ts";
+import { setUpExactlyOnce } from "./exactly_once_task.ts";
 import type { BuiltTask, TaskEnvironment } from "./task_environment.ts";
 
 export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> {
@@ -19,7 +20,10 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
   // In this thread: a producer thread of its own cost an isolate (~40 MB) and measured no faster (docs/performance.md).
   const producer: Producer = await kafka.producer(kafkaOptions.producer);
   const admin = await kafka.admin();
-  const offsets = new Map(msg.offsets.map((e) => [canonicalJson(e.partition), e.offset]));
+  // Exactly-once: fence the task's earlier owners, then read the offsets of their last committed transaction.
+  const exactlyOnce = await setUpExactlyOnce(env);
+  const startOffsets = exactlyOnce?.offsets ?? msg.offsets;
+  const offsets = new Map(startOffsets.map((e) => [canonicalJson(e.partition), e.offset]));
   const context: SourceTaskContext = {
     connectorName: msg.connectorName,
     taskId: msg.taskId,
@@ -49,7 +53,8 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
     errors,
     logger: log,
     metrics: env.metrics,
-    commitOffsets: (entries) => env.post({ type: "offsets", entries }),
+    commitOffsets: (entries, committed) => env.post({ type: "offsets", entries, committed }),
+    transactions: exactlyOnce?.transactions,
     ensureTopic: async (topic) => {
       if (await admin.topicExists(topic)) return;
       if (!creationWanted) {
@@ -79,6 +84,7 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
     cleanup: async () => {
       await task.stop().catch((e) => log.warn({ err: e }, "task stop failed"));
       await producer.close().catch(() => {});
+      await exactlyOnce?.transactions.close().catch(() => {});
       await admin.close().catch(() => {});
       await dlq?.close().catch(() => {});
     },

@@ -132,6 +132,17 @@ export class TopicOffsetStore implements OffsetStore {
     if (entries.length > 0) this.#flusher.changed();
   }
 
+  applyCommitted(connector: string, entries: readonly OffsetUpdate[]): void {
+    this.#assertStarted();
+    for (const { partition, offset } of entries) validateUpdate(connector, partition, offset);
+    for (const { partition, offset } of entries) {
+      const canonical = canonicalOffsetKey(connector, partition);
+      let key = this.#keyTexts.get(canonical);
+      if (key === undefined) this.#keyTexts.set(canonical, key = serializeOffsetKey(connector, partition));
+      this.#table.apply(connector, partition, offset, key);
+    }
+  }
+
   flush(): Promise<void> {
     this.#assertStarted();
     return this.#flusher.flush();
