@@ -57,6 +57,17 @@ export class OverlapLedger {
   }
 
   /**
+   * `from` was built, and `to` go to Kafka in its place (deletion capture expands an audit row into its
+   * tombstone): the version is remembered once the last of them is acknowledged.
+   */
+  carry(from: SourceRecord, to: readonly SourceRecord[]): void {
+    const entry = this.#built.get(from);
+    if (!entry || to.length === 0 || to.includes(from)) return;
+    this.#built.delete(from);
+    this.#built.set(to[to.length - 1], entry);
+  }
+
+  /**
    * The versions an earlier run listed in its final offset: sent already, so listed again while they stay in
    * the window (a run that stops again before its cursor moved on hands them on too).
    */

@@ -51,6 +51,8 @@ export interface DeleteRecordsOptions {
   readonly readRows: (sysIds: string[], signal: AbortSignal) => Promise<Map<string, TableRow>>;
   readonly logger: Logger;
   readonly signal: AbortSignal;
+  /** Told which records replace each audit row's marker (the overlap ledger follows its version to them). */
+  readonly carry?: (marker: SourceRecord, records: readonly SourceRecord[]) => void;
 }
 
 /** Largest wait between attempts to read the current rows. */
@@ -123,12 +125,14 @@ export class DeleteRecords {
     markers.forEach((record, i) => {
       const m = this.#markers.get(record);
       if (!m) return void out.push(record);
+      const from = out.length;
       if (m.operation === FIELD_DELETED) out.push(...this.#deletion(record, m));
       const row = lastOfKey.get(m.sysId) === i ? current.get(m.sysId) : undefined;
       if (row) {
         const stamp = this.o.upserts.startPage([row], m.page.extractedAtMs);
         out.push(this.o.upserts.build(row, m.sysId, record.timestamp!, record.sourceOffset!, stamp));
       }
+      this.o.carry?.(record, out.slice(from));
     });
     return out;
   }

@@ -7,7 +7,8 @@
  * Without a stored delete offset the stream starts at the instance's present: rows deleted before then are not in
  * the table, so the backfill never emits them and there is nothing to retract.
  */
-import type { SourcePartition } from "../../connect/record.ts";
+import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
+import type { OverlapLedger } from "../overlap_ledger.ts";
 import type { SourceTaskContext } from "../../connect/task_api.ts";
 import { condition, type TableClient, type TableRow } from "../../instance/mod.ts";
 import { cursorFromOffset } from "../cursor.ts";
@@ -43,6 +44,14 @@ export interface DeleteStreamOptions {
   readonly signal: AbortSignal;
   /** The table's progress: failures of the audit stream show as the table's last error. */
   readonly progress?: StepObserver;
+  /**
+   * The delete partition's overlap ledger and the versions its last committed offset lists (as the table's own
+   * poller has them): tombstones re-read inside the overlap after a restart are not sent again.
+   */
+  readonly ledgerFor?: (partition: SourcePartition, stored: SourceOffset | null) => {
+    ledger: OverlapLedger;
+    sentInOverlap: readonly string[];
+  };
 }
 
 export interface DeleteStream {
@@ -54,7 +63,9 @@ export interface DeleteStream {
 export async function createDeleteStream(o: DeleteStreamOptions): Promise<DeleteStream> {
   const t = o.table;
   const partition = deletePartition(o.tablePartition);
-  const committed = cursorFromOffset(o.context.offset(partition));
+  const stored = o.context.offset(partition);
+  const committed = cursorFromOffset(stored);
+  const overlap = o.ledgerFor?.(partition, stored);
   const start = committed === null ? await instancePresent(o) : t.startTimestamp;
   o.context.logger.info(
     { table: t.table, alias: t.alias, cursor: committed ?? undefined },
@@ -85,6 +96,7 @@ export async function createDeleteStream(o: DeleteStreamOptions): Promise<Delete
     readRows: (sysIds, signal) => currentRows(o, fields, sysIds, signal),
     logger: o.context.logger,
     signal: o.signal,
+    carry: overlap ? (marker, out) => overlap.ledger.carry(marker, out) : undefined,
   });
   const poller = new TablePoller({
     table: auditTableSettings(t, start),
@@ -94,6 +106,8 @@ export async function createDeleteStream(o: DeleteStreamOptions): Promise<Delete
     context: o.context,
     partition,
     committed,
+    sentInOverlap: overlap?.sentInOverlap,
+    ledger: overlap?.ledger,
     records,
     queue: o.queue,
     signal: o.signal,
