@@ -9,6 +9,10 @@
  * as a JSON array in a string, because Connect's offsets hold primitive values only). The next run seeds its dedup
  * cache with them: the re-read finds them already sent, and a late row, absent from the list, is still sent.
  *
+ * A parallel backfill's offset has no single cursor: each unfinished range resumes from its own cursor minus the
+ * overlap, and the streaming cursor takes over at the backfill's high-water mark minus the overlap, so the versions
+ * inside any of those windows are listed.
+ *
  * Only acknowledged versions are listed (a version sent but not acknowledged must come again), and only the final
  * graceful commit carries the list: after a crash the overlap is delivered again, as before. Above
  * MAX_OVERLAP_SENT versions the list is left out (the window is re-delivered, never lost).
@@ -19,6 +23,7 @@ import { DedupCache } from "./dedup_cache.ts";
 import { parseGlideDateTime } from "./glide_timestamp.ts";
 import { cursorSpelledIn, keySpellsCursor } from "./version_key.ts";
 import { VersionSet } from "./version_set.ts";
+import { backfillFromOffset } from "./parallel_backfill.ts";
 
 /** The offset field holding the list. */
 export const OFFSET_OVERLAP_SENT = "overlap_sent";
@@ -90,17 +95,36 @@ export class OverlapLedger {
    * after the cursor minus the overlap); unchanged when there are none, too many, or it holds no cursor.
    */
   finalOffset(committed: SourceOffset): SourceOffset {
-    const cursor = cursorFromOffset(committed);
-    if (cursor === null) return committed;
-    const from = cursor.epochMs - this.overlapSeconds * 1000;
+    const cursors = reReadCursors(committed);
+    if (cursors.length === 0) return committed;
+    const overlapMs = this.overlapSeconds * 1000;
+    const from = Math.min(...cursors.map((c) => c.epochMs)) - overlapMs;
     const sent: string[] = [];
     this.#acked.forEach((version, kept) => {
       const at = kept ?? cursorSpelledIn(version);
-      if (at.epochMs >= from && compareCursors(at, cursor) <= 0) sent.push(version);
+      const inWindow = (c: Cursor) => at.epochMs >= c.epochMs - overlapMs && compareCursors(at, c) <= 0;
+      if (cursors.some(inWindow)) sent.push(version);
     }, from);
     if (sent.length === 0 || sent.length > MAX_OVERLAP_SENT) return committed;
     return { ...committed, [OFFSET_OVERLAP_SENT]: JSON.stringify(sent) };
   }
+}
+
+/** Where a restart from `offset` reads again (each minus the overlap): its cursor, or a backfill's range cursors and high mark. */
+function reReadCursors(offset: SourceOffset): Cursor[] {
+  const cursor = cursorFromOffset(offset);
+  if (cursor !== null) return [cursor];
+  let backfill;
+  try {
+    backfill = backfillFromOffset(offset);
+  } catch {
+    return [];
+  }
+  if (backfill === null) return [];
+  const cursors = backfill.ranges.flatMap((r) => r.cursor && !r.done ? [r.cursor] : []);
+  // The high mark's whole second: the streaming cursor re-reads it from before its first row.
+  cursors.push({ timestamp: backfill.high.text, sysId: "\uffff", epochMs: backfill.high.epochMs });
+  return cursors;
 }
 
 /** The versions a committed offset says were sent inside its overlap window (none when absent or malformed). */

@@ -18,10 +18,25 @@ import {
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Once-Heron-7";
-const KILLS = 6;
 
 Deno.test("exactly-once: kill -9 during backfill and streaming, live writer and deletes: 0 duplicates, 0 missing, order kept", async () => {
-  const sim = await startSimulator({ port: 0, seed: { incident: 6000 }, users: [`admin:${PASSWORD}`] });
+  await killAndRestart({ kills: 6, rows: 6000, parallelism: 1, deletes: true });
+});
+
+Deno.test("exactly-once: kill -9 during a parallel backfill (4 ranges): 0 duplicates, 0 missing, order kept", async () => {
+  // No deletion capture here: a first run waits for its first tombstones, and the backfill would be over by then.
+  await killAndRestart({ kills: 4, rows: 20000, parallelism: 4, deletes: false });
+});
+
+async function killAndRestart(
+  { kills, rows, parallelism, deletes }: {
+    kills: number;
+    rows: number;
+    parallelism: number;
+    deletes: boolean;
+  },
+) {
+  const sim = await startSimulator({ port: 0, seed: { incident: rows }, users: [`admin:${PASSWORD}`] });
   await using kafka = await startKafkaBroker();
   const topic = uniqueName("eos.incident");
   const offsetsTopic = uniqueName("eos.offsets");
@@ -39,11 +54,12 @@ Deno.test("exactly-once: kill -9 during backfill and streaming, live writer and 
       config: sourceConnectorConfig(sim.url, PASSWORD, { incident: topic }, {
         "exactly.once.support": "required",
         "svc.table.incident.fields": "sys_id,sys_updated_on,sys_mod_count,number,state",
-        "svc.table.incident.capture.deletes": true,
+        "svc.table.incident.capture.deletes": deletes,
         "svc.source.batch.size": 500,
         "svc.source.poll.interval.ms": 200,
         "svc.source.overlap.seconds": 2,
         "svc.source.startup.probe": false,
+        "svc.source.backfill.parallelism": parallelism,
       }),
     }],
   };
@@ -54,11 +70,12 @@ Deno.test("exactly-once: kill -9 during backfill and streaming, live writer and 
   };
   sim.writer.start({ rowsPerSecond: 100, table: "incident", insertRatio: 0.3 });
   let dir: string | undefined;
+  let resumedRanges = 0;
   try {
-    for (let i = 0; i < KILLS; i++) {
+    for (let i = 0; i < kills; i++) {
       const daemon = await startDaemonProcess(config, { dir });
       dir = daemon.dir;
-      if (i === 0) {
+      if (i === 0 && deletes) {
         // A delete stream without a committed offset starts at the instance's present (docs/source.md): the
         // first deletions come once it reads, and the first kill waits until they are committed, so that every
         // later run resumes deletions from a committed offset.
@@ -74,13 +91,14 @@ Deno.test("exactly-once: kill -9 during backfill and streaming, live writer and 
           60_000,
           "the first tombstones committed",
         );
-      } else deleteSome(3);
+      } else if (deletes) deleteSome(3);
       await new Promise((r) => setTimeout(r, 500 + Math.random() * 2500));
       await daemon.stop("SIGKILL");
       await Deno.writeTextFile(`${dir}/daemon-${i}.log`, daemon.output());
+      if (daemon.output().includes("resumes its parallel backfill")) resumedRanges++;
     }
     sim.writer.stop();
-    deleteSome(3);
+    if (deletes) deleteSome(3);
     const final = await startDaemonProcess(config, { dir });
     try {
       let verdict: ExactlyOnceVerdict | undefined;
@@ -95,10 +113,11 @@ Deno.test("exactly-once: kill -9 during backfill and streaming, live writer and 
         throw new Error(`${e.message}: ${verdict && describeVerdict(verdict)}; logs in ${dir}`);
       });
       console.log(
-        `exactly-once kill -9 x${KILLS}: ${table.count} rows, ${deleted.size} deleted: ${
+        `exactly-once kill -9 x${kills} (backfill parallelism ${parallelism}): ${table.count} rows, ${deleted.size} deleted: ${
           describeVerdict(verdict!)
         }`,
       );
+      if (parallelism > 1) assert(resumedRanges > 0, "no restart resumed a parallel backfill");
       assertEquals(verdict!.duplicates, [], describeVerdict(verdict!));
       assertEquals(verdict!.disordered, [], describeVerdict(verdict!));
       assert(verdict!.records > table.count, "the topic holds the updates too");
@@ -111,4 +130,4 @@ Deno.test("exactly-once: kill -9 during backfill and streaming, live writer and 
     sim.writer.stop();
     await sim.stop();
   }
-});
+}
