@@ -12,6 +12,8 @@
  *
  * `--one-table` stops after the one-table case (a shorter run while exploring); `--no-warm-up` leaves out the
  * uncounted daemon run that warms the simulator and the broker first.
+ * The one-table case also runs exactly-once (exactly.once.source.support=enabled, the default transaction.boundary
+ * poll, offsets in a topic) beside at-least-once, counting only committed records (a read_committed consumer).
  * `--latency-ms` adds that much latency to every simulator request: a latency-bound instance, where one table's
  * rate is about batch / (latency + transfer time) whatever the daemon does (see docs/scaling.md).
  *
@@ -61,6 +63,7 @@ const DAEMON_TOPICS = [
   "bench.multi3",
   "bench.multi4",
   "bench.multi5",
+  "bench.eos",
 ];
 const broker = await startBrokerProcess(
   ["bench.produce", ...DAEMON_TOPICS].map((t) => `${t}:${PARTITIONS}`).join(","),
@@ -190,6 +193,21 @@ console.log(
     ((e2ePlain.cpu - produceCpu) / e2ePlain.rows * 100_000).toFixed(2)
   } s per 100k rows`,
 );
+
+// (c2) exactly-once beside at-least-once: the same table, records and offsets in one transaction per poll. Kafka's
+// end offsets count transaction markers too, so committed records are counted by a read_committed consumer.
+{
+  const eos = await runDaemon([{ alias: "incident", topic: "bench.eos" }], rows, {}, { exactlyOnce: true });
+  report("daemon exactly-once", eos.rows, eos.seconds, eos.cpu);
+  console.log(
+    `exactly-once / at-least-once: ${
+      ((eos.rows / eos.seconds) / e2eRate).toFixed(2)
+    } of the rate (target >= 0.80), ` +
+      `${(eos.cpu / eos.rows * 100_000).toFixed(2)} against ${
+        (e2e.cpu / e2e.rows * 100_000).toFixed(2)
+      } CPU s per 100k rows`,
+  );
+}
 memoryLine("one table: peak memory (VmHWM, main + workers)", e2e.peak, e2ePlain.peak);
 memoryLine("one table: idle memory after the backfill (VmRSS)", e2e.idle, e2ePlain.idle);
 
@@ -258,18 +276,24 @@ async function runDaemon(
   tables: { alias: string; topic: string; query?: string }[],
   expected: number,
   extra: Record<string, unknown> = {},
-  { second: isSecond = false, quiet = false }: { second?: boolean; quiet?: boolean } = {},
+  { second: isSecond = false, quiet = false, exactlyOnce = false }: {
+    second?: boolean;
+    quiet?: boolean;
+    exactlyOnce?: boolean;
+  } = {},
 ) {
-  const daemon = await startSourceDaemon(tables, extra, isSecond);
+  const committed = exactlyOnce ? await committedCounter(tables.map((t) => t.topic)) : null;
+  const produced = committed ? () => Promise.resolve(committed.count()) : () => highWatermarks(tables);
+  const daemon = await startSourceDaemon(tables, extra, isSecond, exactlyOnce);
   console.error(`daemon ${daemon.url}, log ${daemon.dir}/daemon.log${isSecond ? ` (${second.label})` : ""}`);
-  const base = await produced(tables);
+  const base = await produced();
   const cpu0 = cpuSeconds(daemon.pid);
   const started = performance.now();
   let first: { at: number; count: number; cpu: number; sim: number; broker: number } | null = null;
   let count = 0;
   while (count < expected) {
     await new Promise((r) => setTimeout(r, 50));
-    count = (await produced(tables)) - base;
+    count = (await produced()) - base;
     if (first === null && count > 0) {
       first = {
         at: performance.now(),
@@ -308,6 +332,7 @@ async function runDaemon(
   if (!quiet) await new Promise((r) => setTimeout(r, 5000));
   const idle = currentRss(daemon.pid);
   await daemon.stop();
+  await committed?.close();
   return { rows: count - first!.count, seconds, cpu, peak, idle };
 }
 
@@ -319,6 +344,7 @@ function startSourceDaemon(
   tables: { alias: string; topic: string; query?: string }[],
   extra: Record<string, unknown>,
   isSecond: boolean,
+  exactlyOnce = false,
 ) {
   const config: Record<string, unknown> = {
     "connector.class": "TableSourceConnector",
@@ -341,6 +367,13 @@ function startSourceDaemon(
         "bootstrap.servers": broker.bootstrap,
         "listeners": "http://127.0.0.1:0",
         "log.level": "info",
+        ...(exactlyOnce
+          ? {
+            "exactly.once.source.support": "enabled",
+            "offset.storage.topic": `bench.offsets-${crypto.randomUUID()}`,
+            "offset.storage.replication.factor": 1,
+          }
+          : {}),
       },
       connectors: [{ name: "bench", config }],
     },
@@ -366,8 +399,27 @@ function memoryLine(what: string, tuned: number, other: number) {
   console.log(`${what}: ${mb(tuned)}  (${second.label} ${mb(other)}; target <= 256)`);
 }
 
+/** Counts the committed records of `topics` from their start (isolation.level=read_committed). */
+async function committedCounter(topics: string[]) {
+  const options = await kafkaOptionsFromProperties({ "bootstrap.servers": broker.bootstrap });
+  const consumer = await createKafka(options.connection).consumer({ topics }, {
+    groupId: `bench-counter-${crypto.randomUUID()}`,
+    readCommitted: true,
+    autoOffsetReset: "earliest",
+  });
+  let n = 0;
+  await consumer.run((batch) => {
+    n += batch.records.length;
+    return Promise.resolve();
+  });
+  // The warm-up record of every partition (above) first, so the count starts from where the daemon will.
+  const deadline = Date.now() + 60_000;
+  while (n < PARTITIONS * topics.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return { count: () => n, close: () => consumer.close() };
+}
+
 /** Records in the topics (high watermarks); a broker still electing leaders gets a second ask. */
-async function produced(tables: { topic: string }[]): Promise<number> {
+async function highWatermarks(tables: { topic: string }[]): Promise<number> {
   let n = 0;
   for (const t of tables) {
     const offsets = await admin.fetchTopicOffsets(t.topic).catch(async () => {
