@@ -6,10 +6,15 @@
  * progress (phase, rows emitted, remaining and ETA during the backfill, lag, tombstones) every two seconds until
  * Ctrl-C or the time limit.
  *
- *   scripts/demo [--seconds N] [--rows N] [--writer-rate N] [--delete-every N]
+ * `--exactly-once` runs the same config with its one key `exactly.once.source.support` set to `enabled`: records
+ * and offsets go in one Kafka transaction. Either way the demo follows one incident, updating it every few seconds,
+ * and prints the versions of that key a read_committed consumer of the topic saw, marking any seen twice.
+ *
+ *   scripts/demo [--seconds N] [--rows N] [--writer-rate N] [--delete-every N] [--exactly-once]
  */
 import { startSimulator } from "../src/sim/mod.ts";
 import { describeBroker, launchKafkaBroker, stopKafkaBroker } from "../tests/support/kafka_broker_process.ts";
+import { createKafka } from "../src/kafka/mod.ts";
 
 function option(name: string, fallback: number): number {
   const i = Deno.args.indexOf(`--${name}`);
@@ -45,10 +50,23 @@ const broker = await launchKafkaBroker();
 console.log(describeBroker(broker));
 const bootstraps = broker.bootstrapServers;
 
+// The one key that turns exactly-once on, flipped in a copy of the demo config.
+const exactlyOnce = Deno.args.includes("--exactly-once");
+const configPath = `${dataDir}/demo.yaml`;
+const demoConfig = await Deno.readTextFile(`${root}deploy/examples/demo.yaml`);
+await Deno.writeTextFile(
+  configPath,
+  demoConfig.replace(
+    "exactly.once.source.support: disabled",
+    `exactly.once.source.support: ${exactlyOnce ? "enabled" : "disabled"}`,
+  ).replace("$schema=../../docs/", `$schema=${root}docs/`),
+);
+console.log(`exactly.once.source.support: ${exactlyOnce ? "enabled" : "disabled"}`);
+
 const restPort = 18083 + Math.floor(Math.random() * 1000);
 console.log(`starting tablesync (REST API on http://127.0.0.1:${restPort}) ...`);
 const daemon = new Deno.Command(Deno.execPath(), {
-  args: ["run", "--allow-all", `${root}main.ts`, "run", "--config", `${root}deploy/examples/demo.yaml`],
+  args: ["run", "--allow-all", `${root}main.ts`, "run", "--config", configPath],
   env: {
     DEMO_BOOTSTRAP_SERVERS: bootstraps,
     DEMO_REST_PORT: String(restPort),
@@ -70,6 +88,7 @@ const stop = async () => {
     daemon.kill("SIGTERM");
   } catch { /* already gone */ }
   await daemon.status;
+  await reader?.close().catch(() => {});
   await stopKafkaBroker(broker);
   await sim.stop();
   await Deno.remove(dataDir, { recursive: true }).catch(() => {});
@@ -107,6 +126,38 @@ function duration(s: number | null): string {
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
 }
 
+// One incident followed through Kafka: updated every few seconds, its versions read back with read_committed.
+const watched = sim.table("incident").sysIds()[0];
+const watchedNumber = sim.table("incident").get(watched)?.number;
+const watchedVersions: number[] = [];
+const kafka = createKafka({
+  brokers: [bootstraps],
+  clientId: "demo-reader",
+  requestTimeoutMs: 30_000,
+  connectionTimeoutMs: 10_000,
+});
+/** Started once the connector created its topic (a subscription needs the topic to exist). */
+let reader: Awaited<ReturnType<typeof kafka.consumer>> | null = null;
+async function startReader(): Promise<void> {
+  const admin = await kafka.admin();
+  const exists = await admin.topicExists("demo.incident").finally(() => admin.close());
+  if (!exists) return;
+  reader = await kafka.consumer({ topics: ["demo.incident"] }, {
+    groupId: `demo-reader-${crypto.randomUUID()}`,
+    readCommitted: true,
+    autoOffsetReset: "earliest",
+  });
+  await reader.run((batch) => {
+    for (const r of batch.records) {
+      if (r.key && new TextDecoder().decode(r.key) === watched) {
+        const value = r.value ? JSON.parse(new TextDecoder().decode(r.value)) : null;
+        watchedVersions.push(value ? Number(value.sys_mod_count) : -1);
+      }
+    }
+    return Promise.resolve();
+  });
+}
+
 let printedUi = false;
 let deleted = 0;
 let lastDelete = Date.now();
@@ -138,6 +189,16 @@ while (!stopping) {
         duration(t.eta_seconds)
       }`
       : `streaming · ${t.rows_emitted} rows emitted · lag ${duration(t.lag_seconds)}`;
+    if (reader === null) await startReader();
+    if (sim.table("incident").get(watched)) {
+      sim.table("incident").update(watched, { short_description: `demo update at ${elapsed}s` });
+    }
+    const twice = watchedVersions.filter((v, i) => watchedVersions.indexOf(v) !== i);
+    console.log(
+      `        ${watchedNumber} (one key, read_committed): versions ${
+        watchedVersions.map((v) => v < 0 ? "tombstone" : v).join(",") || "none yet"
+      } · ${twice.length === 0 ? "none seen twice" : `seen twice: ${twice.join(",")}`}`,
+    );
     console.log(
       `[${String(elapsed).padStart(4)}s] incident: ${
         status.tasks?.[0]?.state ?? status.connector?.state
