@@ -7,7 +7,7 @@
  * producer that had only connected had fenced nobody. Once the second producer's InitProducerId has gone out, the
  * broker refuses the first one's EndTxn (v1) with INVALID_PRODUCER_EPOCH and kafkajs surfaces it.
  */
-import { Kafka, logLevel } from "kafkajs";
+import { Kafka, logLevel, type Producer } from "kafkajs";
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
@@ -15,8 +15,26 @@ import { createKafka, ProducerFencedError } from "../../src/kafka/mod.ts";
 
 const text = (s: string) => new TextEncoder().encode(s);
 
-function rawKafka(bootstrapServers: string): Kafka {
-  return new Kafka({ brokers: [bootstrapServers], clientId: "fencing-test", logLevel: logLevel.NOTHING });
+/** Two raw kafkajs producers with the same transactional id, connected; `use` runs with them, then both go. */
+async function twoProducers(
+  bootstrapServers: string,
+  use: (first: Producer, second: Producer) => Promise<void>,
+): Promise<void> {
+  const kafka = new Kafka({
+    brokers: [bootstrapServers],
+    clientId: "fencing-test",
+    logLevel: logLevel.NOTHING,
+  });
+  const transactionalId = uniqueName("txid");
+  const first = kafka.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1 });
+  const second = kafka.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1 });
+  try {
+    await first.connect();
+    await use(first, second);
+  } finally {
+    await first.disconnect();
+    await second.disconnect();
+  }
 }
 
 async function committedValues(bootstrapServers: string, topic: string): Promise<string[]> {
@@ -28,34 +46,21 @@ Deno.test("kafkajs 2.2.4: a producer that only connected has not initialised its
   await using broker = await startKafkaBroker();
   const topic = uniqueName("fence.connect-only");
   await broker.createTopic(topic, 1);
-  const kafka = rawKafka(broker.bootstrapServers);
-  const transactionalId = uniqueName("txid");
-  const first = kafka.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1 });
-  const second = kafka.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1 });
-  await first.connect();
-  try {
+  await twoProducers(broker.bootstrapServers, async (first, second) => {
     const txn = await first.transaction();
     await txn.send({ topic, messages: [{ key: "k", value: "first" }] });
     await second.connect(); // InitProducerId without the transactional id: a fresh idempotent producer id
     await txn.commit(); // nothing fenced the first producer yet
     assertEquals(await committedValues(broker.bootstrapServers, topic), ["first"]);
-  } finally {
-    await first.disconnect();
-    await second.disconnect();
-  }
+  });
 });
 
 Deno.test("kafkajs 2.2.4: after the second producer's transactional InitProducerId the first one's commit fails INVALID_PRODUCER_EPOCH", async () => {
   await using broker = await startKafkaBroker();
   const topic = uniqueName("fence.raw");
   await broker.createTopic(topic, 1);
-  const kafka = rawKafka(broker.bootstrapServers);
-  const transactionalId = uniqueName("txid");
-  const first = kafka.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1 });
-  const second = kafka.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1 });
-  await first.connect();
-  await second.connect();
-  try {
+  await twoProducers(broker.bootstrapServers, async (first, second) => {
+    await second.connect();
     const zombie = await first.transaction();
     await zombie.send({ topic, messages: [{ key: "k", value: "zombie" }] });
     const owner = await second.transaction(); // InitProducerId(transactional id): epoch bumped, zombie aborted
@@ -64,10 +69,7 @@ Deno.test("kafkajs 2.2.4: after the second producer's transactional InitProducer
     await owner.send({ topic, messages: [{ key: "k", value: "owner" }] });
     await owner.commit();
     assertEquals(await committedValues(broker.bootstrapServers, topic), ["owner"]);
-  } finally {
-    await first.disconnect();
-    await second.disconnect();
-  }
+  });
 });
 
 Deno.test("transactionalProducer: creating one fences the older owner at once; only committed transactions are read", async () => {
