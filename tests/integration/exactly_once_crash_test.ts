@@ -23,17 +23,19 @@ Deno.test("exactly-once: kill -9 during backfill and streaming, live writer and 
   await killAndRestart({ kills: 6, rows: 6000, parallelism: 1, deletes: true });
 });
 
-Deno.test("exactly-once: kill -9 during a parallel backfill (4 ranges): 0 duplicates, 0 missing, order kept", async () => {
+Deno.test("exactly-once: kill -9 during a parallel backfill (4 ranges), the connector's own offsets topic: 0 duplicates, 0 missing, order kept", async () => {
   // No deletion capture here: a first run waits for its first tombstones, and the backfill would be over by then.
-  await killAndRestart({ kills: 4, rows: 20000, parallelism: 4, deletes: false });
+  // The connector's own offsets topic (offsets.storage.topic), read and written instead of the worker's.
+  await killAndRestart({ kills: 4, rows: 20000, parallelism: 4, deletes: false, ownOffsetsTopic: true });
 });
 
 async function killAndRestart(
-  { kills, rows, parallelism, deletes }: {
+  { kills, rows, parallelism, deletes, ownOffsetsTopic = false }: {
     kills: number;
     rows: number;
     parallelism: number;
     deletes: boolean;
+    ownOffsetsTopic?: boolean;
   },
 ) {
   const sim = await startSimulator({ port: 0, seed: { incident: rows }, users: [`admin:${PASSWORD}`] });
@@ -53,6 +55,7 @@ async function killAndRestart(
       name: "eos",
       config: sourceConnectorConfig(sim.url, PASSWORD, { incident: topic }, {
         "exactly.once.support": "required",
+        ...(ownOffsetsTopic ? { "offsets.storage.topic": `${offsetsTopic}.own` } : {}),
         "svc.table.incident.fields": "sys_id,sys_updated_on,sys_mod_count,number,state",
         "svc.table.incident.capture.deletes": deletes,
         "svc.source.batch.size": 500,
@@ -118,6 +121,11 @@ async function killAndRestart(
         }`,
       );
       if (parallelism > 1) assert(resumedRanges > 0, "no restart resumed a parallel backfill");
+      if (ownOffsetsTopic) {
+        const read = (t: string) => readTopicWithKcat(kafka.bootstrapServers, t, { readCommitted: true });
+        assert((await read(`${offsetsTopic}.own`)).length > 0, "no offsets in the connector's own topic");
+        assertEquals((await read(offsetsTopic)).length, 0, "offsets in the worker's topic");
+      }
       assertEquals(verdict!.duplicates, [], describeVerdict(verdict!));
       assertEquals(verdict!.disordered, [], describeVerdict(verdict!));
       assert(verdict!.records > table.count, "the topic holds the updates too");
