@@ -13,8 +13,8 @@
  * `--one-table` stops after the one-table case (a shorter run while exploring); `--no-warm-up` leaves out the
  * uncounted daemon run that warms the simulator and the broker first.
  * The one-table case also runs exactly-once (exactly.once.source.support=enabled, the default transaction.boundary
- * poll, offsets in a topic) beside at-least-once, in `--eos-rounds` pairs (default 3), counting only committed
- * records (a read_committed consumer).
+ * poll, offsets in a topic) beside at-least-once, in `--eos-rounds` pairs (default 3); its end is when the
+ * topic's last stable offsets stop moving (they count transaction markers too).
  * `--latency-ms` adds that much latency to every simulator request: a latency-bound instance, where one table's
  * rate is about batch / (latency + transfer time) whatever the daemon does (see docs/scaling.md).
  *
@@ -38,8 +38,6 @@ const batch = arg("batch", 5000);
 const latencyMs = arg("latency-ms", 0);
 const oneTable = Deno.args.includes("--one-table");
 const eosRounds = arg("eos-rounds", 3);
-/** The read_committed counter of the exactly-once runs' topic, shared by them (each counts from where it is). */
-let eosCounter: { count(): number; close(): Promise<void> } | null = null;
 const baselineAt = Deno.args.indexOf("--baseline");
 const baseline = baselineAt >= 0 ? Deno.args[baselineAt + 1].replace(/\/$/, "") : null;
 /** How the second daemon of each case runs: untuned, or the baseline checkout's. */
@@ -200,8 +198,7 @@ console.log(
 
 // (c2) exactly-once beside at-least-once: the same table, records and offsets in one transaction per poll. Pairs
 // of runs, at-least-once then exactly-once, so both meet the same load of a shared machine; the median ratio
-// counts. Kafka's end offsets count transaction markers too, so committed records are counted by a
-// read_committed consumer.
+// counts.
 {
   const ratios: number[] = [];
   for (let round = 1; round <= eosRounds; round++) {
@@ -221,8 +218,6 @@ console.log(
   console.log(
     `exactly-once / at-least-once, median of ${ratios.length}: ${median.toFixed(2)} (target >= 0.80)`,
   );
-  // Assigned inside runDaemon, which the type checker does not follow from here.
-  await (eosCounter as { close(): Promise<void> } | null)?.close();
 }
 memoryLine("one table: peak memory (VmHWM, main + workers)", e2e.peak, e2ePlain.peak);
 memoryLine("one table: idle memory after the backfill (VmRSS)", e2e.idle, e2ePlain.idle);
@@ -298,8 +293,7 @@ async function runDaemon(
     exactlyOnce?: boolean;
   } = {},
 ) {
-  const committed = exactlyOnce ? (eosCounter ??= await committedCounter(tables.map((t) => t.topic))) : null;
-  const produced = committed ? () => Promise.resolve(committed.count()) : () => highWatermarks(tables);
+  const produced = () => highWatermarks(tables);
   const daemon = await startSourceDaemon(tables, extra, isSecond, exactlyOnce);
   console.error(`daemon ${daemon.url}, log ${daemon.dir}/daemon.log${isSecond ? ` (${second.label})` : ""}`);
   const base = await produced();
@@ -327,8 +321,22 @@ async function runDaemon(
       }
     }
   }
-  const seconds = (performance.now() - first!.at) / 1000;
-  const cpu = cpuSeconds(daemon.pid) - first!.cpu;
+  let end = { at: performance.now(), cpu: cpuSeconds(daemon.pid), count };
+  if (exactlyOnce) {
+    // The end offsets count one transaction marker per partition and transaction besides the records: the run
+    // ends when they stop moving (for a second); the rows are the table's, markers left out.
+    for (let quiet = 0; quiet < 1000; quiet += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+      const now = (await produced()) - base;
+      if (now !== end.count) {
+        end = { at: performance.now(), cpu: cpuSeconds(daemon.pid), count: now };
+        quiet = 0;
+      }
+    }
+    count = expected;
+  }
+  const seconds = (end.at - first!.at) / 1000;
+  const cpu = end.cpu - first!.cpu;
   // What the simulator and the broker spent over the same span: with both on the daemon's two cores, the wall
   // time is bounded by all three processes' CPU over the cores, whatever the daemon's own.
   const simCpu = cpuSeconds(sim.pid) - first!.sim;
@@ -414,26 +422,10 @@ function memoryLine(what: string, tuned: number, other: number) {
   console.log(`${what}: ${mb(tuned)}  (${second.label} ${mb(other)}; target <= 256)`);
 }
 
-/** Counts the committed records of `topics` from their start (isolation.level=read_committed). */
-async function committedCounter(topics: string[]) {
-  const options = await kafkaOptionsFromProperties({ "bootstrap.servers": broker.bootstrap });
-  const consumer = await createKafka(options.connection).consumer({ topics }, {
-    groupId: `bench-counter-${crypto.randomUUID()}`,
-    readCommitted: true,
-    autoOffsetReset: "earliest",
-  });
-  let n = 0;
-  await consumer.run((batch) => {
-    n += batch.records.length;
-    return Promise.resolve();
-  });
-  // The warm-up record of every partition (above) first, so the count starts from where the daemon will.
-  const deadline = Date.now() + 60_000;
-  while (n < PARTITIONS * topics.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  return { count: () => n, close: () => consumer.close() };
-}
-
-/** Records in the topics (high watermarks); a broker still electing leaders gets a second ask. */
+/**
+ * Records in the topics: their end offsets as ListOffsets reads them by default (read_committed: the last stable
+ * offsets, which equal the high watermarks without transactions); a broker still electing leaders gets a second ask.
+ */
 async function highWatermarks(tables: { topic: string }[]): Promise<number> {
   let n = 0;
   for (const t of tables) {
