@@ -248,16 +248,20 @@ export class SourceDriver {
     if (transactions) {
       // No retry inside a transaction: a failed send leaves it unusable; the task starts over with a new producer.
       if (this.#fatal) return;
+      // Nothing of a transaction counts before its commit, and a failure fails the task: the records count as
+      // acknowledged at once, so that at a boundary their offsets go out in the same request as they do.
+      this.#acknowledged(out, handles, onAck);
       const started = performance.now();
-      try {
-        await transactions.send(out);
-      } catch (e) {
-        this.#failTransaction(e);
-        return;
+      if (transactions.dueAfterSend()) await this.#commitTransaction(out);
+      else {
+        try {
+          await transactions.send(out);
+        } catch (e) {
+          this.#failTransaction(e);
+          return;
+        }
       }
       this.#observeProduce(started);
-      this.#acknowledged(out, handles, onAck);
-      if (transactions.due()) await this.#commitTransaction();
       return;
     }
     for (let attempt = 1;; attempt++) {
@@ -321,12 +325,15 @@ export class SourceDriver {
     });
   }
 
-  /** Exactly-once: commits the open transaction with the committable offsets, then reports them committed. */
-  async #commitTransaction(): Promise<void> {
+  /**
+   * Exactly-once: sends `records` with the committable offsets into the open transaction and commits it, then
+   * reports the offsets committed.
+   */
+  async #commitTransaction(records: ProducedRecord[] = []): Promise<void> {
     if (this.#fatal) return;
     const entries = withFinalOffsets(this.#submitted.committableOffsets().offsets, this.#o.task);
     try {
-      await this.#o.transactions!.commit(entries);
+      await this.#o.transactions!.commit(entries, records);
     } catch (e) {
       this.#failTransaction(e);
       return;

@@ -53,21 +53,27 @@ export class SourceTransactions {
     return this.#o.boundary === "poll" || now - this.#openedAt >= this.#o.intervalMs;
   }
 
+  /** Whether the transaction the next send goes into should commit right after it. */
+  dueAfterSend(now = Date.now()): boolean {
+    return this.#o.boundary === "poll" || (this.#open !== null && now - this.#openedAt >= this.#o.intervalMs);
+  }
+
   /** Sends records in the open transaction (opening one when none is). */
   async send(records: ProducedRecord[]): Promise<RecordAck[]> {
     return (await this.#current()).send(records);
   }
 
   /**
-   * Writes `offsets` into the open transaction (opening one when only offsets are to be committed) and commits it.
-   * Nothing to do when no transaction is open and no offset changed. Rejects (ProducerFencedError when fenced)
-   * if the transaction did not commit: then neither its records nor its offsets count.
+   * Sends `records` and `offsets` (in one request where they fit) into the open transaction, opening one when
+   * none is, and commits it. Nothing to do when there is neither an open transaction nor anything to send.
+   * Rejects (ProducerFencedError when fenced) if the transaction did not commit: then nothing of it counts.
    */
-  async commit(offsets: readonly OffsetUpdate[]): Promise<void> {
-    if (this.#open === null && offsets.length === 0) return;
+  async commit(offsets: readonly OffsetUpdate[], records: readonly ProducedRecord[] = []): Promise<void> {
+    if (this.#open === null && offsets.length === 0 && records.length === 0) return;
     const txn = await this.#current();
     this.#open = null;
-    if (offsets.length > 0) await txn.send(offsets.map((o) => this.#offsetRecord(o)));
+    const all = [...records, ...offsets.map((o) => this.#offsetRecord(o))];
+    if (all.length > 0) await txn.send(all);
     await txn.commit();
   }
 

@@ -38,7 +38,13 @@ async function killAndRestart(
     ownOffsetsTopic?: boolean;
   },
 ) {
-  const sim = await startSimulator({ port: 0, seed: { incident: rows }, users: [`admin:${PASSWORD}`] });
+  // With parallel ranges, 100 ms per instance request keeps the backfill going across several kills.
+  const sim = await startSimulator({
+    port: 0,
+    seed: { incident: rows },
+    users: [`admin:${PASSWORD}`],
+    ...(parallelism > 1 ? { latencyMs: 100 } : {}),
+  });
   await using kafka = await startKafkaBroker();
   const topic = uniqueName("eos.incident");
   const offsetsTopic = uniqueName("eos.offsets");
