@@ -111,7 +111,8 @@ function metric(text: string, name: string, match: string): number {
 
 /** Deletes one incident over the table API, as a user would: the instance audits it, the daemon sees it. */
 async function deleteOne(): Promise<string | null> {
-  const ids = sim.table("incident").sysIds();
+  // Never the incident the demo follows.
+  const ids = sim.table("incident").sysIds().filter((id) => id !== watched);
   const victim = ids[Math.floor(Math.random() * ids.length)];
   const number = sim.table("incident").get(victim)?.number;
   const res = await fetch(`${sim.url}/api/now/table/incident/${victim}`, {

@@ -6,9 +6,10 @@
  * WARN → warn. kafkajs INFO is lifecycle chatter ("Starting", "Stopped", each join) that the daemon reports in its
  * own words, so it becomes debug; kafkajs DEBUG (every request) becomes trace. Lines pass through the redaction layer like every other log line.
  *
- * One warning is lowered to debug: "Limiting retries for the idempotent producer may invalidate EoS guarantees",
- * logged for every transactional producer. It warns of resending after retries ran out; an exactly-once task
- * never does that (a failed transaction fails the task, which starts over with a new producer).
+ * Two warnings are lowered to debug: "Limiting retries for the idempotent producer may invalidate EoS guarantees",
+ * logged for every transactional producer (it warns of resending after retries ran out; an exactly-once task
+ * never does that: a failed transaction fails the task, which starts over with a new producer), and the
+ * CONCURRENT_TRANSACTIONS answers kafkajs retries after every commit (below).
  */
 import { type logCreator as KafkajsLogCreator, logLevel as KafkajsLogLevel } from "kafkajs";
 import { type Logger, logger } from "../observability/log.ts";
@@ -21,6 +22,11 @@ const PINO_LEVEL_BY_KAFKAJS_LEVEL: Record<number, "warn" | "debug" | "trace"> = 
 };
 
 const LOWERED_TO_DEBUG = /^Limiting retries for the idempotent producer/;
+/**
+ * CONCURRENT_TRANSACTIONS: after every commit the coordinator answers the next transaction's first request so
+ * until the commit's markers are written, and kafkajs retries it; a warning per transaction would flood the log.
+ */
+const EXPECTED_RETRY = /another concurrent operation on the same transaction was ongoing/;
 
 /** A kafkajs `logCreator` writing to `target` (defaults to logger("kafka")). */
 export function kafkajsLogCreator(target: Logger = logger("kafka")): KafkajsLogCreator {
@@ -28,7 +34,7 @@ export function kafkajsLogCreator(target: Logger = logger("kafka")): KafkajsLogC
     const pinoLevel = PINO_LEVEL_BY_KAFKAJS_LEVEL[level];
     if (!pinoLevel) return;
     const { message, timestamp: _timestamp, logger: _logger, ...fields } = log;
-    if (LOWERED_TO_DEBUG.test(String(message))) {
+    if (LOWERED_TO_DEBUG.test(String(message)) || EXPECTED_RETRY.test(String(fields.error ?? ""))) {
       target.debug({ kafkajs: namespace, ...fields }, String(message));
       return;
     }
