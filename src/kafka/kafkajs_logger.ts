@@ -34,11 +34,12 @@ export function kafkajsLogCreator(target: Logger = logger("kafka")): KafkajsLogC
     const pinoLevel = PINO_LEVEL_BY_KAFKAJS_LEVEL[level];
     if (!pinoLevel) return;
     const { message, timestamp: _timestamp, logger: _logger, ...fields } = log;
-    if (LOWERED_TO_DEBUG.test(String(message)) || EXPECTED_RETRY.test(String(fields.error ?? ""))) {
-      target.debug({ kafkajs: namespace, ...fields }, String(message));
+    const text = String(message);
+    if (LOWERED_TO_DEBUG.test(text) || EXPECTED_RETRY.test(`${text} ${fields.error ?? ""}`)) {
+      target.debug({ kafkajs: namespace, ...fields }, text);
       return;
     }
-    target[pinoLevel]({ kafkajs: namespace, ...fields }, String(message));
+    target[pinoLevel]({ kafkajs: namespace, ...fields }, text);
   };
 }
 
