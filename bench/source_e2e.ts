@@ -12,6 +12,10 @@
  *
  * `--one-table` stops after the one-table case (a shorter run while exploring); `--no-warm-up` leaves out the
  * uncounted daemon run that warms the simulator and the broker first.
+ * The one-table case also runs exactly-once (exactly.once.source.support=enabled, the default transaction.boundary
+ * poll, or `--eos-interval-ms N` for transaction.boundary=interval, offsets in a topic) beside at-least-once, in
+ * `--eos-rounds` pairs (default 3); its end is when the
+ * topic's last stable offsets stop moving (they count transaction markers too).
  * `--latency-ms` adds that much latency to every simulator request: a latency-bound instance, where one table's
  * rate is about batch / (latency + transfer time) whatever the daemon does (see docs/scaling.md).
  *
@@ -34,6 +38,9 @@ const rows = arg("rows", 100_000);
 const batch = arg("batch", 5000);
 const latencyMs = arg("latency-ms", 0);
 const oneTable = Deno.args.includes("--one-table");
+const eosRounds = arg("eos-rounds", 3);
+/** `--eos-interval-ms N`: the exactly-once runs use transaction.boundary=interval with N ms (default: poll). */
+const eosIntervalMs = arg("eos-interval-ms", 0);
 const baselineAt = Deno.args.indexOf("--baseline");
 const baseline = baselineAt >= 0 ? Deno.args[baselineAt + 1].replace(/\/$/, "") : null;
 /** How the second daemon of each case runs: untuned, or the baseline checkout's. */
@@ -61,6 +68,7 @@ const DAEMON_TOPICS = [
   "bench.multi3",
   "bench.multi4",
   "bench.multi5",
+  "bench.eos",
 ];
 const broker = await startBrokerProcess(
   ["bench.produce", ...DAEMON_TOPICS].map((t) => `${t}:${PARTITIONS}`).join(","),
@@ -190,6 +198,36 @@ console.log(
     ((e2ePlain.cpu - produceCpu) / e2ePlain.rows * 100_000).toFixed(2)
   } s per 100k rows`,
 );
+
+// (c2) exactly-once beside at-least-once: the same table, records and offsets in one transaction per poll. Pairs
+// of runs, at-least-once then exactly-once, so both meet the same load of a shared machine; the median ratio
+// counts.
+{
+  const ratios: number[] = [];
+  for (let round = 1; round <= eosRounds; round++) {
+    const alo = round === 1 ? e2e : await runDaemon([{ alias: "incident", topic: "bench.e2e" }], rows);
+    const boundary = eosIntervalMs > 0
+      ? { "transaction.boundary": "interval", "transaction.boundary.interval.ms": eosIntervalMs }
+      : {};
+    const eos = await runDaemon([{ alias: "incident", topic: "bench.eos" }], rows, boundary, {
+      exactlyOnce: true,
+    });
+    if (round > 1) report(`at-least-once (${round})`, alo.rows, alo.seconds, alo.cpu);
+    report(`exactly-once (${round})`, eos.rows, eos.seconds, eos.cpu);
+    ratios.push((eos.rows / eos.seconds) / (alo.rows / alo.seconds));
+    console.log(
+      `  round ${round}: exactly-once / at-least-once ${
+        ratios.at(-1)!.toFixed(2)
+      } of the rate; CPU per 100k rows ` +
+        `${(eos.cpu / eos.rows * 100_000).toFixed(2)} against ${(alo.cpu / alo.rows * 100_000).toFixed(2)} s`,
+    );
+  }
+  const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+  console.log(
+    `exactly-once (transaction.boundary ${eosIntervalMs > 0 ? `interval ${eosIntervalMs} ms` : "poll"}) / ` +
+      `at-least-once, median of ${ratios.length}: ${median.toFixed(2)} (target >= 0.80 at poll)`,
+  );
+}
 memoryLine("one table: peak memory (VmHWM, main + workers)", e2e.peak, e2ePlain.peak);
 memoryLine("one table: idle memory after the backfill (VmRSS)", e2e.idle, e2ePlain.idle);
 
@@ -258,18 +296,23 @@ async function runDaemon(
   tables: { alias: string; topic: string; query?: string }[],
   expected: number,
   extra: Record<string, unknown> = {},
-  { second: isSecond = false, quiet = false }: { second?: boolean; quiet?: boolean } = {},
+  { second: isSecond = false, quiet = false, exactlyOnce = false }: {
+    second?: boolean;
+    quiet?: boolean;
+    exactlyOnce?: boolean;
+  } = {},
 ) {
-  const daemon = await startSourceDaemon(tables, extra, isSecond);
+  const produced = () => highWatermarks(tables);
+  const daemon = await startSourceDaemon(tables, extra, isSecond, exactlyOnce);
   console.error(`daemon ${daemon.url}, log ${daemon.dir}/daemon.log${isSecond ? ` (${second.label})` : ""}`);
-  const base = await produced(tables);
+  const base = await produced();
   const cpu0 = cpuSeconds(daemon.pid);
   const started = performance.now();
   let first: { at: number; count: number; cpu: number; sim: number; broker: number } | null = null;
   let count = 0;
   while (count < expected) {
     await new Promise((r) => setTimeout(r, 50));
-    count = (await produced(tables)) - base;
+    count = (await produced()) - base;
     if (first === null && count > 0) {
       first = {
         at: performance.now(),
@@ -287,8 +330,22 @@ async function runDaemon(
       }
     }
   }
-  const seconds = (performance.now() - first!.at) / 1000;
-  const cpu = cpuSeconds(daemon.pid) - first!.cpu;
+  let end = { at: performance.now(), cpu: cpuSeconds(daemon.pid), count };
+  if (exactlyOnce) {
+    // The end offsets count one transaction marker per partition and transaction besides the records: the run
+    // ends when they stop moving (for a second); the rows are the table's, markers left out.
+    for (let quiet = 0; quiet < 1000; quiet += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+      const now = (await produced()) - base;
+      if (now !== end.count) {
+        end = { at: performance.now(), cpu: cpuSeconds(daemon.pid), count: now };
+        quiet = 0;
+      }
+    }
+    count = expected;
+  }
+  const seconds = (end.at - first!.at) / 1000;
+  const cpu = end.cpu - first!.cpu;
   // What the simulator and the broker spent over the same span: with both on the daemon's two cores, the wall
   // time is bounded by all three processes' CPU over the cores, whatever the daemon's own.
   const simCpu = cpuSeconds(sim.pid) - first!.sim;
@@ -319,6 +376,7 @@ function startSourceDaemon(
   tables: { alias: string; topic: string; query?: string }[],
   extra: Record<string, unknown>,
   isSecond: boolean,
+  exactlyOnce = false,
 ) {
   const config: Record<string, unknown> = {
     "connector.class": "TableSourceConnector",
@@ -341,6 +399,13 @@ function startSourceDaemon(
         "bootstrap.servers": broker.bootstrap,
         "listeners": "http://127.0.0.1:0",
         "log.level": "info",
+        ...(exactlyOnce
+          ? {
+            "exactly.once.source.support": "enabled",
+            "offset.storage.topic": `bench.offsets-${crypto.randomUUID()}`,
+            "offset.storage.replication.factor": 1,
+          }
+          : {}),
       },
       connectors: [{ name: "bench", config }],
     },
@@ -366,8 +431,11 @@ function memoryLine(what: string, tuned: number, other: number) {
   console.log(`${what}: ${mb(tuned)}  (${second.label} ${mb(other)}; target <= 256)`);
 }
 
-/** Records in the topics (high watermarks); a broker still electing leaders gets a second ask. */
-async function produced(tables: { topic: string }[]): Promise<number> {
+/**
+ * Records in the topics: their end offsets as ListOffsets reads them by default (read_committed: the last stable
+ * offsets, which equal the high watermarks without transactions); a broker still electing leaders gets a second ask.
+ */
+async function highWatermarks(tables: { topic: string }[]): Promise<number> {
   let n = 0;
   for (const t of tables) {
     const offsets = await admin.fetchTopicOffsets(t.topic).catch(async () => {

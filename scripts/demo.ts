@@ -13,7 +13,7 @@
  * (gracefully) and the broker; the simulator runs inside the demo and ends with it.
  *
  *   scripts/demo [--seconds N] [--rows N] [--writer-rate N] [--latency-ms N] [--delete-every N]
- *                [--bootstrap-servers HOST:PORT]
+ *                [--bootstrap-servers HOST:PORT] [--exactly-once]
  *
  * So the status page's chart has something to show, the backfill lasts about a minute (each request to the
  * simulator takes --latency-ms, as a real instance's do) and the writer's rate then rises and falls around
@@ -21,6 +21,10 @@
  *
  * --bootstrap-servers uses a Kafka cluster that already runs (the topic is created there if missing) instead of
  * starting a broker.
+ *
+ * `--exactly-once` runs the same config with its one key `exactly.once.source.support` set to `enabled`: records
+ * and offsets go in one Kafka transaction. Either way the demo follows one incident, updating it every few seconds,
+ * and prints the versions of that key a read_committed consumer of the topic saw, marking any seen twice.
  */
 import { startSimulator } from "../src/sim/mod.ts";
 import { loadConfigFile } from "../src/config/load.ts";
@@ -31,6 +35,7 @@ import {
   stopKafkaBroker,
 } from "../tests/support/kafka_broker_process.ts";
 import { watchOwner } from "../tests/support/owner_watchdog.ts";
+import { createKafka } from "../src/kafka/mod.ts";
 
 function option(name: string, fallback: number): number {
   const i = Deno.args.indexOf(`--${name}`);
@@ -79,10 +84,22 @@ if (givenBootstraps === undefined) {
 } else console.log(`using the Kafka cluster at ${givenBootstraps}`);
 const bootstraps = givenBootstraps ?? broker!.bootstrapServers;
 
+// The one key that turns exactly-once on, flipped in a copy of the demo config.
+const exactlyOnce = Deno.args.includes("--exactly-once");
+const runConfigPath = `${dataDir}/demo.yaml`;
+await Deno.writeTextFile(
+  runConfigPath,
+  (await Deno.readTextFile(configPath)).replace(
+    "exactly.once.source.support: disabled",
+    `exactly.once.source.support: ${exactlyOnce ? "enabled" : "disabled"}`,
+  ).replace("$schema=../../docs/", `$schema=${root}docs/`),
+);
+console.log(`exactly.once.source.support: ${exactlyOnce ? "enabled" : "disabled"}`);
+
 const restPort = 18083 + Math.floor(Math.random() * 1000);
 // detached: the daemon gets a session (and process group) of its own, so a terminal's Ctrl-C does not reach it.
 const daemon = new Deno.Command(Deno.execPath(), {
-  args: ["run", "--allow-all", `${root}main.ts`, "run", "--config", configPath],
+  args: ["run", "--allow-all", `${root}main.ts`, "run", "--config", runConfigPath],
   env: {
     DEMO_BOOTSTRAP_SERVERS: bootstraps,
     DEMO_REST_PORT: String(restPort),
@@ -111,6 +128,7 @@ const stop = async () => {
   console.log("\nstopping (tablesync shuts down gracefully; Ctrl-C again stops it at once) ...");
   const { code } = await daemon.status;
   console.log(`tablesync exited with code ${code}`);
+  await reader?.close().catch(() => {});
   if (broker) await stopKafkaBroker(broker);
   await sim.stop();
   await Deno.remove(dataDir, { recursive: true }).catch(() => {});
@@ -136,7 +154,8 @@ function metric(text: string, name: string, match: string): number {
 
 /** Deletes one incident over the table API, as a user would: the instance audits it, the daemon sees it. */
 async function deleteOne(): Promise<string | null> {
-  const ids = sim.table("incident").sysIds();
+  // Never the incident the demo follows.
+  const ids = sim.table("incident").sysIds().filter((id) => id !== watched);
   const victim = ids[Math.floor(Math.random() * ids.length)];
   const number = sim.table("incident").get(victim)?.number;
   const res = await fetch(`${sim.url}/api/now/table/incident/${victim}`, {
@@ -154,6 +173,38 @@ function wavingRate(elapsedMs: number): number {
 function duration(s: number | null): string {
   if (s === null) return "?";
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
+}
+
+// One incident followed through Kafka: updated every few seconds, its versions read back with read_committed.
+const watched = sim.table("incident").sysIds()[0];
+const watchedNumber = sim.table("incident").get(watched)?.number;
+const watchedVersions: number[] = [];
+const kafka = createKafka({
+  brokers: [bootstraps],
+  clientId: "demo-reader",
+  requestTimeoutMs: 30_000,
+  connectionTimeoutMs: 10_000,
+});
+/** Started once the connector created its topic (a subscription needs the topic to exist). */
+let reader: Awaited<ReturnType<typeof kafka.consumer>> | null = null;
+async function startReader(): Promise<void> {
+  const admin = await kafka.admin();
+  const exists = await admin.topicExists(topic).finally(() => admin.close());
+  if (!exists) return;
+  reader = await kafka.consumer({ topics: [topic] }, {
+    groupId: `demo-reader-${crypto.randomUUID()}`,
+    readCommitted: true,
+    autoOffsetReset: "earliest",
+  });
+  await reader.run((batch) => {
+    for (const r of batch.records) {
+      if (r.key && new TextDecoder().decode(r.key) === watched) {
+        const value = r.value ? JSON.parse(new TextDecoder().decode(r.value)) : null;
+        watchedVersions.push(value ? Number(value.sys_mod_count) : -1);
+      }
+    }
+    return Promise.resolve();
+  });
 }
 
 let printedUi = false;
@@ -191,6 +242,16 @@ while (!stopping) {
         t.eta_seconds_estimate === null ? "?" : `~${duration(t.eta_seconds_estimate)} (estimate)`
       }`
       : `streaming · ${t.rows_emitted} rows emitted · lag ${duration(t.lag_seconds)}`;
+    if (reader === null) await startReader();
+    if (sim.table("incident").get(watched)) {
+      sim.table("incident").update(watched, { short_description: `demo update at ${elapsed}s` });
+    }
+    const twice = watchedVersions.filter((v, i) => watchedVersions.indexOf(v) !== i);
+    console.log(
+      `        ${watchedNumber} (one key, read_committed): versions ${
+        watchedVersions.map((v) => v < 0 ? "tombstone" : v).join(",") || "none yet"
+      } · ${twice.length === 0 ? "none seen twice" : `seen twice: ${twice.join(",")}`}`,
+    );
     console.log(
       `[${String(elapsed).padStart(4)}s] incident: ${
         status.tasks?.[0]?.state ?? status.connector?.state

@@ -3,6 +3,7 @@ import { addError, type Analysis } from "./analyze.ts";
 import { aliasesOf } from "./catalog.ts";
 import { TABLE_PREFIX } from "./defs/table.ts";
 import { JSON_CONVERTER } from "./worker.ts";
+import { applyExactlyOnceRules } from "./exactly_once_rules.ts";
 import {
   type ConverterContext,
   effectiveValueConverter,
@@ -175,13 +176,7 @@ export function applySourceRules(a: Analysis, ctx: ConverterContext): void {
     }
   }
 
-  if (str(a, "exactly.once.support") === "required") {
-    addError(
-      a,
-      "exactly.once.support",
-      "Exactly-once delivery is unsupported by TableSourceConnector (it delivers at least once, with overlap and dedup); use exactly.once.support=requested or remove it",
-    );
-  }
+  applyExactlyOnceRules(a, ctx);
 
   const creationKeys = Object.keys(a.raw).filter((k) => k.startsWith("topic.creation."));
   if (creationKeys.length > 0) {

@@ -75,6 +75,15 @@ export const WORKER_DEFS: readonly PropertyDef[] = [
     },
   ),
   worker(
+    "exactly.once.source.support",
+    "STRING",
+    "Exactly-once source delivery (KIP-618): 'enabled' makes source tasks write their records and offsets in one Kafka transaction per transaction.boundary, with a transactional id per task that fences the task's previous owner; 'preparing' (a rolling-upgrade step) and 'disabled' keep tasks at least once. Needs offset.storage.topic; see docs/exactly-once.md.",
+    {
+      default: "disabled",
+      validValues: ["disabled", "preparing", "enabled"],
+    },
+  ),
+  worker(
     "offset.flush.interval.ms",
     "LONG",
     "Longest time acknowledged source offsets wait before they are written.",

@@ -38,6 +38,7 @@ export function analyzeWorker(raw: RawConfig, env?: PlaceholderEnv): Analysis {
     }
   }
   checkGroupMode(analysis);
+  checkExactlyOnce(analysis);
   return analysis;
 }
 
@@ -52,6 +53,20 @@ function environmentDefaults(raw: RawConfig): RawConfig {
     listeners = Deno.env.get("TABLESYNC_LISTENERS");
   } catch { /* no env permission: no environment defaults */ }
   return raw["listeners"] === undefined && listeners ? { listeners } : {};
+}
+
+/** Transactions write offsets into a topic of the same cluster as the records: the file store cannot take part. */
+function checkExactlyOnce(analysis: Analysis): void {
+  const mode = analysis.values["exactly.once.source.support"];
+  if (mode !== "enabled" && mode !== "preparing") return;
+  if (!analysis.values["offset.storage.topic"]) {
+    addError(
+      analysis,
+      "exactly.once.source.support",
+      `exactly.once.source.support=${mode} needs offset.storage.topic: source offsets must be written in the ` +
+        `same Kafka transaction as the records, which the file store (offset.storage.file.filename) cannot do`,
+    );
+  }
 }
 
 /** Group mode (group.id) needs the three shared topics and heartbeats well inside the session timeout. */

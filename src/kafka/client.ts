@@ -15,6 +15,7 @@ import { kafkajsLogCreator, kafkajsLogLevelFor } from "./kafkajs_logger.ts";
 import { DEFAULT_PRODUCER_OPTIONS, KafkajsProducerAdapter, pinningPartitioner } from "./producer.ts";
 import { hookedAssigner } from "./rebalance_hook.ts";
 import { KafkajsGroupMembership } from "./group_membership.ts";
+import { DEFAULT_TRANSACTION_TIMEOUT_MS, KafkajsTransactionalProducer } from "./transactional_producer.ts";
 import type {
   Admin,
   Consumer,
@@ -28,6 +29,7 @@ import type {
   ProducerOptions,
   RebalanceListener,
   Subscription,
+  TransactionalProducer,
 } from "./types.ts";
 
 export interface CreateKafkaOptions {
@@ -57,6 +59,15 @@ export function createKafka(
       });
       await producer.connect();
       return new KafkajsProducerAdapter(producer, settings, log);
+    },
+
+    transactionalProducer(
+      transactionalId: string,
+      overrides: Partial<ProducerOptions> & { transactionTimeoutMs?: number } = {},
+    ): Promise<TransactionalProducer> {
+      const { transactionTimeoutMs = DEFAULT_TRANSACTION_TIMEOUT_MS, ...rest } = overrides;
+      const settings = { ...DEFAULT_PRODUCER_OPTIONS, ...rest, acks: -1 as const };
+      return KafkajsTransactionalProducer.create(kafka, transactionalId, settings, transactionTimeoutMs, log);
     },
 
     async consumer(

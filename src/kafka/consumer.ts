@@ -68,7 +68,22 @@ export class KafkajsConsumerAdapter implements Consumer {
     });
   }
 
-  async run(handler: BatchHandler, { concurrentPartitions = 1 } = {}): Promise<void> {
+  async run(
+    handler: BatchHandler,
+    { concurrentPartitions = 1, onPosition }: Parameters<Consumer["run"]>[1] = {},
+  ): Promise<void> {
+    if (onPosition) {
+      // kafkajs reports every fetched batch here, also one whose records were all filtered out (transaction
+      // markers, aborted records), which never reaches the handler.
+      this.#consumer.on(this.#consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+        const { topic, partition, lastOffset } = payload as {
+          topic: string;
+          partition: number;
+          lastOffset: string;
+        };
+        onPosition({ topic, partition, offset: Number(lastOffset) + 1 });
+      });
+    }
     await this.#consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,

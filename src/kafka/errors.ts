@@ -59,3 +59,19 @@ export function kafkaErrorType(error: unknown): string | null {
   }
   return null;
 }
+
+/**
+ * A newer producer initialised the same transactional id: this one may never write or commit again (its open
+ * transaction was aborted by the coordinator). Kafka answers INVALID_PRODUCER_EPOCH (47) to the request versions
+ * kafkajs 2.2.4 sends and PRODUCER_FENCED (90) to newer ones; both mean this.
+ */
+export class ProducerFencedError extends Error {
+  override name = "ProducerFencedError";
+  constructor(readonly transactionalId: string, readonly reason: string, options?: ErrorOptions) {
+    super(
+      `the transactional producer "${transactionalId}" was fenced by a newer producer with the same id (${reason}): ` +
+        `another owner of this task has started`,
+      options,
+    );
+  }
+}

@@ -7,6 +7,7 @@ export { type KafkaOptions, kafkaOptionsFromProperties, stripPrefix } from "./op
 export {
   KafkaConfigError,
   kafkaErrorType,
+  ProducerFencedError,
   TopicCreationUnsupportedError,
   UnknownTopicError,
 } from "./errors.ts";

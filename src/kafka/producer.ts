@@ -59,6 +59,12 @@ export function pinningPartitioner() {
   };
 }
 
+/**
+ * What the adapter needs of kafkajs: a producer, or one of its transactions (which has no disconnect of its own:
+ * transactional_producer.ts ends those with commit or abort).
+ */
+export type KafkajsSender = Pick<KafkajsProducer, "sendBatch"> & { disconnect?(): Promise<void> };
+
 interface Pending {
   records: ProducedRecord[];
   resolve: (acks: RecordAck[]) => void;
@@ -71,7 +77,7 @@ const COMPRESSION_CODES = { none: 0, gzip: 1, snappy: 2, lz4: 3, zstd: 4 } as co
 const MAX_RESEND_ROUNDS = 5;
 
 export class KafkajsProducerAdapter implements Producer {
-  #producer: KafkajsProducer;
+  #producer: KafkajsSender;
   #options: ProducerOptions;
   #log: Logger;
   #lingering: Pending[] = [];
@@ -80,7 +86,7 @@ export class KafkajsProducerAdapter implements Producer {
   #inFlight = new Set<Promise<unknown>>();
   #closed = false;
 
-  constructor(producer: KafkajsProducer, options: ProducerOptions, log: Logger) {
+  constructor(producer: KafkajsSender, options: ProducerOptions, log: Logger) {
     this.#producer = producer;
     this.#options = options;
     this.#log = log;
@@ -107,7 +113,7 @@ export class KafkajsProducerAdapter implements Producer {
     if (this.#closed) return;
     await this.flush();
     this.#closed = true;
-    await this.#producer.disconnect();
+    await this.#producer.disconnect?.();
   }
 
   #sendLingering(): void {

@@ -200,6 +200,31 @@ export interface Producer {
   close(): Promise<void>;
 }
 
+/**
+ * One open Kafka transaction (KIP-98): what it sends becomes visible to read_committed consumers only when
+ * `commit` succeeds, and never when it is aborted or its producer is fenced.
+ */
+export interface Transaction {
+  /** As `Producer.send`, inside the transaction: the acks give offsets that count only once committed. */
+  send(records: ProducedRecord[]): Promise<RecordAck[]>;
+  /** Commits everything sent; rejects with ProducerFencedError when a newer producer took the transactional id. */
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/**
+ * A producer with a transactional id (transactional_producer.ts). Creating it initialises the id at once, which
+ * fences every older producer with the same id (their open transaction is aborted, their next request refused),
+ * so a task that moved can never have its previous owner commit after the new owner started.
+ */
+export interface TransactionalProducer {
+  readonly transactionalId: string;
+  /** Opens the next transaction; one at a time. Rejects with ProducerFencedError once fenced. */
+  begin(): Promise<Transaction>;
+  /** Aborts an open transaction (best effort) and disconnects. Idempotent. */
+  close(): Promise<void>;
+}
+
 export type Subscription = { topics: string[] } | { pattern: RegExp };
 
 export interface Consumer {
@@ -212,7 +237,17 @@ export interface Consumer {
    * Batches of one partition are never handled concurrently, so each partition's order holds; the next fetch
    * starts once every batch of the current one is handled.
    */
-  run(handler: BatchHandler, options?: { concurrentPartitions?: number }): Promise<void>;
+  run(
+    handler: BatchHandler,
+    options?: {
+      concurrentPartitions?: number;
+      /**
+       * After each fetched batch of a partition, handled or not: the next offset past it (past transaction markers
+       * and aborted records too, which no handler sees), so a reader can tell it reached an end offset.
+       */
+      onPosition?: (position: TopicPartitionOffset) => void;
+    },
+  ): Promise<void>;
   /** Commits the given next-offsets to the group (no auto commit ever happens). */
   commit(offsets: TopicPartitionOffset[]): Promise<void>;
   /** Stops fetching the given partitions until resumed (membership is kept). */
@@ -334,6 +369,15 @@ export interface KafkaClient {
     listener?: RebalanceListener,
   ): Promise<Consumer>;
   admin(): Promise<Admin>;
+  /**
+   * A transactional producer for `transactionalId`, initialised (older producers of the id fenced, their open
+   * transaction aborted) before it resolves. `transactionTimeoutMs`: how long the coordinator lets a transaction
+   * stay open before it aborts it (`transaction.timeout.ms`, default 60000).
+   */
+  transactionalProducer(
+    transactionalId: string,
+    options?: Partial<ProducerOptions> & { transactionTimeoutMs?: number },
+  ): Promise<TransactionalProducer>;
   /** Membership in a worker group; call `start()` to join. */
   groupMembership(options: GroupMembershipOptions, handler: GroupMembershipHandler): GroupMembership;
 }

@@ -6,6 +6,11 @@
  * Offsets advance only past records Kafka acknowledged (SubmittedRecords keeps per-partition order), so a crash
  * at any instant re-delivers rather than loses. Sends are pipelined: the next poll runs while earlier batches
  * are in flight, bounded by `maxInFlightRecords`.
+ *
+ * Exactly-once (`transactions` given): records go into the task's open transaction, and at each boundary the
+ * committable offsets, with what the task's next run must know (its `finalOffsets`: the versions sent inside the
+ * overlap window), are written into the same transaction and committed (source_transactions.ts). A failed send
+ * or commit fails the task: nothing of the open transaction counts, and the next run resumes from the last commit.
  */
 import type { SourceOffsetEntry, SourceTask } from "../connect/task_api.ts";
 import { RetriableException } from "../connect/task_api.ts";
@@ -13,13 +18,16 @@ import type { SourceRecord } from "../connect/record.ts";
 import type { ProducedRecord, Producer } from "../kafka/mod.ts";
 import type { Logger } from "../observability/log.ts";
 import type { MetricsRegistry } from "../observability/metrics.ts";
+import { redact } from "../observability/redact.ts";
 import { type SubmittedRecord, SubmittedRecords } from "./offsets/submitted_records.ts";
 import type { ErrorHandler } from "./errors/error_handler.ts";
-import { ConversionError, prepareToBytes, type RecordConverters, toBytes } from "./record_bytes.ts";
+import type { RecordConverters } from "./record_bytes.ts";
+import { SourceRecordPreparer } from "./source_record_preparer.ts";
 import { PauseGate } from "./pause_gate.ts";
 import { retryBackoffMs, sleepEndingOnAbort } from "../common/delay.ts";
 import type { OffsetUpdate } from "./offsets/types.ts";
 import { producingFailed } from "./source_topics.ts";
+import { type SourceTransactions, withFinalOffsets } from "./source_transactions.ts";
 
 export interface RecordTransformer<R> {
   apply(record: R): R | null;
@@ -35,8 +43,13 @@ export interface SourceDriverOptions {
   metrics: MetricsRegistry;
   /** KIP-558: called for each topic records were produced to (once Kafka acknowledged them). */
   onTopic?: (topic: string) => void;
-  /** Called with committable offsets whenever acknowledged records let them advance. */
-  commitOffsets: (entries: OffsetUpdate[]) => void;
+  /**
+   * Called with committable offsets whenever acknowledged records let them advance; `committed` when an
+   * exactly-once transaction already wrote them.
+   */
+  commitOffsets: (entries: OffsetUpdate[], committed?: boolean) => void;
+  /** Exactly-once: records and offsets in one transaction per boundary (source_transactions.ts). */
+  transactions?: SourceTransactions;
   /** Makes sure a topic exists before its first record is sent (topic.creation.* or a clear error). */
   ensureTopic: (topic: string) => Promise<void>;
   /** Sees each record's topic and timestamp before it is sent (the retention check, topic_retention.ts). */
@@ -61,6 +74,7 @@ const MAX_IN_FLIGHT_BYTES = 16 * 1024 * 1024;
 
 export class SourceDriver {
   #o: SourceDriverOptions;
+  #preparer: SourceRecordPreparer;
   #gate = new PauseGate();
   #stop = new AbortController();
   #submitted = new SubmittedRecords();
@@ -75,9 +89,12 @@ export class SourceDriver {
   #fatal: Error | null = null;
   /** The latest offset committed of each source partition (by its JSON), for the final offsets. */
   #committed = new Map<string, SourceOffsetEntry>();
+  /** Exactly-once: a commit is chained and has not started yet. */
+  #commitChained = false;
 
   constructor(options: SourceDriverOptions) {
     this.#o = options;
+    this.#preparer = new SourceRecordPreparer(options);
   }
 
   pause(): void {
@@ -121,6 +138,7 @@ export class SourceDriver {
           continue;
         }
         if (records.length > 0) await this.#dispatch(records);
+        else if (this.#o.transactions?.due()) this.#chainCommit();
       }
     } finally {
       // Whatever ended the loop, let sent records settle so their offsets are committed.
@@ -141,7 +159,7 @@ export class SourceDriver {
         ? this.#submitted.submit(original.sourcePartition, original.sourceOffset)
         : null;
       // Synchronous unless a transform failed or a converter must fetch a schema first: no await per record.
-      let prepared = this.#prepare(original);
+      let prepared = this.#preparer.prepare(original);
       if (prepared instanceof Promise) prepared = await prepared;
       if (prepared === null) {
         if (handle) this.#submitted.drop(handle);
@@ -161,7 +179,11 @@ export class SourceDriver {
     // this waits for acks, instead of living as long as this call.
     records.length = 0;
     this.#publishOffsets();
-    if (out.length === 0) return;
+    if (out.length === 0) {
+      // Exactly-once: offsets of dropped records advance in a transaction of their own.
+      if (this.#o.transactions) this.#chainCommit();
+      return;
+    }
     try {
       // This poll's own records count as in flight already (submitted, not yet sent): waiting for fewer than them
       // would wait for ever. So: at most `maxInFlightRecords` sent and unacknowledged before these go, or none
@@ -193,17 +215,22 @@ export class SourceDriver {
   /** A new group of records, sent once every send before it settled (and joined by polls until then). */
   #chainGroup(acknowledged: boolean): SendGroup {
     const group: SendGroup = { out: [], handles: [], onAck: acknowledged ? [] : null, bytes: 0 };
-    const send = this.#lastSend.then(() => {
+    this.#chain(() => {
       if (this.#waiting === group) this.#waiting = null;
       return this.#send(group.out, group.handles, group.onAck);
-    });
-    this.#lastSend = send;
-    const settled: Promise<void> = send.then(() => {}, () => {}).then(() => {
+    }, () => this.#unsettledBytes -= group.bytes);
+    return group;
+  }
+
+  /** Runs `work` once every send before it settled; tracked as unsettled until it has. */
+  #chain(work: () => Promise<void>, onSettled?: () => void): void {
+    const next = this.#lastSend.then(work);
+    this.#lastSend = next;
+    const settled: Promise<void> = next.then(() => {}, () => {}).then(() => {
       this.#unsettled.splice(this.#unsettled.indexOf(settled), 1);
-      this.#unsettledBytes -= group.bytes;
+      onSettled?.();
     });
     this.#unsettled.push(settled);
-    return group;
   }
 
   /**
@@ -218,104 +245,36 @@ export class SourceDriver {
     }
   }
 
-  /**
-   * Transforms and converts one record; null when it is dropped (filtered, or a tolerated failure). A promise only
-   * when something must be awaited: a transform's failure goes to the error handler, a converter prepares a schema.
-   */
-  #prepare(record: SourceRecord): ProducedRecord | null | Promise<ProducedRecord | null> {
-    let transformed: SourceRecord | null;
-    try {
-      transformed = this.#o.transforms.apply(record);
-    } catch (e) {
-      return this.#retryTransform(record, e).then((t) => t === null ? null : this.#convert(t));
-    }
-    return transformed === null ? null : this.#convert(transformed);
-  }
-
-  /** A transform threw: the error handler retries or tolerates it (null: dropped). */
-  async #retryTransform(record: SourceRecord, e: unknown): Promise<SourceRecord | null> {
-    const result = await this.#o.errors.execute("TRANSFORMATION", () => this.#o.transforms.apply(record), {
-      executingClass: (e as { transformClass?: string }).transformClass ?? "transforms",
-      describe: () => String(record),
-      failedRecord: () => this.#failedSourceRecord(record),
-    });
-    return result.ok ? result.value : null;
-  }
-
-  /** A transformed record to its bytes, once its converters' schemas are ready. */
-  #convert(record: SourceRecord): ProducedRecord | null | Promise<ProducedRecord | null> {
-    let pending;
-    try {
-      pending = prepareToBytes(this.#o.converters, record);
-    } catch (e) {
-      return this.#conversionFailed(record, e);
-    }
-    if (pending) {
-      return pending.then(() => this.#toProduced(record), (e) => this.#conversionFailed(record, e));
-    }
-    return this.#toProduced(record);
-  }
-
-  #toProduced(record: SourceRecord): ProducedRecord | Promise<null> {
-    let bytes;
-    try {
-      bytes = toBytes(this.#o.converters, record);
-    } catch (e) {
-      return this.#conversionFailed(record, e);
-    }
-    return {
-      topic: record.topic,
-      partition: record.kafkaPartition ?? undefined,
-      key: bytes.key,
-      value: bytes.value,
-      headers: bytes.headers,
-      timestamp: record.timestamp ?? undefined,
-    };
-  }
-
-  /** Either throws (the task fails) or tolerates (the record is skipped: null). Not a ConversionError: thrown. */
-  async #conversionFailed(record: SourceRecord, e: unknown): Promise<null> {
-    if (!(e instanceof ConversionError)) throw e;
-    await this.#o.errors.handleFailure(e.stage, e.original, {
-      executingClass: e.executingClass,
-      describe: () => String(record),
-      failedRecord: () => this.#failedSourceRecord(record),
-    });
-    return null;
-  }
-
-  /** A source record that could not be converted has no bytes: the DLQ gets its key and value as JSON text. */
-  #failedSourceRecord(record: SourceRecord) {
-    const text = (v: unknown) => {
-      try {
-        return new TextEncoder().encode(
-          JSON.stringify(v, (_k, x) => typeof x === "bigint" ? x.toString() : x),
-        );
-      } catch {
-        return new TextEncoder().encode(String(v));
-      }
-    };
-    return {
-      key: record.key === null ? null : text(record.key),
-      value: record.value === null ? null : text(record.value),
-      timestamp: record.timestamp,
-    };
-  }
-
   async #send(
     out: ProducedRecord[],
     handles: (SubmittedRecord | null)[],
     onAck: ((() => void) | null)[] | null,
   ): Promise<void> {
+    const transactions = this.#o.transactions;
+    if (transactions) {
+      // No retry inside a transaction: a failed send leaves it unusable; the task starts over with a new producer.
+      if (this.#fatal) return;
+      // Nothing of a transaction counts before its commit, and a failure fails the task: the records count as
+      // acknowledged at once, so that at a boundary their offsets go out in the same request as they do.
+      this.#acknowledged(out, handles, onAck);
+      const started = performance.now();
+      if (transactions.dueAfterSend()) await this.#commitTransaction(out);
+      else {
+        try {
+          await transactions.send(out);
+        } catch (e) {
+          this.#failTransaction(e);
+          return;
+        }
+      }
+      this.#observeProduce(started);
+      return;
+    }
     for (let attempt = 1;; attempt++) {
       const started = performance.now();
       try {
         await this.#o.producer.send(out);
-        this.#o.metrics.observe(
-          "tablesync_kafka_produce_duration_seconds",
-          {},
-          (performance.now() - started) / 1000,
-        );
+        this.#observeProduce(started);
         break;
       } catch (e) {
         const error = e as Error & { retriable?: boolean };
@@ -332,6 +291,24 @@ export class SourceDriver {
         await sleepEndingOnAbort(wait, this.#stop.signal);
       }
     }
+    this.#acknowledged(out, handles, onAck);
+    this.#publishOffsets();
+  }
+
+  #observeProduce(started: number): void {
+    this.#o.metrics.observe(
+      "tablesync_kafka_produce_duration_seconds",
+      {},
+      (performance.now() - started) / 1000,
+    );
+  }
+
+  /** Kafka has the records (in the open transaction, when exactly-once): their offsets may advance. */
+  #acknowledged(
+    out: ProducedRecord[],
+    handles: (SubmittedRecord | null)[],
+    onAck: ((() => void) | null)[] | null,
+  ): void {
     const perTopic = new Map<string, number>();
     for (let i = 0; i < out.length; i++) {
       const handle = handles[i];
@@ -343,10 +320,44 @@ export class SourceDriver {
       this.#o.metrics.increment("tablesync_source_records_produced_total", { topic }, count);
       this.#o.onTopic?.(topic);
     }
-    this.#publishOffsets();
+  }
+
+  /** Exactly-once: a commit of the open transaction (or of offsets alone) after every send before it. */
+  #chainCommit(): void {
+    if (this.#commitChained || this.#fatal) return;
+    this.#commitChained = true;
+    this.#chain(() => {
+      this.#commitChained = false;
+      return this.#commitTransaction();
+    });
+  }
+
+  /**
+   * Exactly-once: sends `records` with the committable offsets into the open transaction and commits it, then
+   * reports the offsets committed.
+   */
+  async #commitTransaction(records: ProducedRecord[] = []): Promise<void> {
+    if (this.#fatal) return;
+    const entries = withFinalOffsets(this.#submitted.committableOffsets().offsets, this.#o.task);
+    try {
+      await this.#o.transactions!.commit(entries, records);
+    } catch (e) {
+      this.#failTransaction(e);
+      return;
+    }
+    for (const e of entries) this.#committed.set(JSON.stringify(e.partition), e);
+    if (entries.length > 0) this.#o.commitOffsets(entries, true);
+  }
+
+  #failTransaction(e: unknown): void {
+    const id = this.#o.transactions!.transactionalId;
+    this.#fatal ??= new Error(`transaction of ${id} failed: ${redact((e as Error).message)}`, { cause: e });
+    this.#stop.abort();
   }
 
   #publishOffsets(): void {
+    // Exactly-once: offsets go out only inside their transaction (#commitTransaction).
+    if (this.#o.transactions) return;
     const { offsets } = this.#submitted.committableOffsets();
     if (offsets.length > 0) {
       const entries: SourceOffsetEntry[] = offsets.map((e) => ({
@@ -360,6 +371,11 @@ export class SourceDriver {
 
   async #drain(): Promise<void> {
     while (this.#unsettled.length > 0) await Promise.all(this.#unsettled);
+    if (this.#o.transactions) {
+      // Each commit already carried the final-offset additions: the open transaction commits as it is.
+      if (!this.#fatal) await this.#commitTransaction();
+      return;
+    }
     this.#publishOffsets();
     // A graceful stop: the task may add to its final offsets what its next run should know (the source's
     // versions sent inside the overlap window), at the positions already committed.

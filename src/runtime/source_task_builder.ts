@@ -13,6 +13,7 @@ import { topicCreationEnabled } from "./topic_creation.ts";
 import { ensureSourceTopic } from "./source_topics.ts";
 import { TopicRetention } from "./topic_retention.ts";
 import { newTask } from "./task_factories.ts";
+import { setUpExactlyOnce } from "./exactly_once_task.ts";
 import type { BuiltTask, TaskEnvironment } from "./task_environment.ts";
 
 export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> {
@@ -21,7 +22,10 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
   // In this thread: a producer thread of its own cost an isolate (~40 MB) and measured no faster (docs/performance.md).
   const producer: Producer = await kafka.producer(kafkaOptions.producer);
   const admin = await kafka.admin();
-  const offsets = new Map(msg.offsets.map((e) => [canonicalJson(e.partition), e.offset]));
+  // Exactly-once: fence the task's earlier owners, then read the offsets of their last committed transaction.
+  const exactlyOnce = await setUpExactlyOnce(env);
+  const startOffsets = exactlyOnce?.offsets ?? msg.offsets;
+  const offsets = new Map(startOffsets.map((e) => [canonicalJson(e.partition), e.offset]));
   const context: SourceTaskContext = {
     connectorName: msg.connectorName,
     taskId: msg.taskId,
@@ -57,7 +61,8 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
     logger: log,
     metrics: env.metrics,
     onTopic: (topic) => env.activeTopics.use(topic),
-    commitOffsets: (entries) => env.post({ type: "offsets", entries }),
+    commitOffsets: (entries, committed) => env.post({ type: "offsets", entries, committed }),
+    transactions: exactlyOnce?.transactions,
     ensureTopic: async (topic) => {
       await ensureSourceTopic(topic, { admin, config, creationWanted, log, signal: stopSignal.signal });
       await retention.watch(topic);
@@ -71,6 +76,7 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
     cleanup: async () => {
       await task.stop().catch((e) => log.warn({ err: e }, "task stop failed"));
       await producer.close().catch(() => {});
+      await exactlyOnce?.transactions.close().catch(() => {});
       await admin.close().catch(() => {});
       await dlq?.close().catch(() => {});
     },

@@ -17,7 +17,7 @@ import type { OffsetUpdate } from "./offsets/types.ts";
 export type TaskState = "UNASSIGNED" | "RUNNING" | "PAUSED" | "FAILED" | "RESTARTING";
 
 export interface TaskRunnerHooks {
-  onOffsets(entries: OffsetUpdate[]): void;
+  onOffsets(entries: OffsetUpdate[], committed: boolean): void;
   onStateChange(): void;
   /** Topics the task produced to or consumed from for the first time (since it started or was told to forget). */
   onTopics?(topics: string[]): void;
@@ -107,7 +107,7 @@ export class TaskRunner {
         }
         break;
       case "offsets":
-        this.#hooks.onOffsets(message.entries);
+        this.#hooks.onOffsets(message.entries, message.committed === true);
         break;
       case "metrics":
         this.metrics = message.snapshot;

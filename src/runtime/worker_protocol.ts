@@ -45,7 +45,8 @@ export type TaskRunState = "RUNNING" | "PAUSED" | "FAILED";
 
 export type WorkerToMain =
   | { type: "state"; state: TaskRunState; trace?: string }
-  | { type: "offsets"; entries: OffsetUpdate[] }
+  /** `committed`: an exactly-once task already wrote these in its transaction; the store must not write them. */
+  | { type: "offsets"; entries: OffsetUpdate[]; committed?: boolean }
   | { type: "metrics"; snapshot: MetricsSnapshot }
   | { type: "progress"; tables: TableProgress[] }
   | { type: "topics"; topics: string[] }

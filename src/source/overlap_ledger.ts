@@ -13,11 +13,13 @@
  * several records (the envelope's delete record, the tombstone, the row as it is now), and it counts as sent once
  * all of them are acknowledged (`carry`). So a graceful handover sends no tombstone twice either.
  *
- * A parallel backfill re-reads the overlap before each unfinished range's cursor (parallel_backfill.ts): its final
- * offset lists the versions of those windows, each range's own sys ids.
+ * A parallel backfill re-reads the overlap before each unfinished range's cursor (parallel_backfill.ts), and the
+ * streaming cursor that follows it the overlap before its high mark: its final offset lists the versions of those
+ * windows (each range's own sys ids, and every range's near the mark).
  *
- * Only acknowledged versions are listed (a version sent but not acknowledged must come again), and only the final
- * graceful commit carries the list: after a crash the overlap is delivered again, as before. Above
+ * Only acknowledged versions are listed (a version sent but not acknowledged must come again). At least once,
+ * only the final graceful commit carries the list: after a crash the overlap is delivered again, as before. With
+ * exactly-once, every transaction's offsets carry it (source_transactions.ts), so a crash sends nothing twice. Above
  * MAX_OVERLAP_SENT versions the list is left out (the window is re-delivered, never lost).
  */
 import type { SourceOffset, SourceRecord } from "../connect/record.ts";
@@ -122,7 +124,10 @@ export class OverlapLedger {
     return { ...committed, [OFFSET_OVERLAP_SENT]: JSON.stringify(sent) };
   }
 
-  /** The windows the next run re-reads from `committed`: the cursor's, or each unfinished backfill range's. */
+  /**
+   * The windows the next run re-reads from `committed`: the cursor's, or each unfinished backfill range's and the
+   * high mark's.
+   */
   #windowsOf(committed: SourceOffset): ReadWindow[] {
     const cursor = cursorFromOffset(committed);
     if (cursor !== null) return [this.#window(cursor, null)];
@@ -134,9 +139,15 @@ export class OverlapLedger {
     }
     if (backfill === null) return [];
     const ids = splitIdSpace(backfill.ranges.length);
-    return backfill.ranges.flatMap((r, i) =>
+    const windows = backfill.ranges.flatMap((r, i) =>
       r.cursor !== null && !r.done ? [this.#window(r.cursor, ids[i])] : []
     );
+    // The streaming cursor takes over at the backfill's high mark and re-reads the overlap before it, from
+    // before the mark's first row: every range's versions there are read again.
+    windows.push(
+      this.#window({ timestamp: backfill.high.text, sysId: "\uffff", epochMs: backfill.high.epochMs }, null),
+    );
+    return windows;
   }
 
   #window(cursor: Cursor, ids: IdRange | null): ReadWindow {

@@ -4,7 +4,7 @@
  *
  * The runtime imports `createSourceTask`.
  */
-import type { SourcePartition, SourceRecord } from "../connect/record.ts";
+import type { SourceOffset, SourcePartition, SourceRecord } from "../connect/record.ts";
 import type { SourceOffsetEntry, SourceTask, SourceTaskContext } from "../connect/task_api.ts";
 import type { RawConfig, TypedProps } from "../common/props.ts";
 import { aggregateCount, instanceOptionsFromProps, TableClient } from "../instance/mod.ts";
@@ -101,10 +101,7 @@ export class TableSourceTask implements SourceTask {
       const stored = context.offset(partition);
       const committed = cursorFromOffset(stored);
       const backfill = backfillFromOffset(stored);
-      const sentInOverlap = overlapSentFromOffset(stored);
-      const ledger = new OverlapLedger(settings.overlapSeconds, settings.dedupWindowRecords);
-      ledger.seed(sentInOverlap);
-      this.#ledgers.set(partitionKey(partition), ledger);
+      const { ledger, sentInOverlap } = this.#ledgerFor(partition, stored, settings);
       context.logger.info(
         { table: table.table, alias: table.alias, cursor: committed ?? undefined },
         backfill !== null
@@ -221,6 +218,15 @@ export class TableSourceTask implements SourceTask {
     await this.#queue.waitForRecords(this.options.pollWaitMs ?? MAX_POLL_WAIT_MS, this.#abort.signal);
     if (this.#failure) throw this.#failure;
     return this.#queue.drain();
+  }
+
+  /** A source partition's overlap ledger, seeded with the versions its committed offset lists. */
+  #ledgerFor(partition: SourcePartition, stored: SourceOffset | null, settings: SourceSettings) {
+    const sentInOverlap = overlapSentFromOffset(stored);
+    const ledger = new OverlapLedger(settings.overlapSeconds, settings.dedupWindowRecords);
+    ledger.seed(sentInOverlap);
+    this.#ledgers.set(partitionKey(partition), ledger);
+    return { ledger, sentInOverlap };
   }
 
   whenAcknowledged(record: SourceRecord): (() => void) | null {

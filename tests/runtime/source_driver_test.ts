@@ -1,18 +1,26 @@
 /**
  * The source driver's back-pressure: a poll may hand over more records than `maxInFlightRecords` (several tables'
- * pages at once); they must still be sent, and offsets must only follow acknowledged records.
+ * pages at once); they must still be sent, and offsets must only follow acknowledged records. Exactly-once: records
+ * and their offsets in one transaction per boundary, offsets reported only once committed.
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { SourceRecord } from "../../src/connect/record.ts";
 import { Schema } from "../../src/connect/schema.ts";
 import { StringConverter } from "../../src/connect/converters/string_converter.ts";
 import type { SourceTask } from "../../src/connect/task_api.ts";
-import type { ProducedRecord, Producer, RecordAck } from "../../src/kafka/mod.ts";
+import type {
+  ProducedRecord,
+  Producer,
+  RecordAck,
+  Transaction,
+  TransactionalProducer,
+} from "../../src/kafka/mod.ts";
 import { logger } from "../../src/observability/log.ts";
 import { MetricsRegistry } from "../../src/observability/metrics.ts";
 import { ErrorHandler } from "../../src/runtime/errors/error_handler.ts";
 import { SourceDriver } from "../../src/runtime/source_driver.ts";
 import type { OffsetUpdate } from "../../src/runtime/offsets/types.ts";
+import { SourceTransactions } from "../../src/runtime/source_transactions.ts";
 
 /** A producer that acknowledges each send after a short while, recording what it was given. */
 class SlowAckProducer implements Producer {
@@ -249,4 +257,112 @@ Deno.test("source driver: an intolerable conversion failure fails the task; noth
   await driver.run().catch((e) => failed = e);
   assertEquals(failed !== null, true);
   assertEquals(producer.sent.flat().length, 0);
+});
+
+/**
+ * A transactional producer that logs what reaches Kafka: each transaction's topics in order and how it ended.
+ * `failCommit`: the next commit rejects (as a fenced producer's does).
+ */
+class LoggingTransactionalProducer implements TransactionalProducer {
+  readonly transactionalId = "g-c-0";
+  log: string[] = [];
+  failCommit = false;
+  sends = 0;
+  begin(): Promise<Transaction> {
+    this.log.push("begin");
+    return Promise.resolve({
+      send: (records: ProducedRecord[]) => {
+        this.sends++;
+        this.log.push(`send ${[...new Set(records.map((r) => r.topic))].join(",")} ${records.length}`);
+        return Promise.resolve(records.map((r, i) => ({ topic: r.topic, partition: 0, offset: i })));
+      },
+      commit: () => {
+        if (this.failCommit) return Promise.reject(new Error("fenced"));
+        this.log.push("commit");
+        return Promise.resolve();
+      },
+      abort: () => {
+        this.log.push("abort");
+        return Promise.resolve();
+      },
+    });
+  }
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** A task handing out `polls`, then stopping the driver after `idlePolls` empty polls. */
+function pollsThenStop(polls: SourceRecord[][], driver: () => SourceDriver, idlePolls = 1): SourceTask {
+  let idle = 0;
+  return {
+    start: () => Promise.resolve(),
+    poll: () => {
+      const poll = polls.shift();
+      if (poll) return Promise.resolve(poll);
+      if (++idle >= idlePolls) driver().stop();
+      return new Promise((r) => setTimeout(() => r([]), 5));
+    },
+    stop: () => Promise.resolve(),
+  } as SourceTask;
+}
+
+function exactlyOnceDriver(
+  polls: SourceRecord[][],
+  producer: LoggingTransactionalProducer,
+  boundary: "poll" | "interval",
+  reported: { entries: OffsetUpdate[]; committed?: boolean }[],
+): SourceDriver {
+  const driver: SourceDriver = new SourceDriver({
+    task: pollsThenStop(polls, () => driver),
+    producer: new SlowAckProducer(),
+    ...driverParts(),
+    commitOffsets: (entries, committed) => reported.push({ entries, committed }),
+    transactions: new SourceTransactions({
+      producer,
+      offsetsTopic: "offsets",
+      connector: "c",
+      boundary,
+      intervalMs: 60_000,
+    }),
+  });
+  return driver;
+}
+
+Deno.test("source driver, exactly-once, poll boundary: each send's records and their offsets commit in one transaction, one request", async () => {
+  const producer = new LoggingTransactionalProducer();
+  const reported: { entries: OffsetUpdate[]; committed?: boolean }[] = [];
+  const polls = [[stringRecord("a", "1", 1), stringRecord("b", "2", 2)], [stringRecord("c", "3", 3)]];
+  await exactlyOnceDriver(polls, producer, "poll", reported).run();
+  // The offsets go in the same request as their records.
+  assertEquals(producer.log, ["begin", "send t,offsets 3", "commit", "begin", "send t,offsets 2", "commit"]);
+  // Reported to the main thread only once committed, marked so (the store must not write them again).
+  assertEquals(reported, [
+    { entries: [{ partition: PARTITION, offset: { at: 2 } }], committed: true },
+    { entries: [{ partition: PARTITION, offset: { at: 3 } }], committed: true },
+  ]);
+});
+
+Deno.test("source driver, exactly-once, interval boundary: polls share the open transaction, committed on stop", async () => {
+  const producer = new LoggingTransactionalProducer();
+  const reported: { entries: OffsetUpdate[]; committed?: boolean }[] = [];
+  const polls = [[stringRecord("a", "1", 1)], [stringRecord("b", "2", 2)], [stringRecord("c", "3", 3)]];
+  await exactlyOnceDriver(polls, producer, "interval", reported).run();
+  assertEquals(producer.log.filter((l) => l === "begin" || l === "commit"), ["begin", "commit"]);
+  assertEquals(producer.log.at(-2), "send offsets 1");
+  assertEquals(reported, [{ entries: [{ partition: PARTITION, offset: { at: 3 } }], committed: true }]);
+});
+
+Deno.test("source driver, exactly-once: a failed commit fails the task and reports no offset of that transaction", async () => {
+  const producer = new LoggingTransactionalProducer();
+  producer.failCommit = true;
+  const reported: { entries: OffsetUpdate[]; committed?: boolean }[] = [];
+  const polls = [[stringRecord("a", "1", 1)], [stringRecord("b", "2", 2)]];
+  const error = await exactlyOnceDriver(polls, producer, "poll", reported).run().then(() => null, (e) => e);
+  assert(
+    error instanceof Error && error.message.includes("transaction of g-c-0 failed: fenced"),
+    String(error),
+  );
+  assertEquals(reported, []);
+  assertEquals(producer.sends, 1, "the first transaction's records and offsets, nothing after");
 });

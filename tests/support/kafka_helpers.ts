@@ -122,10 +122,19 @@ export interface KcatRecord {
   headers: Record<string, string>;
 }
 
-/** Black-box read of a whole topic with the kcat CLI (librdkafka, not kafkajs). Sorted by partition, offset. */
-export async function readTopicWithKcat(bootstrapServers: string, topic: string): Promise<KcatRecord[]> {
+/**
+ * Black-box read of a whole topic with the kcat CLI (librdkafka, not kafkajs). Sorted by partition, offset.
+ * `readCommitted`: isolation.level=read_committed (records of open or aborted transactions are not read; the end
+ * is the last stable offset).
+ */
+export async function readTopicWithKcat(
+  bootstrapServers: string,
+  topic: string,
+  { readCommitted = false }: { readCommitted?: boolean } = {},
+): Promise<KcatRecord[]> {
+  const isolation = readCommitted ? ["-X", "isolation.level=read_committed"] : [];
   const { code, stdout, stderr } = await new Deno.Command("kcat", {
-    args: ["-C", "-b", bootstrapServers, "-t", topic, "-o", "beginning", "-e", "-q", "-J"],
+    args: ["-C", "-b", bootstrapServers, "-t", topic, "-o", "beginning", "-e", "-q", "-J", ...isolation],
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -153,10 +153,39 @@ export const SOURCE_FRAMEWORK_DEFS: readonly PropertyDef[] = [
   exactlyOnce(
     "exactly.once.support",
     "STRING",
-    "Exactly-once delivery is unsupported by this source (at-least-once with overlap and dedup); 'required' is rejected.",
+    "With the worker's exactly.once.source.support=enabled this source writes records and offsets in one Kafka transaction. 'required' refuses to run otherwise (validation fails when the worker does not enable it); 'requested' runs at least once on such a worker.",
     {
       default: "requested",
       validValues: ["requested", "required"],
+      importance: "MEDIUM",
+    },
+  ),
+  exactlyOnce(
+    "transaction.boundary",
+    "STRING",
+    "Exactly-once only: when a transaction commits. 'poll': the records of each poll (and of the polls that piled up while the previous transaction committed); 'interval': every transaction.boundary.interval.ms; 'connector' (the connector defines boundaries) is refused: TableSourceConnector does not define them.",
+    {
+      default: "poll",
+      validValues: ["poll", "interval", "connector"],
+      importance: "MEDIUM",
+    },
+  ),
+  exactlyOnce(
+    "transaction.boundary.interval.ms",
+    "LONG",
+    "Exactly-once with transaction.boundary=interval: how long a transaction stays open. Unset: the worker's offset.flush.interval.ms.",
+    {
+      default: null,
+      validator: range(1),
+      importance: "LOW",
+    },
+  ),
+  exactlyOnce(
+    "offsets.storage.topic",
+    "STRING",
+    "Exactly-once only: this connector's own offsets topic (on the same cluster), read first and written in its transactions; offsets absent from it are read from the worker's offset.storage.topic. Unset: the worker's topic.",
+    {
+      default: null,
       importance: "LOW",
     },
   ),

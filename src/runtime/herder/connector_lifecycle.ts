@@ -200,9 +200,10 @@ export class ConnectorLifecycle {
       logSettings: logSettings(),
       paused: m.target === "PAUSED",
     }, {
-      onOffsets: (entries) => {
+      onOffsets: (entries, committed) => {
         try {
-          this.o.offsets.set(m.name, entries);
+          if (committed && this.o.offsets.applyCommitted) this.o.offsets.applyCommitted(m.name, entries);
+          else this.o.offsets.set(m.name, entries);
         } catch (e) {
           log.error({ connector: m.name, err: e }, "invalid offsets from a task were not stored");
         }

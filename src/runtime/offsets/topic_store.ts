@@ -120,6 +120,16 @@ export class TopicOffsetStore implements OffsetStore {
   }
 
   set(connector: string, entries: readonly OffsetUpdate[]): void {
+    this.#apply(connector, entries, true);
+    if (entries.length > 0) this.#flusher.changed();
+  }
+
+  applyCommitted(connector: string, entries: readonly OffsetUpdate[]): void {
+    this.#apply(connector, entries, false);
+  }
+
+  /** Validates all, then applies all to memory; `write`: also marks them pending for the next append. */
+  #apply(connector: string, entries: readonly OffsetUpdate[], write: boolean): void {
     this.#assertStarted();
     for (const { partition, offset } of entries) validateUpdate(connector, partition, offset);
     for (const { partition, offset } of entries) {
@@ -127,9 +137,8 @@ export class TopicOffsetStore implements OffsetStore {
       let key = this.#keyTexts.get(canonical);
       if (key === undefined) this.#keyTexts.set(canonical, key = serializeOffsetKey(connector, partition));
       this.#table.apply(connector, partition, offset, key);
-      this.#pending.set(canonical, { key, offset });
+      if (write) this.#pending.set(canonical, { key, offset });
     }
-    if (entries.length > 0) this.#flusher.changed();
   }
 
   flush(): Promise<void> {

@@ -37,6 +37,11 @@ export interface OffsetStore {
    * (throws `InvalidOffsetError`, naming the bad field).
    */
   set(connector: string, entries: readonly OffsetUpdate[]): void;
+  /**
+   * Takes changes that are durable already (an exactly-once task committed them in its own transaction): reads
+   * see them, nothing is written again. Only the topic store has it (exactly-once needs offset.storage.topic).
+   */
+  applyCommitted?(connector: string, entries: readonly OffsetUpdate[]): void;
   /** Resolves once every change `set()` before this call is durable; rejects when writing failed. */
   flush(): Promise<void>;
   /** Flushes, then releases resources. The store cannot be used afterwards. */

@@ -1,0 +1,169 @@
+/**
+ * Kafka transactions (KIP-98) on top of kafkajs 2.2.4, for exactly-once source tasks (KIP-618).
+ *
+ * Initialised at creation: kafkajs sends the transactional InitProducerId only when the first transaction is
+ * opened, not on `connect()` (connect() of an idempotent producer initialises a separate, non-transactional
+ * producer id). A producer that has merely connected therefore fences nobody, which is how a second daemon could
+ * look started while the first still committed (tests/kafka/transaction_fencing_test.ts shows both cases). So
+ * `create` opens a first transaction and ends it at once: the coordinator bumps the id's epoch, aborts the
+ * previous owner's open transaction (answering CONCURRENT_TRANSACTIONS, which kafkajs retries, until the abort
+ * markers are written) and from then on refuses the previous owner's AddPartitionsToTxn, Produce and EndTxn.
+ *
+ * Fenced: kafkajs sends InitProducerId, AddPartitionsToTxn and EndTxn at v1 and Produce at v7, so Kafka 4 answers
+ * a fenced producer INVALID_PRODUCER_EPOCH (47) rather than PRODUCER_FENCED (90, only for newer request versions;
+ * kafkajs's error table stops at 88 and would report it as "Unknown error code 90"). Both become
+ * ProducerFencedError. Those versions also keep the coordinator on transaction protocol 1 semantics even where
+ * the cluster finalised transaction.version=2 (KIP-890 part 2 applies to EndTxn v5+ only): one epoch per producer
+ * session, bumped by InitProducerId, which is all the fencing needs.
+ *
+ * After any failed send or commit kafkajs's transaction state machine stays where it failed (e.g. COMMITTING),
+ * so the producer is finished: `begin` rejects with the first failure, and the task starts over with a new one.
+ */
+import { type Kafka, type Transaction as KafkajsTransaction } from "kafkajs";
+import type { Logger } from "../observability/log.ts";
+import { ProducerFencedError } from "./errors.ts";
+import { KafkajsProducerAdapter, pinningPartitioner } from "./producer.ts";
+import type {
+  ProducedRecord,
+  ProducerOptions,
+  RecordAck,
+  Transaction,
+  TransactionalProducer,
+} from "./types.ts";
+
+/** Connect's (and the Java producer's) default `transaction.timeout.ms`. */
+export const DEFAULT_TRANSACTION_TIMEOUT_MS = 60_000;
+
+/** First retry backoff of a transactional producer's requests, and the retries added for the shorter start. */
+const TRANSACTION_FIRST_BACKOFF_MS = 20;
+const TRANSACTION_EXTRA_RETRIES = 4;
+
+/** Error types of requests refused because a newer producer holds the transactional id. */
+const FENCED_TYPES = new Set(["INVALID_PRODUCER_EPOCH", "PRODUCER_FENCED"]);
+
+/** The fencing error inside `error` (kafkajs wraps it in retry and aggregate errors), or null. */
+export function fencedReason(error: unknown, depth = 0): string | null {
+  if (error === null || typeof error !== "object" || depth > 5) return null;
+  const e = error as { type?: string; message?: string; cause?: unknown; errors?: unknown[] };
+  if (e.type && FENCED_TYPES.has(e.type)) return e.type;
+  // kafkajs 2.2.4 has no entry for code 90 and reports it as KAFKAJS_UNKNOWN_ERROR_CODE "Unknown error code 90".
+  if (e.type === "KAFKAJS_UNKNOWN_ERROR_CODE" && /\b90\b/.test(e.message ?? "")) return "PRODUCER_FENCED";
+  for (const inner of [e.cause, ...(Array.isArray(e.errors) ? e.errors : [])]) {
+    const reason = fencedReason(inner, depth + 1);
+    if (reason) return reason;
+  }
+  return null;
+}
+
+export class KafkajsTransactionalProducer implements TransactionalProducer {
+  readonly transactionalId: string;
+  readonly #producer: ReturnType<Kafka["producer"]>;
+  readonly #settings: ProducerOptions;
+  readonly #log: Logger;
+  #open: KafkajsTransaction | null = null;
+  /** The first failure; every later call rejects with it. */
+  #failure: Error | null = null;
+  #closed = false;
+
+  private constructor(
+    producer: ReturnType<Kafka["producer"]>,
+    transactionalId: string,
+    settings: ProducerOptions,
+    log: Logger,
+  ) {
+    this.#producer = producer;
+    this.transactionalId = transactionalId;
+    this.#settings = { ...settings, lingerMs: 0 };
+    this.#log = log;
+  }
+
+  static async create(
+    kafka: Kafka,
+    transactionalId: string,
+    settings: ProducerOptions,
+    transactionTimeoutMs: number,
+    log: Logger,
+  ): Promise<KafkajsTransactionalProducer> {
+    const producer = kafka.producer({
+      createPartitioner: pinningPartitioner,
+      transactionalId,
+      idempotent: true,
+      maxInFlightRequests: 1,
+      transactionTimeout: transactionTimeoutMs,
+      // Short first backoff: right after a commit, the coordinator is still writing the markers and answers the
+      // next transaction's AddPartitionsToTxn with CONCURRENT_TRANSACTIONS for a few milliseconds; kafkajs's
+      // default first backoff (300 ms) then cost each transaction about that much (the Java producer retries
+      // this case after 20 ms). More retries keep the total retry time about the same.
+      retry: {
+        retries: settings.retries + TRANSACTION_EXTRA_RETRIES,
+        initialRetryTime: TRANSACTION_FIRST_BACKOFF_MS,
+        maxRetryTime: settings.retryBackoffMaxMs,
+      },
+    });
+    await producer.connect();
+    const created = new KafkajsTransactionalProducer(producer, transactionalId, settings, log);
+    try {
+      // The InitProducerId that fences older owners (see the module comment); nothing is added to this
+      // transaction, so its abort sends no EndTxn.
+      const first = await created.#guard(() => producer.transaction());
+      await created.#guard(() => first.abort());
+    } catch (e) {
+      await producer.disconnect().catch(() => {});
+      throw e;
+    }
+    log.debug({ transactionalId }, "transactional producer initialised");
+    return created;
+  }
+
+  async begin(): Promise<Transaction> {
+    if (this.#failure) throw this.#failure;
+    if (this.#closed) throw new Error(`the transactional producer "${this.transactionalId}" is closed`);
+    if (this.#open) throw new Error(`a transaction of "${this.transactionalId}" is already open`);
+    const txn = await this.#guard(() => this.#producer.transaction());
+    this.#open = txn;
+    const sender = new KafkajsProducerAdapter(txn, this.#settings, this.#log);
+    const end = async (how: "commit" | "abort") => {
+      if (this.#open !== txn) throw new Error(`this transaction of "${this.transactionalId}" has ended`);
+      try {
+        await this.#guard(() => txn[how]());
+      } finally {
+        this.#open = null;
+      }
+    };
+    return {
+      send: (records: ProducedRecord[]): Promise<RecordAck[]> => {
+        if (this.#open !== txn) {
+          return Promise.reject(new Error(`this transaction of "${this.transactionalId}" has ended`));
+        }
+        return this.#guard(() => sender.send(records));
+      },
+      commit: () => end("commit"),
+      abort: () => end("abort"),
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const open = this.#open;
+    this.#open = null;
+    if (open && !this.#failure) await open.abort().catch(() => {});
+    await this.#producer.disconnect();
+  }
+
+  /** Runs a kafkajs call; a failure finishes the producer (a fenced one as ProducerFencedError). */
+  async #guard<T>(call: () => Promise<T>): Promise<T> {
+    if (this.#failure) throw this.#failure;
+    try {
+      return await call();
+    } catch (e) {
+      const reason = fencedReason(e);
+      this.#failure ??= reason
+        ? new ProducerFencedError(this.transactionalId, reason, { cause: e })
+        : e instanceof Error
+        ? e
+        : new Error(String(e));
+      throw this.#failure;
+    }
+  }
+}

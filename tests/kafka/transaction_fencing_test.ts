@@ -1,0 +1,121 @@
+/**
+ * Fencing of transactional producers on the real broker (Kafka 4.3.1, transaction.version=2 finalised), read back
+ * with read_committed by kcat (librdkafka), so the check does not rely on kafkajs agreeing with itself.
+ *
+ * The issue's probe saw a fenced producer commit. Its cause (see src/kafka/transactional_producer.ts): kafkajs
+ * 2.2.4 sends the transactional InitProducerId on the first `transaction()`, not on `connect()`, so a second
+ * producer that had only connected had fenced nobody. Once the second producer's InitProducerId has gone out, the
+ * broker refuses the first one's EndTxn (v1) with INVALID_PRODUCER_EPOCH and kafkajs surfaces it.
+ */
+import { Kafka, logLevel, type Producer } from "kafkajs";
+import { assert, assertEquals, assertRejects } from "../support/assert.ts";
+import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
+import { readTopicWithKcat } from "../support/kafka_helpers.ts";
+import { createKafka, ProducerFencedError } from "../../src/kafka/mod.ts";
+
+const text = (s: string) => new TextEncoder().encode(s);
+
+/** Two raw kafkajs producers with the same transactional id, connected; `use` runs with them, then both go. */
+async function twoProducers(
+  bootstrapServers: string,
+  use: (first: Producer, second: Producer) => Promise<void>,
+): Promise<void> {
+  const kafka = new Kafka({
+    brokers: [bootstrapServers],
+    clientId: "fencing-test",
+    logLevel: logLevel.NOTHING,
+  });
+  const transactionalId = uniqueName("txid");
+  const first = kafka.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1 });
+  const second = kafka.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1 });
+  try {
+    await first.connect();
+    await use(first, second);
+  } finally {
+    await first.disconnect();
+    await second.disconnect();
+  }
+}
+
+async function committedValues(bootstrapServers: string, topic: string): Promise<string[]> {
+  const records = await readTopicWithKcat(bootstrapServers, topic, { readCommitted: true });
+  return records.map((r) => r.value ?? "(tombstone)");
+}
+
+Deno.test("kafkajs 2.2.4: a producer that only connected has not initialised its transactional id and fences nobody", async () => {
+  await using broker = await startKafkaBroker();
+  const topic = uniqueName("fence.connect-only");
+  await broker.createTopic(topic, 1);
+  await twoProducers(broker.bootstrapServers, async (first, second) => {
+    const txn = await first.transaction();
+    await txn.send({ topic, messages: [{ key: "k", value: "first" }] });
+    await second.connect(); // InitProducerId without the transactional id: a fresh idempotent producer id
+    await txn.commit(); // nothing fenced the first producer yet
+    assertEquals(await committedValues(broker.bootstrapServers, topic), ["first"]);
+  });
+});
+
+Deno.test("kafkajs 2.2.4: after the second producer's transactional InitProducerId the first one's commit fails INVALID_PRODUCER_EPOCH", async () => {
+  await using broker = await startKafkaBroker();
+  const topic = uniqueName("fence.raw");
+  await broker.createTopic(topic, 1);
+  await twoProducers(broker.bootstrapServers, async (first, second) => {
+    await second.connect();
+    const zombie = await first.transaction();
+    await zombie.send({ topic, messages: [{ key: "k", value: "zombie" }] });
+    const owner = await second.transaction(); // InitProducerId(transactional id): epoch bumped, zombie aborted
+    const failure = await assertRejects(() => zombie.commit()) as { type?: string };
+    assertEquals(failure.type, "INVALID_PRODUCER_EPOCH");
+    await owner.send({ topic, messages: [{ key: "k", value: "owner" }] });
+    await owner.commit();
+    assertEquals(await committedValues(broker.bootstrapServers, topic), ["owner"]);
+  });
+});
+
+Deno.test("transactionalProducer: creating one fences the older owner at once; only committed transactions are read", async () => {
+  await using broker = await startKafkaBroker();
+  const topic = uniqueName("fence.ours");
+  await broker.createTopic(topic, 2);
+  const kafka = createKafka({
+    brokers: [broker.bootstrapServers],
+    clientId: "fencing-test",
+    requestTimeoutMs: 10_000,
+    connectionTimeoutMs: 3_000,
+  });
+  const transactionalId = uniqueName("txid");
+  const old = await kafka.transactionalProducer(transactionalId);
+  let replacement;
+  try {
+    const committed = await old.begin();
+    await committed.send([{ topic, key: text("a"), value: text("old-committed") }]);
+    await committed.commit();
+    const aborted = await old.begin();
+    await aborted.send([{ topic, key: text("b"), value: text("old-aborted") }]);
+    await aborted.abort();
+    const zombie = await old.begin();
+    await zombie.send([{ topic, key: text("c"), value: text("zombie") }, {
+      topic,
+      key: text("d"),
+      value: null,
+    }]);
+
+    // The new owner only starts (no transaction of its own yet): that alone must fence the old one.
+    replacement = await kafka.transactionalProducer(transactionalId);
+    const fenced = await assertRejects(() => zombie.commit(), ProducerFencedError);
+    assert(fenced.message.includes(transactionalId), fenced.message);
+    await assertRejects(() => old.begin(), ProducerFencedError);
+
+    const owner = await replacement.begin();
+    await owner.send([{ topic, key: text("e"), value: text("owner") }, {
+      topic,
+      key: text("f"),
+      value: null,
+    }]);
+    await owner.commit();
+    const values = (await committedValues(broker.bootstrapServers, topic)).sort();
+    assertEquals(values, ["(tombstone)", "old-committed", "owner"]);
+  } finally {
+    await old.close();
+    await replacement?.close();
+  }
+});
