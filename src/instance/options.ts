@@ -71,6 +71,8 @@ export interface HttpLimits {
   adaptiveThrottling: boolean;
   /** `svc.http.rate.limit.pacing` (default true): spread requests within a rate-limit rule's window (rate_pacer.ts). */
   rateLimitPacing: boolean;
+  /** `svc.http.requests.per.hour` (default none): this host's request budget when no rule says it (rate_pacer.ts). */
+  requestsPerHour?: number | null;
 }
 
 export interface InstanceClientOptions {
@@ -153,6 +155,7 @@ export function instanceOptionsFromProps(props: TypedProps): InstanceClientOptio
       userAgent: read.requiredString("svc.http.user.agent"),
       adaptiveThrottling: read.boolean("svc.http.adaptive.throttling"),
       rateLimitPacing: read.boolean("svc.http.rate.limit.pacing"),
+      requestsPerHour: read.optionalNumber("svc.http.requests.per.hour"),
     },
     retry: {
       maxAttempts: read.number("svc.retry.max.attempts", 1),

@@ -73,9 +73,9 @@ export class TableBackoff {
     return sleepEndingOnAbort(this.#nextAt - Date.now(), signal);
   }
 
-  /** A sweep ended (or found nothing to do): the next one waits the poll interval. */
-  pollIntervalStarts(): void {
-    this.#nextAt = Date.now() + this.#t.pollIntervalMs;
+  /** A sweep ended (or found nothing to do): the next one waits the poll interval (or the scheduler's). */
+  pollIntervalStarts(intervalMs = this.#t.pollIntervalMs): void {
+    this.#nextAt = Date.now() + intervalMs;
   }
 
   /**

@@ -29,6 +29,7 @@ import { TableBackoff } from "./table_backoff.ts";
 import type { PageBudget } from "./page_budget.ts";
 import { PageReader } from "./page_reader.ts";
 import { ReadAhead } from "./read_ahead.ts";
+import type { ScheduledTable } from "./poll_scheduler.ts";
 import { RowHandler, type RowPosition } from "./row_handler.ts";
 
 export interface TablePollerOptions {
@@ -55,6 +56,8 @@ export interface TablePollerOptions {
   readonly progress?: StepObserver;
   /** Turns a step's records into the records to queue (deletion capture: audit rows to tombstones). */
   readonly expand?: (records: SourceRecord[]) => Promise<SourceRecord[]>;
+  /** When the table polls again after a sweep (poll_scheduler.ts); none = always at its poll interval. */
+  readonly schedule?: ScheduledTable;
   /** Bounds each sweep's high-water mark (deletion capture keeps rows behind the deletions read). */
   readonly sweepBound?: (mark: HighWaterMark, signal: AbortSignal) => Promise<HighWaterMark>;
 }
@@ -77,6 +80,8 @@ export class TablePoller {
   #sweep: Sweep | null = null;
   /** When (local clock) the running sweep fixed its high-water mark. */
   #sweepStartedAt = 0;
+  /** Records the running sweep emitted so far: did it find changes (the poll scheduler's signal). */
+  #sweepEmitted = 0;
   /** Where the last sweep found windows of hidden rows covered: tried first by the next sweep. */
   #hints: readonly PageEnd[] = [];
   /** When the next request may go; the page size; what a failure does (table_backoff.ts). */
@@ -142,6 +147,8 @@ export class TablePoller {
       try {
         step = await this.#step();
         this.#backoff.recovered();
+        this.#sweepEmitted += step.emitted;
+        if (step.caughtUp) this.#sweepEnded();
       } catch (error) {
         if (signal.aborted) break;
         this.#backoff.failed(error);
@@ -152,6 +159,18 @@ export class TablePoller {
     }
     this.#ahead.cancel();
     context.logger.debug({ ...this.#labels }, "table poller stopped");
+  }
+
+  /** A sweep ended (or found nothing to do): the next one waits the poll interval the scheduler gives. */
+  #sweepEnded(): void {
+    const schedule = this.#o.schedule;
+    if (schedule === undefined) this.#backoff.pollIntervalStarts();
+    else {
+      const interval = schedule.swept(this.#sweepEmitted > 0, Date.now());
+      this.#backoff.pollIntervalStarts(interval);
+      this.#o.progress?.scheduled?.(interval);
+    }
+    this.#sweepEmitted = 0;
   }
 
   /** One page (starting a sweep when none is running); queues its records. */
@@ -165,10 +184,7 @@ export class TablePoller {
         this.#hints,
         this.#cursor === null,
       );
-      if (sweep.empty) {
-        this.#backoff.pollIntervalStarts();
-        return { emitted: 0, caughtUp: true };
-      }
+      if (sweep.empty) return { emitted: 0, caughtUp: true };
       this.#sweep = sweep;
     }
     const sweep = this.#sweep;
@@ -215,7 +231,6 @@ export class TablePoller {
     }
     this.#sweep = null;
     this.#hints = hintsFrom(sweep.coveredWindows, this.#backoff.limit);
-    this.#backoff.pollIntervalStarts();
     this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
     return { emitted, caughtUp: true };
   }

@@ -25,6 +25,7 @@ import { probeTable } from "./startup_probe.ts";
 import { ProgressTracker } from "./progress_tracker.ts";
 import { ProgressReporter, type ProgressReporterOptions } from "./progress_reporter.ts";
 import { TablePoller } from "./table_poller.ts";
+import { PollScheduler } from "./poll_scheduler.ts";
 import { parseTypedFields, type TypedType } from "./typed_coercion.ts";
 
 /** Longest `poll()` waits for records before returning an empty list to the driver. */
@@ -49,6 +50,8 @@ export class TableSourceTask implements SourceTask {
   /** Page bodies held at once, across the task's tables (page_budget.ts). */
   readonly #pageBudget: PageBudget;
   #failure: Error | null = null;
+  /** When each idle table polls, within the instance host's request budget (poll_scheduler.ts). */
+  #scheduler: PollScheduler | null = null;
   #abort = new AbortController();
   #unlink: () => void = () => {};
   /**
@@ -94,6 +97,8 @@ export class TableSourceTask implements SourceTask {
       }
     }
 
+    const scheduler = new PollScheduler(client.http.budget, settings.pollIntervalMaxMs ?? 0);
+    this.#scheduler = scheduler;
     for (const table of settings.tables) {
       const partition = sourcePartition(table.table, instance, table);
       const stored = context.offset(partition);
@@ -162,6 +167,7 @@ export class TableSourceTask implements SourceTask {
           pageBudget: this.#pageBudget,
           signal,
           progress,
+          schedule: scheduler.add(table.pollIntervalMs),
           sweepBound: deletes ? (mark, signal) => deletes.horizon.clamp(mark, signal) : undefined,
         }, keepRaw),
       );
@@ -245,6 +251,7 @@ export class TableSourceTask implements SourceTask {
     this.#reporter?.stop();
     this.#queue.discard();
     await Promise.all(this.#loops);
+    this.#scheduler?.close();
     this.#unlink();
     this.#client?.close();
     this.#client = null;
