@@ -61,6 +61,10 @@ export const PACING_SLOTS = 12;
 /** The window a configured budget makes when the instance sends no rule (the instance's rules are hourly). */
 const CONFIGURED_WINDOW_MS = 3_600_000;
 
+/** After a window's end, one request learns the next window; another may go if it has no answer by then. */
+const PROBE_MS = 1000;
+/** How often the others look whether the next window is known. */
+const PROBE_RETRY_MS = 20;
 /** Extra wait after a window's end when its budget ran out, so the next window has surely begun. */
 const AFTER_RESET_MS = 100;
 
@@ -103,7 +107,10 @@ export class RatePacer {
    */
   observe(headers: Headers, receivedAt: number, inFlight: number, status = 200): void {
     const rule = parseRateLimitHeaders(headers);
-    if (!rule) return;
+    if (!rule) {
+      this.#ruleGone(receivedAt);
+      return;
+    }
     const date = Date.parse(headers.get("date") ?? "");
     const instanceNow = Number.isNaN(date) ? receivedAt : date;
     const resetAt = receivedAt + Math.max(0, rule.reset * 1000 - instanceNow);
@@ -147,7 +154,7 @@ export class RatePacer {
     this.#configuredWindow(now);
     if (Atomics.load(s, SLOT.WINDOW) === 0n) return { waitMs: 0, retry: false };
     const resetAt = Number(Atomics.load(s, SLOT.RESET_AT));
-    if (now >= resetAt) return { waitMs: 0, retry: false };
+    if (now >= resetAt) return this.#probeNewWindow(now, resetAt);
     for (;;) {
       const left = this.#left();
       const next = Atomics.load(s, SLOT.NEXT_AT);
@@ -163,6 +170,34 @@ export class RatePacer {
       if (at > now) Atomics.add(s, SLOT.PACED, 1n);
       return { waitMs: at - now, retry: false };
     }
+  }
+
+  /**
+   * The known window has ended and no response has shown the next one yet: one request goes and learns it; the
+   * others wait for its answer (another may go after PROBE_MS, should it fail), instead of starting together in
+   * a burst that every realm and every member of a group would fire at the same reset.
+   */
+  #probeNewWindow(now: number, resetAt: number): { waitMs: number; retry: boolean } {
+    const s = this.slots;
+    const next = Atomics.load(s, SLOT.NEXT_AT);
+    const free = Number(next) <= resetAt || now >= Number(next);
+    if (free && Atomics.compareExchange(s, SLOT.NEXT_AT, next, BigInt(now + PROBE_MS)) === next) {
+      return { waitMs: 0, retry: false };
+    }
+    return { waitMs: PROBE_RETRY_MS, retry: true };
+  }
+
+  /**
+   * A response without a rule after the known window ended: the rule no longer applies to this user (removed,
+   * or it covers other APIs only), so its window is forgotten and requests go unpaced again (or paced by the
+   * configured budget). Responses within the window may lack it (an endpoint the rule does not cover).
+   */
+  #ruleGone(receivedAt: number): void {
+    const s = this.slots;
+    const known = Atomics.load(s, SLOT.WINDOW);
+    if (known === 0n || Atomics.load(s, SLOT.SYNTHETIC) === 1n) return;
+    if (receivedAt < Number(Atomics.load(s, SLOT.RESET_AT))) return;
+    Atomics.compareExchange(s, SLOT.WINDOW, known, 0n);
   }
 
   /** Sets the configured budget (`svc.http.requests.per.hour`); connectors that disagree get the smaller. */

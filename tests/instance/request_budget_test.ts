@@ -134,3 +134,34 @@ Deno.test("polled tables are counted across tasks of the host", () => {
   b.registerTables(-2);
   assertEquals(a.tables, 3);
 });
+
+Deno.test("after a window's end one request learns the next window; the others wait for it", () => {
+  const pacer = newPacer();
+  pacer.observe(ruleHeaders(100, T0 / 1000 + 10, T0), T0, 1);
+  const after = T0 + 10_000;
+  assertEquals(pacer.schedule(after), { waitMs: 0, retry: false });
+  const others = pacer.schedule(after);
+  assert(others.retry && others.waitMs > 0, JSON.stringify(others));
+  // Its answer shows the new window: requests are paced within it again.
+  pacer.observe(ruleHeaders(100, after / 1000 + 10, after), after, 1);
+  assertEquals(pacer.schedule(after), { waitMs: 0, retry: false });
+  // Should the learning request get no answer, another goes a second later.
+  const lost = newPacer();
+  lost.observe(ruleHeaders(100, T0 / 1000 + 10, T0), T0, 1);
+  assertEquals(lost.schedule(after).retry, false);
+  assertEquals(lost.schedule(after + 500).retry, true);
+  assertEquals(lost.schedule(after + 1000).retry, false);
+});
+
+Deno.test("a response without a rule after the window ended: the rule is forgotten, requests go unpaced", () => {
+  const pacer = newPacer();
+  pacer.observe(ruleHeaders(100, T0 / 1000 + 10, T0), T0, 1);
+  // Within the window a response without the rule (an endpoint it does not cover) changes nothing.
+  pacer.observe(new Headers({ date: new Date(T0 + 1000).toUTCString() }), T0 + 1000, 1);
+  assert(pacer.pollRate(T0 + 1000) !== null);
+  const after = T0 + 10_000;
+  pacer.schedule(after);
+  pacer.observe(new Headers({ date: new Date(after).toUTCString() }), after, 1);
+  assertEquals(pacer.pollRate(after), null);
+  for (let i = 0; i < 5; i++) assertEquals(pacer.schedule(after), { waitMs: 0, retry: false });
+});
