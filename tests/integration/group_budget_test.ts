@@ -8,6 +8,7 @@ import { assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
+import { filteredAliases } from "../support/source_connector.ts";
 
 const PASSWORD = "pw-Group-Budget-9";
 const TABLES = 40;
@@ -36,12 +37,7 @@ Deno.test({
       "svc.url": sim.url,
       "svc.auth.username": "admin",
       "svc.auth.password": PASSWORD,
-      "svc.tables": aliases.join(","),
-      ...Object.fromEntries(aliases.flatMap((a) => [
-        [`svc.table.${a}.name`, "incident"],
-        [`svc.table.${a}.topic`, topic],
-        [`svc.table.${a}.query`, `short_description=${a}`],
-      ])),
+      ...filteredAliases("incident", topic, aliases),
       "svc.source.poll.interval.ms": 100,
       "svc.source.poll.interval.max.ms": 2000,
       "svc.source.startup.probe": false,

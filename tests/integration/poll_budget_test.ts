@@ -10,6 +10,7 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
+import { filteredAliases } from "../support/source_connector.ts";
 
 const PASSWORD = "pw-Poll-Budget-7";
 const TABLES = 30;
@@ -42,12 +43,7 @@ Deno.test("a rate-limit rule far below the poll interval's need: no 429, interva
         "svc.url": sim.url,
         "svc.auth.username": "admin",
         "svc.auth.password": PASSWORD,
-        "svc.tables": aliases.join(","),
-        ...Object.fromEntries(aliases.flatMap((a) => [
-          [`svc.table.${a}.name`, "incident"],
-          [`svc.table.${a}.topic`, topic],
-          [`svc.table.${a}.query`, `short_description=${a}`],
-        ])),
+        ...filteredAliases("incident", topic, aliases),
         "svc.source.poll.interval.ms": FLOOR_MS,
         "svc.source.poll.interval.max.ms": MAX_MS,
         "svc.source.safety.lag.seconds": SAFETY_LAG_S,
