@@ -45,7 +45,8 @@ const REALLOCATE_MS = 1000;
 export class PollScheduler {
   readonly #tables = new Set<ScheduledTable>();
   #allocatedAt = -Infinity;
-  #closed = false;
+  /** Tables counted in the host's budget (`open`), taken back by `close`. */
+  #registered = 0;
 
   constructor(
     private readonly budget: PollBudget | null,
@@ -57,15 +58,23 @@ export class PollScheduler {
   add(floorMs: number): ScheduledTable {
     const table = new ScheduledTable(this, floorMs, Math.max(floorMs, this.maxMs), this.now());
     this.#tables.add(table);
-    this.budget?.registerTables(1);
     return table;
+  }
+
+  /**
+   * The task's tables start polling: they are counted among the host's polled tables (once every table was
+   * added, so that a task whose start fails half-way leaves no count behind).
+   */
+  open(): void {
+    const more = this.#tables.size - this.#registered;
+    this.budget?.registerTables(more);
+    this.#registered += more;
   }
 
   /** The task stops: its tables no longer share the host's budget. */
   close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.budget?.registerTables(-this.#tables.size);
+    this.budget?.registerTables(-this.#registered);
+    this.#registered = 0;
   }
 
   /** Recomputes every table's scheduled interval from the budget and the change rates, at most once a second. */

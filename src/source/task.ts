@@ -176,6 +176,7 @@ export class TableSourceTask implements SourceTask {
         this.#ledgers.set(partitionKey(deletes.partition), deletes.ledger);
       }
     }
+    scheduler.open();
     this.#reporter = new ProgressReporter(this.#trackers, context, (name) => async (query) => {
       const result = await aggregateCount(client.http, name, query, signal);
       if ("count" in result) return result.count;

@@ -56,6 +56,8 @@ Deno.test("scheduler: intervals move with change rates, and a change snaps the t
   const budget = new FixedBudget(2); // 50 tables at a 5 s floor would need 10
   const scheduler = new PollScheduler(budget, MAX, () => now);
   const tables = Array.from({ length: 50 }, () => scheduler.add(FLOOR));
+  assertEquals(budget.tables, 0, "counted once the task's tables start polling");
+  scheduler.open();
   assertEquals(budget.tables, 50);
   const [busy, quiet] = tables;
   // Ten minutes: the busy table changes at every sweep, the others never.
