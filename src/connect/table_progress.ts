@@ -22,7 +22,10 @@ export interface TableProgress {
    * changed after the cursor's time may not be in the topic yet); null before the first row.
    */
   lag_seconds: number | null;
-  /** What `lag_seconds` plus the safety lag stays within on a healthy streaming table: poll interval + lag. */
+  /**
+   * What `lag_seconds` plus the safety lag stays within on a healthy streaming table: the poll interval the
+   * poll scheduler gives the table (src/source/poll_scheduler.ts) + the safety lag.
+   */
   expected_staleness_seconds: number;
   /**
    * During backfill, readable rows after the cursor: the Aggregate API's count with the cursor's query (taken

@@ -115,6 +115,9 @@ export class InstanceHttpClient {
     this.sleep = hooks.sleep ?? sleepRejectingOnAbort;
     this.counters = new HostCounters(pool.buffer, address.host);
     this.pacer = new RatePacer(pool.views);
+    if (options.http.rateLimitPacing && options.http.requestsPerHour) {
+      this.pacer.configure(options.http.requestsPerHour);
+    }
     this.jars = sessionJarsFor(address.host, sessionIdentity(options.auth));
     this.userAgent = options.http.userAgent.replaceAll("<version>", VERSION);
     this.auth = options.auth.type === "basic"
@@ -243,7 +246,9 @@ export class InstanceHttpClient {
       this.counters.status(response.status, sentAtMonotonic);
       if (jar) this.keepSession(jar, response);
       const date = this.clock.observe(response.headers.get("date"), receivedAt);
-      if (rateLimitPacing) this.pacer.observe(response.headers, receivedAt, this.pool.inFlight);
+      if (rateLimitPacing) {
+        this.pacer.observe(response.headers, receivedAt, this.pool.inFlight, response.status);
+      }
 
       if (response.status === 407) {
         if (response.body) abandon(response.body);
@@ -325,6 +330,11 @@ export class InstanceHttpClient {
     if (timing === null) return null;
     if (timing.seshWaitMs !== null && timing.seshWaitMs > 0) this.counters.sessionWait();
     return { semWaitMs: timing.semWaitMs, rttMs };
+  }
+
+  /** The host's request budget (rate_pacer.ts), or null when pacing is off: the poll scheduler spends it. */
+  get budget(): RatePacer | null {
+    return this.options.http.rateLimitPacing ? this.pacer : null;
   }
 
   /** Waits for this request's turn under the host's rate-limit rule, if one is known. */

@@ -71,6 +71,8 @@ export interface HttpLimits {
   adaptiveThrottling: boolean;
   /** `svc.http.rate.limit.pacing` (default true): spread requests within a rate-limit rule's window (rate_pacer.ts). */
   rateLimitPacing: boolean;
+  /** `svc.http.requests.per.hour` (default none): this host's request budget when no rule says it (rate_pacer.ts). */
+  requestsPerHour?: number | null;
 }
 
 export interface InstanceClientOptions {
@@ -153,6 +155,8 @@ export function instanceOptionsFromProps(props: TypedProps): InstanceClientOptio
       userAgent: read.requiredString("svc.http.user.agent"),
       adaptiveThrottling: read.boolean("svc.http.adaptive.throttling"),
       rateLimitPacing: read.boolean("svc.http.rate.limit.pacing"),
+      // Only when set: without a budget the options are what they were before it existed.
+      ...optionalEntry("requestsPerHour", read.optionalNumber("svc.http.requests.per.hour")),
     },
     retry: {
       maxAttempts: read.number("svc.retry.max.attempts", 1),
@@ -178,4 +182,9 @@ class InstancePropReader extends PropReader {
     }
     return { path, password: this.optionalString(`${prefix}.password`), type };
   }
+}
+
+/** `{ [key]: value }`, or nothing when the value is null. */
+function optionalEntry<K extends string, V>(key: K, value: V | null): { [P in K]?: V } {
+  return (value === null ? {} : { [key]: value }) as { [P in K]?: V };
 }

@@ -13,6 +13,7 @@ import { logger } from "../observability/log.ts";
 import { lowerMax } from "./adaptive_limit.ts";
 import { type InstanceHostMetrics, readHostMetrics } from "./instance_metrics.ts";
 import { PermitPool } from "./permit_pool.ts";
+import { RatePacer } from "./rate_pacer.ts";
 import { CONTROL, createSharedHostState, MAX_REALMS, viewsOf, wakeWaiters } from "./shared_host_state.ts";
 
 const log = logger("instance");
@@ -21,6 +22,8 @@ const pools = new Map<string, PermitPool>();
 
 /** This realm's id: 0 on the main thread; assigned by the main thread to each worker; -1 untracked. */
 let realm = 0;
+/** Members of the worker group this process belongs to (1 standalone): each takes its share of a host's budget. */
+let groupMembers = 1;
 /** Main thread: realm ids handed out and not yet reclaimed. */
 const realmsInUse = new Set<number>();
 
@@ -54,6 +57,7 @@ export function permitPoolFor(host: string, max: number): PermitPool {
         );
       }
       buffer = createSharedHostState(max);
+      new RatePacer(viewsOf(buffer)).setMembers(groupMembers);
       states.set(key, buffer);
     }
     pool = new PermitPool(buffer, realm);
@@ -129,6 +133,16 @@ export function importPermitPools(transfer: PermitPoolTransfer): void {
     }
     states.set(key, buffer);
   }
+}
+
+/**
+ * The worker group's size changed (an assignment names it): every instance host's request budget is shared by
+ * that many daemons, so this one takes `1 / members` of it (rate_pacer.ts). Task workers share the buffers, so
+ * they see it at once.
+ */
+export function setGroupMembers(members: number): void {
+  groupMembers = Math.max(1, Math.floor(members));
+  for (const buffer of states.values()) new RatePacer(viewsOf(buffer)).setMembers(groupMembers);
 }
 
 /** Metrics of every known instance host, for the metrics endpoint. */

@@ -8,6 +8,20 @@
  * The state lives in the host's shared buffer (shared_host_state.ts), so every task worker of the process paces
  * against one budget and one schedule, as they share one permit pool. Updates are CAS loops on BigInt64 slots.
  *
+ * The host's request budget (one per instance host, learned or configured; the smaller wins):
+ * - learned: `X-RateLimit-Limit` requests until `X-RateLimit-Reset` (the instance counts per user and per hour);
+ * - configured: `svc.http.requests.per.hour`; before any rule is seen it makes an hour-long window of its own
+ *   (local clock), and once a rule is seen the window is the rule's and its limit is min(rule, configured);
+ * - in a worker group each member takes `1 / members` of it (`setMembers`), so N daemons of one user together
+ *   stay inside one rule; a standalone daemon's share is 1.
+ * A 429 that carries the rule (`Retry-After` and `X-RateLimit-*`) means the instance's count reached the limit:
+ * counts only grow until the reset, and nodes commit them every 30 s, so more requests would only meet a burst
+ * of 429s. The window is then treated as spent until its reset.
+ *
+ * The poll scheduler (src/source/poll_scheduler.ts) asks `pollRate` what the window can still afford per second
+ * and shares it among the host's polled tables (`registerTables`); what polls leave unspent stays in the
+ * budget, and the pacing interval (budget left over time left) lets a backfill spend it.
+ *
  * Time: the reset is an instance timestamp; it is turned into a local deadline with the response's `Date` header
  * (the instance clock). `Date` is truncated to the second, so the local deadline errs late, which spreads the
  * budget over slightly more time than is left: the safe direction.
@@ -30,8 +44,27 @@ const SLOT = {
   NEXT_AT: 5,
   /** Requests that were delayed by pacing (a metric). */
   PACED: 6,
+  /** `svc.http.requests.per.hour` (the smallest configured on this host); 0 when none. */
+  CONFIGURED: 7,
+  /** Members of the worker group sharing the budget (0 or 1: standalone). */
+  MEMBERS: 8,
+  /** 1 while the window is one made from the configured budget (no rule seen yet): a real rule replaces it. */
+  SYNTHETIC: 9,
+  /** 1 once a 429 of the rule said the window's budget is spent. */
+  EXHAUSTED: 10,
+  /** Tables polled against this host, across every task worker of the process. */
+  TABLES: 11,
 } as const;
+/** Slots the pacer uses (shared_host_state.ts sizes the buffer with it). */
+export const PACING_SLOTS = 12;
 
+/** The window a configured budget makes when the instance sends no rule (the instance's rules are hourly). */
+const CONFIGURED_WINDOW_MS = 3_600_000;
+
+/** After a window's end, one request learns the next window; another may go if it has no answer by then. */
+const PROBE_MS = 1000;
+/** How often the others look whether the next window is known. */
+const PROBE_RETRY_MS = 20;
 /** Extra wait after a window's end when its budget ran out, so the next window has surely begun. */
 const AFTER_RESET_MS = 100;
 
@@ -72,25 +105,38 @@ export class RatePacer {
    * Learns the rule from a response received at local time `receivedAt`. `inFlight` is the number of requests
    * underway (this one included); they were sent in the current window, so they count against its budget.
    */
-  observe(headers: Headers, receivedAt: number, inFlight: number): void {
+  observe(headers: Headers, receivedAt: number, inFlight: number, status = 200): void {
     const rule = parseRateLimitHeaders(headers);
-    if (!rule) return;
+    if (!rule) {
+      this.#ruleGone(receivedAt);
+      return;
+    }
     const date = Date.parse(headers.get("date") ?? "");
     const instanceNow = Number.isNaN(date) ? receivedAt : date;
     const resetAt = receivedAt + Math.max(0, rule.reset * 1000 - instanceNow);
     const s = this.slots;
     const known = Atomics.load(s, SLOT.WINDOW);
     const window = BigInt(rule.reset);
-    if (window < known) return; // a late response from an earlier window
-    if (window > known) {
+    const synthetic = Atomics.load(s, SLOT.SYNTHETIC) === 1n;
+    if (window < known && !synthetic) return; // a late response from an earlier window
+    if (window !== known) {
       if (Atomics.compareExchange(s, SLOT.WINDOW, known, window) !== known) return; // another realm won
       Atomics.store(s, SLOT.LIMIT, BigInt(rule.limit));
       Atomics.store(s, SLOT.RESET_AT, BigInt(resetAt));
       Atomics.store(s, SLOT.NEXT_AT, 0n);
       Atomics.store(s, SLOT.BUDGET, BigInt(rule.remaining ?? rule.limit));
-      Atomics.store(s, SLOT.SENT, BigInt(Math.max(0, rule.remaining === null ? inFlight : inFlight - 1)));
+      // Requests of a configured window before the rule was seen were sent in this window too.
+      const before = synthetic ? Number(Atomics.load(s, SLOT.SENT)) : 0;
+      Atomics.store(
+        s,
+        SLOT.SENT,
+        BigInt(before + Math.max(0, rule.remaining === null ? inFlight : inFlight - 1)),
+      );
+      Atomics.store(s, SLOT.SYNTHETIC, 0n);
+      Atomics.store(s, SLOT.EXHAUSTED, status === 429 && headers.has("retry-after") ? 1n : 0n);
       return;
     }
+    if (status === 429 && headers.has("retry-after")) Atomics.store(s, SLOT.EXHAUSTED, 1n);
     if (rule.remaining !== null) {
       // The instance's own count: it includes this request but not the others still in flight.
       Atomics.store(s, SLOT.BUDGET, BigInt(rule.remaining));
@@ -105,15 +151,15 @@ export class RatePacer {
    */
   schedule(now: number): { waitMs: number; retry: boolean } {
     const s = this.slots;
+    this.#configuredWindow(now);
     if (Atomics.load(s, SLOT.WINDOW) === 0n) return { waitMs: 0, retry: false };
     const resetAt = Number(Atomics.load(s, SLOT.RESET_AT));
-    if (now >= resetAt) return { waitMs: 0, retry: false };
-    const reserve = reserveOf(Number(Atomics.load(s, SLOT.LIMIT)));
+    if (now >= resetAt) return this.#probeNewWindow(now, resetAt);
     for (;;) {
-      const left = Number(Atomics.load(s, SLOT.BUDGET) - Atomics.load(s, SLOT.SENT)) - reserve;
+      const left = this.#left();
       const next = Atomics.load(s, SLOT.NEXT_AT);
       const at = Math.max(now, Number(next));
-      if (left <= 0 || at >= resetAt) {
+      if (left <= 0 || at >= resetAt || Atomics.load(s, SLOT.EXHAUSTED) === 1n) {
         Atomics.add(s, SLOT.PACED, 1n);
         return { waitMs: resetAt - now + AFTER_RESET_MS, retry: true };
       }
@@ -124,6 +170,109 @@ export class RatePacer {
       if (at > now) Atomics.add(s, SLOT.PACED, 1n);
       return { waitMs: at - now, retry: false };
     }
+  }
+
+  /**
+   * The known window has ended and no response has shown the next one yet: one request goes and learns it; the
+   * others wait for its answer (another may go after PROBE_MS, should it fail), instead of starting together in
+   * a burst that every realm and every member of a group would fire at the same reset.
+   */
+  #probeNewWindow(now: number, resetAt: number): { waitMs: number; retry: boolean } {
+    const s = this.slots;
+    const next = Atomics.load(s, SLOT.NEXT_AT);
+    const free = Number(next) <= resetAt || now >= Number(next);
+    if (free && Atomics.compareExchange(s, SLOT.NEXT_AT, next, BigInt(now + PROBE_MS)) === next) {
+      return { waitMs: 0, retry: false };
+    }
+    return { waitMs: PROBE_RETRY_MS, retry: true };
+  }
+
+  /**
+   * A response without a rule after the known window ended: the rule no longer applies to this user (removed,
+   * or it covers other APIs only), so its window is forgotten and requests go unpaced again (or paced by the
+   * configured budget). Responses within the window may lack it (an endpoint the rule does not cover).
+   */
+  #ruleGone(receivedAt: number): void {
+    const s = this.slots;
+    const known = Atomics.load(s, SLOT.WINDOW);
+    if (known === 0n || Atomics.load(s, SLOT.SYNTHETIC) === 1n) return;
+    if (receivedAt < Number(Atomics.load(s, SLOT.RESET_AT))) return;
+    Atomics.compareExchange(s, SLOT.WINDOW, known, 0n);
+  }
+
+  /** Sets the configured budget (`svc.http.requests.per.hour`); connectors that disagree get the smaller. */
+  configure(perHour: number): void {
+    const s = this.slots;
+    for (;;) {
+      const known = Atomics.load(s, SLOT.CONFIGURED);
+      if (known !== 0n && known <= BigInt(perHour)) return;
+      if (Atomics.compareExchange(s, SLOT.CONFIGURED, known, BigInt(perHour)) === known) return;
+    }
+  }
+
+  /** The worker group's member count: this process takes `1 / members` of the budget. */
+  setMembers(members: number): void {
+    Atomics.store(this.slots, SLOT.MEMBERS, BigInt(Math.max(1, Math.floor(members))));
+  }
+
+  /** Counts `n` more polled tables on this host (negative: fewer); the scheduler shares the budget among them. */
+  registerTables(n: number): void {
+    Atomics.add(this.slots, SLOT.TABLES, BigInt(n));
+  }
+
+  /** Tables polled against this host by every task of the process. */
+  get tables(): number {
+    return Math.max(0, Number(Atomics.load(this.slots, SLOT.TABLES)));
+  }
+
+  /**
+   * Requests per second the window can still afford (its budget left, less the reserve, over the time left), or
+   * null when no budget is known (no rule seen, none configured) or the known window has ended.
+   */
+  pollRate(now: number): number | null {
+    const s = this.slots;
+    this.#configuredWindow(now);
+    if (Atomics.load(s, SLOT.WINDOW) === 0n) return null;
+    const resetAt = Number(Atomics.load(s, SLOT.RESET_AT));
+    if (now >= resetAt) return null;
+    if (Atomics.load(s, SLOT.EXHAUSTED) === 1n) return 0;
+    return Math.max(0, this.#left()) / Math.max(1, resetAt - now) * 1000;
+  }
+
+  /** This process's share of the window's budget not yet sent, less the reserve. */
+  #left(): number {
+    const s = this.slots;
+    const configured = Number(Atomics.load(s, SLOT.CONFIGURED));
+    const members = Math.max(1, Number(Atomics.load(s, SLOT.MEMBERS)));
+    const limit = Number(Atomics.load(s, SLOT.LIMIT));
+    const budget = Number(Atomics.load(s, SLOT.BUDGET));
+    // The configured budget caps the rule's (a budget that was already spent down keeps its own count).
+    const capped = configured > 0 ? Math.min(budget, configured - (limit - budget)) : budget;
+    const share = Math.floor(capped / members);
+    const reserve = reserveOf(Math.floor((configured > 0 ? Math.min(limit, configured) : limit) / members));
+    return share - Number(Atomics.load(s, SLOT.SENT)) - reserve;
+  }
+
+  /** Without a rule, a configured budget makes windows of its own: an hour each, from the first request. */
+  #configuredWindow(now: number): void {
+    const s = this.slots;
+    const configured = Atomics.load(s, SLOT.CONFIGURED);
+    if (configured === 0n) return;
+    const known = Atomics.load(s, SLOT.WINDOW);
+    if (
+      known !== 0n && (Atomics.load(s, SLOT.SYNTHETIC) !== 1n || now < Number(Atomics.load(s, SLOT.RESET_AT)))
+    ) {
+      return;
+    }
+    const resetAt = now + CONFIGURED_WINDOW_MS;
+    if (Atomics.compareExchange(s, SLOT.WINDOW, known, BigInt(Math.ceil(resetAt / 1000))) !== known) return;
+    Atomics.store(s, SLOT.SYNTHETIC, 1n);
+    Atomics.store(s, SLOT.LIMIT, configured);
+    Atomics.store(s, SLOT.BUDGET, configured);
+    Atomics.store(s, SLOT.RESET_AT, BigInt(resetAt));
+    Atomics.store(s, SLOT.SENT, 0n);
+    Atomics.store(s, SLOT.NEXT_AT, 0n);
+    Atomics.store(s, SLOT.EXHAUSTED, 0n);
   }
 
   /** What the metrics endpoint shows: the known rule and how many requests pacing held back. */

@@ -5,6 +5,8 @@
  * thread. Posting the buffer to a Worker shares it (structured clone keeps SharedArrayBuffers shared).
  */
 
+import { PACING_SLOTS } from "./rate_pacer.ts";
+
 /** Int32 slots used with Atomics (waitAsync needs an Int32Array). */
 export const CONTROL = {
   /** Permits currently held. */
@@ -62,8 +64,6 @@ export const MAX_REALMS = 256;
 /** Per realm: permits held, then places in the queue. */
 const REALM_SLOTS = MAX_REALMS * 2;
 
-/** BigInt64 slots of the rate-limit pacer (see rate_pacer.ts), after the realm slots. */
-const PACING_SLOTS = 8;
 const INT32_BYTES = (CONTROL_SLOTS + STATUS_SLOTS + REALM_SLOTS) * 4;
 
 const SHARED_HOST_STATE_BYTES = INT32_BYTES + PACING_SLOTS * 8;

@@ -4,16 +4,14 @@
  *   committable offsets to the main thread.
  *
  * Offsets advance only past records Kafka acknowledged (SubmittedRecords keeps per-partition order), so a crash
- * at any instant re-delivers rather than loses. Sends are pipelined: the next poll runs while earlier batches
- * are in flight, bounded by `maxInFlightRecords`.
+ * at any instant re-delivers rather than loses. Sends are pipelined (bounded by `maxInFlightRecords`).
  *
  * Exactly-once (`transactions` given): records go into the task's open transaction, and at each boundary the
  * committable offsets, with what the task's next run must know (its `finalOffsets`: the versions sent inside the
  * overlap window), are written into the same transaction and committed (source_transactions.ts). A failed send
  * or commit fails the task: nothing of the open transaction counts, and the next run resumes from the last commit.
  */
-import type { SourceOffsetEntry, SourceTask } from "../connect/task_api.ts";
-import { RetriableException } from "../connect/task_api.ts";
+import { RetriableException, type SourceOffsetEntry, type SourceTask } from "../connect/task_api.ts";
 import type { SourceRecord } from "../connect/record.ts";
 import type { ProducedRecord, Producer } from "../kafka/mod.ts";
 import type { Logger } from "../observability/log.ts";
@@ -24,6 +22,7 @@ import type { ErrorHandler } from "./errors/error_handler.ts";
 import type { RecordConverters } from "./record_bytes.ts";
 import { SourceRecordPreparer } from "./source_record_preparer.ts";
 import { PauseGate } from "./pause_gate.ts";
+import { type SendGroup, sizeOf } from "./send_group.ts";
 import { retryBackoffMs, sleepEndingOnAbort } from "../common/delay.ts";
 import type { OffsetUpdate } from "./offsets/types.ts";
 import { producingFailed } from "./source_topics.ts";
@@ -384,20 +383,4 @@ export class SourceDriver {
       if (final.length > 0) this.#o.commitOffsets(final);
     }
   }
-}
-
-/** Records sent together (one producer send), with their offset handles and ack callbacks. */
-interface SendGroup {
-  readonly out: ProducedRecord[];
-  readonly handles: (SubmittedRecord | null)[];
-  readonly onAck: ((() => void) | null)[] | null;
-  bytes: number;
-}
-
-/** A record's bytes as sent: key, value and header values. */
-function sizeOf(record: ProducedRecord): number {
-  let n = (record.key?.byteLength ?? 0) + (record.value?.byteLength ?? 0);
-  const headers = record.headers;
-  if (headers) { for (const name in headers) n += headers[name].length; }
-  return n;
 }

@@ -30,6 +30,8 @@ export interface StepObserver {
   scanned?(raw: number, readable: number): void;
   /** A table-level failure (the poller backs off). */
   failed(error: Error): void;
+  /** The wait before the table's next poll, as the poll scheduler set it (poll_scheduler.ts). */
+  scheduled?(intervalMs: number): void;
 }
 
 export class ProgressTracker implements StepObserver {
@@ -48,6 +50,8 @@ export class ProgressTracker implements StepObserver {
   /** When (local ms) the last sweep that proved the table caught up fixed its mark. */
   #caughtUpAt: number | null = null;
   readonly #base: EncodedQuery;
+  /** The poll interval the scheduler gives the table (the configured one until it says otherwise). */
+  #intervalMs: number;
 
   constructor(
     readonly table: TableSettings,
@@ -58,6 +62,7 @@ export class ProgressTracker implements StepObserver {
   ) {
     this.#cursor = committed;
     this.#base = EncodedQuery.parse(table.query);
+    this.#intervalMs = table.pollIntervalMs;
   }
 
   get phase(): TablePhase {
@@ -77,6 +82,10 @@ export class ProgressTracker implements StepObserver {
   scanned(raw: number, readable: number): void {
     this.#raw += raw;
     this.#readable += readable;
+  }
+
+  scheduled(intervalMs: number): void {
+    this.#intervalMs = intervalMs;
   }
 
   failed(error: Error): void {
@@ -128,7 +137,7 @@ export class ProgressTracker implements StepObserver {
       rows_emitted: this.#emitted,
       cursor: this.#cursor && { timestamp: this.#cursor.timestamp, sys_id: this.#cursor.sysId },
       lag_seconds: this.#lag(),
-      expected_staleness_seconds: Math.ceil(this.table.pollIntervalMs / 1000) + this.safetyLagSeconds,
+      expected_staleness_seconds: Math.ceil(this.#intervalMs / 1000) + this.safetyLagSeconds,
       rows_remaining: remaining,
       eta_seconds_estimate: remaining === null
         ? null

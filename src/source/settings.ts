@@ -44,6 +44,8 @@ export interface TableSettings {
 
 export interface SourceSettings {
   readonly tables: readonly TableSettings[];
+  /** `svc.source.poll.interval.max.ms`: the poll scheduler's ceiling (poll_scheduler.ts); absent = the floor. */
+  readonly pollIntervalMaxMs?: number;
   readonly schemaMode: SchemaMode;
   /** `svc.source.typed.fields` entries, `field:type`. */
   readonly typedFields: readonly string[];
@@ -119,6 +121,7 @@ export function tableSettingsFromProps(props: TypedProps, alias: string): TableS
 export function sourceSettingsFromProps(props: TypedProps): SourceSettings {
   return {
     tables: aliasesFromProps(props).map((alias) => tableSettingsFromProps(props, alias)),
+    pollIntervalMaxMs: num(props, "svc.source.poll.interval.max.ms"),
     schemaMode: oneOf(props, "svc.source.schema.mode", ["schemaless", "strings", "typed"] as const),
     typedFields: list(props, "svc.source.typed.fields"),
     overlapSeconds: num(props, "svc.source.overlap.seconds"),

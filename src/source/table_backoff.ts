@@ -74,12 +74,16 @@ export class TableBackoff {
   }
 
   /**
-   * A sweep ended (or found nothing to do): the next one waits the poll interval, its end moved by `align` (the
-   * instant to poll at instead, poll_batching.ts) when given.
+   * A sweep ended (or found nothing to do): the next one waits `intervalMs` (the poll interval, or the
+   * scheduler's, poll_scheduler.ts), its end moved by `align` (the instant to poll at instead, poll_batching.ts)
+   * when given.
    */
-  pollIntervalStarts(align?: (dueAt: number, intervalMs: number) => number): void {
-    const dueAt = Date.now() + this.#t.pollIntervalMs;
-    this.#nextAt = align ? align(dueAt, this.#t.pollIntervalMs) : dueAt;
+  pollIntervalStarts(
+    intervalMs = this.#t.pollIntervalMs,
+    align?: (dueAt: number, intervalMs: number) => number,
+  ): void {
+    const dueAt = Date.now() + intervalMs;
+    this.#nextAt = align ? align(dueAt, intervalMs) : dueAt;
   }
 
   /**

@@ -29,6 +29,7 @@ import { TableBackoff } from "./table_backoff.ts";
 import type { PageBudget } from "./page_budget.ts";
 import { PageReader } from "./page_reader.ts";
 import { ReadAhead } from "./read_ahead.ts";
+import type { ScheduledTable } from "./poll_scheduler.ts";
 import { RowHandler, type RowPosition } from "./row_handler.ts";
 import { idleAfter } from "./poll_batching.ts";
 
@@ -61,6 +62,8 @@ export interface TablePollerOptions {
    * tick, so that the task's idle polls come due together. Absent: the poll interval as it is.
    */
   readonly alignIdlePoll?: (dueAt: number, intervalMs: number) => number;
+  /** When the table polls again after a sweep (poll_scheduler.ts); none = always at its poll interval. */
+  readonly schedule?: ScheduledTable;
   /** Bounds each sweep's high-water mark (deletion capture keeps rows behind the deletions read). */
   readonly sweepBound?: (mark: HighWaterMark, signal: AbortSignal) => Promise<HighWaterMark>;
 }
@@ -83,6 +86,8 @@ export class TablePoller {
   #sweep: Sweep | null = null;
   /** When (local clock) the running sweep fixed its high-water mark. */
   #sweepStartedAt = 0;
+  /** Records the running sweep emitted so far: did it find changes (the poll scheduler's signal). */
+  #sweepEmitted = 0;
   /** Where the last sweep found windows of hidden rows covered: tried first by the next sweep. */
   #hints: readonly PageEnd[] = [];
   /** When the next request may go; the page size; what a failure does (table_backoff.ts). */
@@ -150,6 +155,8 @@ export class TablePoller {
       try {
         step = await this.#step();
         this.#backoff.recovered();
+        this.#sweepEmitted += step.emitted;
+        if (step.caughtUp) this.#sweepEnded();
       } catch (error) {
         if (signal.aborted) break;
         this.#backoff.failed(error);
@@ -160,6 +167,20 @@ export class TablePoller {
     }
     this.#ahead.cancel();
     context.logger.debug({ ...this.#labels }, "table poller stopped");
+  }
+
+  /** A sweep ended (or found nothing to do): the next one waits the poll interval the scheduler gives. */
+  #sweepEnded(): void {
+    const schedule = this.#o.schedule;
+    // An idle table's next poll moves to the task's shared tick, so idle polls travel in one batch.
+    const align = this.#idle ? this.#o.alignIdlePoll : undefined;
+    if (schedule === undefined) this.#backoff.pollIntervalStarts(undefined, align);
+    else {
+      const interval = schedule.swept(this.#sweepEmitted > 0, Date.now());
+      this.#backoff.pollIntervalStarts(interval, align);
+      this.#o.progress?.scheduled?.(interval);
+    }
+    this.#sweepEmitted = 0;
   }
 
   /** One page (starting a sweep when none is running); queues its records. */
@@ -173,10 +194,7 @@ export class TablePoller {
         this.#hints,
         this.#cursor === null,
       );
-      if (sweep.empty) {
-        this.#backoff.pollIntervalStarts(this.#idle ? this.#o.alignIdlePoll : undefined);
-        return { emitted: 0, caughtUp: true };
-      }
+      if (sweep.empty) return { emitted: 0, caughtUp: true };
       this.#sweep = sweep;
     }
     const sweep = this.#sweep;
@@ -225,7 +243,6 @@ export class TablePoller {
     this.#sweep = null;
     this.#hints = hintsFrom(sweep.coveredWindows, this.#backoff.limit);
     this.#idle = idleAfter(sweep.pages, page.bytes);
-    this.#backoff.pollIntervalStarts(this.#idle ? this.#o.alignIdlePoll : undefined);
     this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
     return { emitted, caughtUp: true };
   }

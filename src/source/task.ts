@@ -26,6 +26,7 @@ import { ProgressTracker } from "./progress_tracker.ts";
 import { ProgressReporter, type ProgressReporterOptions } from "./progress_reporter.ts";
 import { TablePoller } from "./table_poller.ts";
 import { pollBatchingFor } from "./poll_batching.ts";
+import { PollScheduler } from "./poll_scheduler.ts";
 import { parseTypedFields, type TypedType } from "./typed_coercion.ts";
 
 /** Longest `poll()` waits for records before returning an empty list to the driver. */
@@ -50,6 +51,8 @@ export class TableSourceTask implements SourceTask {
   /** Page bodies held at once, across the task's tables (page_budget.ts). */
   readonly #pageBudget: PageBudget;
   #failure: Error | null = null;
+  /** When each idle table polls, within the instance host's request budget (poll_scheduler.ts). */
+  #scheduler: PollScheduler | null = null;
   #abort = new AbortController();
   #unlink: () => void = () => {};
   /**
@@ -96,6 +99,8 @@ export class TableSourceTask implements SourceTask {
     }
 
     const alignIdlePoll = pollBatchingFor(settings, client, context.logger);
+    const scheduler = new PollScheduler(client.http.budget, settings.pollIntervalMaxMs ?? 0);
+    this.#scheduler = scheduler;
     for (const table of settings.tables) {
       const partition = sourcePartition(table.table, instance, table);
       const stored = context.offset(partition);
@@ -163,6 +168,7 @@ export class TableSourceTask implements SourceTask {
           signal,
           progress,
           alignIdlePoll,
+          schedule: scheduler.add(table.pollIntervalMs),
           sweepBound: deletes ? (mark, signal) => deletes.horizon.clamp(mark, signal) : undefined,
         }, keepRaw),
       );
@@ -171,6 +177,7 @@ export class TableSourceTask implements SourceTask {
         this.#ledgers.set(partitionKey(deletes.partition), deletes.ledger);
       }
     }
+    scheduler.open();
     this.#reporter = new ProgressReporter(this.#trackers, context, (name) => async (query) => {
       const result = await aggregateCount(client.http, name, query, signal);
       if ("count" in result) return result.count;
@@ -255,6 +262,7 @@ export class TableSourceTask implements SourceTask {
     this.#reporter?.stop();
     this.#queue.discard();
     await Promise.all(this.#loops);
+    this.#scheduler?.close();
     this.#unlink();
     this.#client?.close();
     this.#client = null;

@@ -29,6 +29,12 @@ Deno.test("options: basic auth and every limit are read from the spec's property
   assertEquals(options.tls, { truststore: null, keystore: null });
 });
 
+Deno.test("options: svc.http.requests.per.hour sets the host's request budget when given", () => {
+  const options = instanceOptionsFromProps(defaultProps({ "svc.http.requests.per.hour": 7200 }));
+  assertEquals(options.http.requestsPerHour, 7200);
+  assertEquals(instanceOptionsFromProps(defaultProps({})).http.requestsPerHour, undefined);
+});
+
 Deno.test("options: passwords are registered as secrets as soon as they are read", () => {
   instanceOptionsFromProps(defaultProps({
     "svc.auth.password": "first-Secret-xyz",

@@ -104,6 +104,15 @@ Deno.test("tracker: rows remaining count readable rows (the share the pages show
   assertEquals(tracker.snapshot().rows_remaining, Math.round(29_103 * 0.62) - 1240);
 });
 
+Deno.test("tracker: expected staleness follows the interval the poll scheduler gives the table", async () => {
+  const { tracker, settings } = await trackerScene();
+  assertEquals(tracker.snapshot().expected_staleness_seconds, Math.ceil(settings.pollIntervalMs / 1000) + 1);
+  tracker.scheduled(90_500);
+  assertEquals(tracker.snapshot().expected_staleness_seconds, 91 + 1);
+  tracker.scheduled(settings.pollIntervalMs);
+  assertEquals(tracker.snapshot().expected_staleness_seconds, Math.ceil(settings.pollIntervalMs / 1000) + 1);
+});
+
 Deno.test("tracker: streaming lag is the time since the last sweep that proved the table caught up", async () => {
   const { clock, tracker, settings } = await trackerScene();
   // A table of old rows: the cursor is months behind the instance clock.

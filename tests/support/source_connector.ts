@@ -18,3 +18,22 @@ export function sourceConnectorConfig(
     ...extra,
   };
 }
+
+/**
+ * Many tables of one instance table: `svc.tables` of `aliases`, each alias reading the rows of `table` whose
+ * `short_description` is its name, into `topic`.
+ */
+export function filteredAliases(
+  table: string,
+  topic: string,
+  aliases: readonly string[],
+): Record<string, string> {
+  return {
+    "svc.tables": aliases.join(","),
+    ...Object.fromEntries(aliases.flatMap((a) => [
+      [`svc.table.${a}.name`, table],
+      [`svc.table.${a}.topic`, topic],
+      [`svc.table.${a}.query`, `short_description=${a}`],
+    ])),
+  };
+}

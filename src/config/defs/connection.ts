@@ -171,6 +171,16 @@ export const CONNECTION_DEFS: readonly PropertyDef[] = [
     },
   ),
 
+  http(
+    "svc.http.requests.per.hour",
+    "INT",
+    "Requests per hour this daemon's user may send to the instance (its rate-limit rule), shared by every connector and task of the host; in a worker group each member takes an equal share. When the instance also reports a rule (X-RateLimit-Limit), the smaller wins. Requests are paced within it (svc.http.rate.limit.pacing) and the source's poll scheduler spends it on the tables that change. Unset: only a rule the instance reports limits requests.",
+    {
+      default: null,
+      validator: range(1),
+    },
+  ),
+
   retry("svc.retry.max.attempts", "INT", "Total attempts per request, including the first.", {
     default: "5",
     validator: range(1),

@@ -16,6 +16,7 @@
  * A config change that adds or removes tasks makes the member that reads it ask for a rebalance.
  */
 import type { GroupAssignment, GroupMembership, KafkaClient } from "../../kafka/mod.ts";
+import { setGroupMembers } from "../../instance/permit_registry.ts";
 import { logger } from "../../observability/log.ts";
 import { settlesWithin } from "../../common/delay.ts";
 import type { Herder } from "../herder.ts";
@@ -53,6 +54,8 @@ interface MemberMetadata {
 
 interface MemberAssignment {
   configPosition: number;
+  /** Members of the group in this generation: each takes its share of an instance's request budget. */
+  members?: number;
   tasks: string[];
   connectors: string[];
 }
@@ -167,6 +170,7 @@ export class WorkerGroup {
       memberId,
       encode<MemberAssignment>({
         configPosition: position,
+        members: members.length,
         tasks: tasks.get(memberId) ?? [],
         connectors: connectors.get(memberId) ?? [],
       }),
@@ -197,6 +201,7 @@ export class WorkerGroup {
     }
     this.#generation = received.generation;
     this.#joined = true;
+    setGroupMembers(assignment.members ?? 1);
     const epoch = this.#epoch;
     await this.#configAt(assignment.configPosition);
     if (epoch !== this.#epoch) return; // membership was lost meanwhile: this assignment is void

@@ -1,0 +1,174 @@
+/**
+ * When each idle table polls again: the poll interval moves between `svc.source.poll.interval.ms` (the floor) and
+ * `svc.source.poll.interval.max.ms` (the ceiling) by the table's observed change rate, so that when the instance
+ * host's request budget (rate_pacer.ts: a rate-limit rule, learned or configured) cannot poll every table at its
+ * floor, the requests go to the tables that change. Without a known budget every table polls at its floor, as
+ * before.
+ *
+ * The policy (a revisit policy, as web crawlers schedule revisits; Cho & Garcia-Molina, "Effective page refresh
+ * policies", 2003): a table's changes are taken as a Poisson process of rate λ (estimated below). Polled every I
+ * seconds, a change waits I/2 on average before a poll carries it to its topic; the staleness of changed rows,
+ * summed over tables, is Σ λᵢ·Iᵢ/2. Minimised under a budget of Σ 1/Iᵢ = R polls per second, the Lagrangian
+ * gives poll rates fᵢ = 1/Iᵢ proportional to √λᵢ: a table changing four times as often polls twice as often.
+ * Cho & Garcia-Molina maximise the freshness of a copy instead, which starves pages that change faster than they
+ * can be revisited; we capture every change, so a hot table gets more polls, only less than in proportion. Each
+ * rate is then clamped to [1/ceiling, 1/floor] (water-filling: the rest is shared among the unclamped tables),
+ * so a change in any table reaches its topic within the ceiling.
+ *
+ * A sweep that found changes sends its table's next poll at the floor at once (changes come in bursts, and the
+ * follow-up poll measures the rate better); what those follow-ups cost (about one per change, at most one per
+ * floor) is taken from the budget before the rest is shared. The budget is the host's: the rate the window can
+ * still afford (its budget left over the time left) times this task's share of the host's polled tables.
+ * What polls leave unspent stays in the window for backfills (the pacer's spacing follows the budget left).
+ *
+ * The change rate: exponentially weighted counts of sweeps that found changes and of the seconds they covered
+ * (each sweep weighs `1 - DECAY` of the estimate), starting from a prior of one change per PRIOR_SECONDS.
+ */
+
+/** The host's request budget, as the scheduler needs it (RatePacer implements it). */
+export interface PollBudget {
+  /** Requests per second the window can still afford, or null when no budget is known. */
+  pollRate(now: number): number | null;
+  /** Counts tables polled against the host (negative: fewer). */
+  registerTables(n: number): void;
+  /** Tables polled against the host by every task of the process. */
+  readonly tables: number;
+}
+
+/** Weight of the estimate kept at each sweep (the new sweep weighs the rest). */
+const DECAY = 0.8;
+/** Prior: a table is taken to change about once in this many seconds until its sweeps say otherwise. */
+const PRIOR_SECONDS = 3600;
+/** Allocations are recomputed at most this often (the budget and the rates move slowly). */
+const REALLOCATE_MS = 1000;
+
+export class PollScheduler {
+  readonly #tables = new Set<ScheduledTable>();
+  #allocatedAt = -Infinity;
+  /** Tables counted in the host's budget (`open`), taken back by `close`. */
+  #registered = 0;
+
+  constructor(
+    private readonly budget: PollBudget | null,
+    readonly maxMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** A table polled at `floorMs` at the least. */
+  add(floorMs: number): ScheduledTable {
+    const table = new ScheduledTable(this, floorMs, Math.max(floorMs, this.maxMs), this.now());
+    this.#tables.add(table);
+    return table;
+  }
+
+  /**
+   * The task's tables start polling: they are counted among the host's polled tables (once every table was
+   * added, so that a task whose start fails half-way leaves no count behind).
+   */
+  open(): void {
+    const more = this.#tables.size - this.#registered;
+    this.budget?.registerTables(more);
+    this.#registered += more;
+  }
+
+  /** The task stops: its tables no longer share the host's budget. */
+  close(): void {
+    this.budget?.registerTables(-this.#registered);
+    this.#registered = 0;
+  }
+
+  /** Recomputes every table's scheduled interval from the budget and the change rates, at most once a second. */
+  reallocate(force = false): void {
+    const now = this.now();
+    if (!force && now - this.#allocatedAt < REALLOCATE_MS) return;
+    this.#allocatedAt = now;
+    const tables = [...this.#tables];
+    const rate = this.budget?.pollRate(now);
+    if (rate === null || rate === undefined) {
+      for (const t of tables) t.scheduledMs = t.floorMs;
+      return;
+    }
+    const share = rate * tables.length / Math.max(tables.length, this.budget!.tables);
+    const intervals = allocateIntervals(
+      tables.map((t) => ({ changeRate: t.changeRate(), floorMs: t.floorMs, maxMs: t.maxMs })),
+      share,
+    );
+    tables.forEach((t, i) => t.scheduledMs = intervals[i]);
+  }
+}
+
+/** One table's schedule: its change rate estimate and the interval it polls at. */
+export class ScheduledTable {
+  /** The interval the allocation gives the table (ms). */
+  scheduledMs: number;
+  /** Exponentially weighted sweeps that found changes, and seconds they covered (with the prior). */
+  #changes = 1;
+  #seconds = PRIOR_SECONDS;
+  #lastSweepAt: number;
+  #lastChanged = false;
+
+  constructor(
+    private readonly scheduler: PollScheduler,
+    readonly floorMs: number,
+    readonly maxMs: number,
+    startedAt: number,
+  ) {
+    this.scheduledMs = floorMs;
+    this.#lastSweepAt = startedAt;
+  }
+
+  /** Estimated changes per second. */
+  changeRate(): number {
+    return this.#changes / this.#seconds;
+  }
+
+  /** The wait before the next poll: the floor after a sweep that found changes, else the scheduled interval. */
+  get nextIntervalMs(): number {
+    return this.#lastChanged ? this.floorMs : this.scheduledMs;
+  }
+
+  /** A sweep ended at `now` (local ms); `changed`: it emitted rows. Returns the wait before the next poll. */
+  swept(changed: boolean, now: number): number {
+    const seconds = Math.max(0.001, (now - this.#lastSweepAt) / 1000);
+    this.#lastSweepAt = now;
+    this.#changes = this.#changes * DECAY + (changed ? 1 : 0) * (1 - DECAY);
+    this.#seconds = this.#seconds * DECAY + seconds * (1 - DECAY);
+    this.#lastChanged = changed;
+    this.scheduler.reallocate();
+    return this.nextIntervalMs;
+  }
+}
+
+export interface TableDemand {
+  /** Estimated changes per second. */
+  readonly changeRate: number;
+  readonly floorMs: number;
+  readonly maxMs: number;
+}
+
+/**
+ * Poll intervals (ms) for tables sharing `budget` polls per second (see the module comment): follow-up polls
+ * after changes are paid first, the rest goes as √λ, each rate clamped to [1/max, 1/floor]. A budget that cannot
+ * pay every table's ceiling gives every table its ceiling (the pacer then spaces the requests).
+ */
+export function allocateIntervals(tables: readonly TableDemand[], budget: number): number[] {
+  const floorRate = (t: TableDemand) => 1000 / t.floorMs;
+  const maxRate = (t: TableDemand) => 1000 / t.maxMs;
+  const followUps = tables.reduce((sum, t) => sum + Math.min(t.changeRate, floorRate(t)), 0);
+  const left = budget - followUps;
+  if (tables.reduce((sum, t) => sum + floorRate(t), 0) <= left) return tables.map((t) => t.floorMs);
+  if (tables.reduce((sum, t) => sum + maxRate(t), 0) >= left) return tables.map((t) => t.maxMs);
+  const rates = (k: number) =>
+    tables.map((t) => Math.min(floorRate(t), Math.max(maxRate(t), k * Math.sqrt(t.changeRate))));
+  const total = (k: number) => rates(k).reduce((a, b) => a + b, 0);
+  // total(k) grows with k; find the k that spends `left` by bisection.
+  let low = 0;
+  let high = 1;
+  while (total(high) < left && high < 1e12) high *= 2;
+  for (let i = 0; i < 50; i++) {
+    const mid = (low + high) / 2;
+    if (total(mid) < left) low = mid;
+    else high = mid;
+  }
+  return rates(low).map((rate) => Math.round(1000 / rate));
+}
