@@ -12,7 +12,7 @@
  * the end of the run.
  *
  *   deno run -A bench/instance_budget.ts [--tables 200] [--hot 10] [--changes-per-second 1] [--poll-seconds 5]
- *     [--max-seconds 120] [--rule-per-hour 14400] [--compress 30] [--windows 1]
+ *     [--max-seconds 90] [--rule-per-hour 14400] [--compress 30] [--windows 1]
  *
  * Each run is measured over `--windows` whole windows of the rule (an hour each in real time; the run first
  * waits for a window to begin). Figures are printed, never asserted.
@@ -29,7 +29,7 @@ const tables = arg("tables", 200);
 const hot = arg("hot", 10);
 const changesPerSecond = arg("changes-per-second", 1);
 const pollSeconds = arg("poll-seconds", 5);
-const maxSeconds = arg("max-seconds", 120);
+const maxSeconds = arg("max-seconds", 90);
 const rulePerHour = arg("rule-per-hour", 14_400);
 const compress = arg("compress", 30);
 const windows = arg("windows", 1);

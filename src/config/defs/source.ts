@@ -49,9 +49,9 @@ export const SOURCE_DEFS: readonly PropertyDef[] = [
   source(
     "svc.source.poll.interval.max.ms",
     "INT",
-    "Longest wait of an idle table between polls when the instance's request budget (a rate-limit rule, or svc.http.requests.per.hour) cannot poll every table at its poll interval: each table's interval then moves between its poll interval and this by how often its rows change, so the requests go to the tables that change, and a change in any table reaches its topic within about this long. A value at or below the poll interval keeps every table at its poll interval.",
+    "Longest wait of an idle table between polls when the instance's request budget (a rate-limit rule, or svc.http.requests.per.hour) cannot poll every table at its poll interval: each table's interval then moves between its poll interval and this by how often its rows change, so the requests go to the tables that change, and a change in any table reaches its topic within about this long plus one sweep (the default, 90 s, keeps that inside two minutes). A value at or below the poll interval keeps every table at its poll interval.",
     {
-      default: "120000",
+      default: "90000",
       validator: range(1),
     },
   ),
