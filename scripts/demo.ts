@@ -34,7 +34,7 @@ import {
   launchKafkaBroker,
   stopKafkaBroker,
 } from "../tests/support/kafka_broker_process.ts";
-import { watchOwner } from "../tests/support/owner_watchdog.ts";
+import { addWatchdogClient, watchOwner } from "../tests/support/owner_watchdog.ts";
 import { createKafka } from "../src/kafka/mod.ts";
 
 function option(name: string, fallback: number): number {
@@ -145,6 +145,8 @@ daemon.status.then((s) => {
 // Started once the signal listeners are in place (no await between the spawn and them, so a signal never ends
 // the demo with the daemon uncovered); from here on it covers a demo that is killed.
 await watchOwner(Deno.pid, daemon.pid, dataDir);
+// A killed demo's broker waits for the daemon's graceful stop, which commits its offsets to the broker.
+if (broker) await addWatchdogClient(broker.dir, daemon.pid);
 
 const started = Date.now();
 function metric(text: string, name: string, match: string): number {

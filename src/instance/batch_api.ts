@@ -67,6 +67,7 @@ export async function postBatch(
     path: BATCH_PATH,
     json: { batch_request_id: crypto.randomUUID(), rest_requests: restRequests },
     idempotent: writes.every((w) => w.method !== "POST"),
+    rateLimitCost: restRequests.length,
     signal,
   });
   const text = new TextDecoder().decode(response.body);

@@ -68,6 +68,11 @@ export interface InstanceRequest {
   anonymous?: boolean;
   /** About how large the response body will be (BodyLimits.expectedBytes): read into one buffer that size. */
   expectedBodyBytes?: number;
+  /**
+   * What the request counts against a rate-limit rule (default 1): a Batch API request counts its items, as the
+   * instance runs each of them as a request of its own.
+   */
+  rateLimitCost?: number;
 }
 
 export interface InstanceResponse {
@@ -209,7 +214,7 @@ export class InstanceHttpClient {
     const { signal } = request;
     const { requestTimeoutMs, maxResponseBytes, adaptiveThrottling, rateLimitPacing } = this.options.http;
     // Pacing waits for the rule's window, which may be long: it does not count against the request timeout.
-    if (rateLimitPacing) await this.paced(signal);
+    if (rateLimitPacing) await this.paced(signal, request.rateLimitCost ?? 1);
     const deadline = Date.now() + requestTimeoutMs;
     let authorization: string | null = null;
     let permit: { release(): void } | null = null;
@@ -338,9 +343,9 @@ export class InstanceHttpClient {
   }
 
   /** Waits for this request's turn under the host's rate-limit rule, if one is known. */
-  private async paced(signal?: AbortSignal): Promise<void> {
+  private async paced(signal: AbortSignal | undefined, cost: number): Promise<void> {
     for (;;) {
-      const { waitMs, retry } = this.pacer.schedule(Date.now());
+      const { waitMs, retry } = this.pacer.schedule(Date.now(), cost);
       if (waitMs > 0) await this.sleep(waitMs, signal);
       if (!retry) return;
       log.debug(

@@ -145,11 +145,11 @@ export class RatePacer {
   }
 
   /**
-   * Claims a start time for one request and returns how long to wait for it (0: go now). `retry: true` means
-   * the window's budget is spent: wait, then call `schedule` again (the next window is unknown until a response
-   * shows it).
+   * Claims a start time for one request that counts `cost` against the rule (a Batch API request counts its
+   * items) and returns how long to wait for it (0: go now). `retry: true` means the window's budget is spent:
+   * wait, then call `schedule` again (the next window is unknown until a response shows it).
    */
-  schedule(now: number): { waitMs: number; retry: boolean } {
+  schedule(now: number, cost = 1): { waitMs: number; retry: boolean } {
     const s = this.slots;
     this.#configuredWindow(now);
     if (Atomics.load(s, SLOT.WINDOW) === 0n) return { waitMs: 0, retry: false };
@@ -157,16 +157,19 @@ export class RatePacer {
     if (now >= resetAt) return this.#probeNewWindow(now, resetAt);
     for (;;) {
       const left = this.#left();
+      // A request costlier than a whole window's share (a large batch under a tiny budget) could never fit: it
+      // takes what the window has left instead of waiting for ever.
+      const need = cost <= left + Number(Atomics.load(s, SLOT.SENT)) ? cost : Math.max(1, left);
       const next = Atomics.load(s, SLOT.NEXT_AT);
       const at = Math.max(now, Number(next));
-      if (left <= 0 || at >= resetAt || Atomics.load(s, SLOT.EXHAUSTED) === 1n) {
+      if (left < need || at >= resetAt || Atomics.load(s, SLOT.EXHAUSTED) === 1n) {
         Atomics.add(s, SLOT.PACED, 1n);
         return { waitMs: resetAt - now + AFTER_RESET_MS, retry: true };
       }
       // The budget left is spread over the time from this slot to the reset.
-      const interval = (resetAt - at) / left;
+      const interval = ((resetAt - at) / left) * need;
       if (Atomics.compareExchange(s, SLOT.NEXT_AT, next, BigInt(Math.ceil(at + interval))) !== next) continue;
-      Atomics.add(s, SLOT.SENT, 1n);
+      Atomics.add(s, SLOT.SENT, BigInt(need));
       if (at > now) Atomics.add(s, SLOT.PACED, 1n);
       return { waitMs: at - now, retry: false };
     }

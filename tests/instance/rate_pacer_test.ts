@@ -91,3 +91,19 @@ Deno.test("the reset is placed on the local clock through the response's Date (i
   assertEquals(retry, false);
   assert(waitMs < 4_000, `paced as if the window ended an hour away: ${waitMs}`);
 });
+
+Deno.test("a request counts its cost against the window (a Batch API request: its items), capped at a window's share", () => {
+  const pacer = newPacer();
+  const limit = 50;
+  pacer.observe(ruleHeaders(limit, T0 / 1000 + 10, T0), T0, 1);
+  // 44 fit (50 - 1 sent - 5 reserve): four batches of 10 items, then a fifth of 10 no longer does.
+  for (let i = 0; i < 4; i++) assertEquals(pacer.schedule(T0, 10).retry, false, `batch ${i}`);
+  assertEquals(pacer.schedule(T0, 10).retry, true, "a batch beyond the window's budget");
+  assertEquals(pacer.schedule(T0, 4).retry, false, "what is left still fits a smaller one");
+
+  // A batch larger than a whole window's share takes what the window has left, never waits for ever.
+  const fresh = newPacer();
+  fresh.observe(ruleHeaders(limit, T0 / 1000 + 10, T0), T0, 1);
+  assertEquals(fresh.schedule(T0, 500).retry, false);
+  assertEquals(fresh.schedule(T0, 1).retry, true, "the big batch spent the window");
+});

@@ -38,12 +38,13 @@ async function killAndRestart(
     ownOffsetsTopic?: boolean;
   },
 ) {
-  // With parallel ranges, 100 ms per instance request keeps the backfill going across several kills.
+  // With parallel ranges, 200 ms per instance request and pages of 250 (20 pages a range, 4 s at least) keep the
+  // backfill going across several kills.
   const sim = await startSimulator({
     port: 0,
     seed: { incident: rows },
     users: [`admin:${PASSWORD}`],
-    ...(parallelism > 1 ? { latencyMs: 100 } : {}),
+    ...(parallelism > 1 ? { latencyMs: 200 } : {}),
   });
   await using kafka = await startKafkaBroker();
   const topic = uniqueName("eos.incident");
@@ -64,7 +65,7 @@ async function killAndRestart(
         ...(ownOffsetsTopic ? { "offsets.storage.topic": `${offsetsTopic}.own` } : {}),
         "svc.table.incident.fields": "sys_id,sys_updated_on,sys_mod_count,number,state",
         "svc.table.incident.capture.deletes": deletes,
-        "svc.source.batch.size": 500,
+        "svc.source.batch.size": parallelism > 1 ? 250 : 500,
         "svc.source.poll.interval.ms": 200,
         "svc.source.overlap.seconds": 2,
         "svc.source.startup.probe": false,
