@@ -54,9 +54,11 @@ const SLOT = {
   EXHAUSTED: 10,
   /** Tables polled against this host, across every task worker of the process. */
   TABLES: 11,
+  /** What the request sent to learn the next window counts against the rule (a Batch API request: its items). */
+  PROBE_COST: 12,
 } as const;
 /** Slots the pacer uses (shared_host_state.ts sizes the buffer with it). */
-export const PACING_SLOTS = 12;
+export const PACING_SLOTS = 13;
 
 /** The window a configured budget makes when the instance sends no rule (the instance's rules are hourly). */
 const CONFIGURED_WINDOW_MS = 3_600_000;
@@ -125,8 +127,10 @@ export class RatePacer {
       Atomics.store(s, SLOT.RESET_AT, BigInt(resetAt));
       Atomics.store(s, SLOT.NEXT_AT, 0n);
       Atomics.store(s, SLOT.BUDGET, BigInt(rule.remaining ?? rule.limit));
-      // Requests of a configured window before the rule was seen were sent in this window too.
-      const before = synthetic ? Number(Atomics.load(s, SLOT.SENT)) : 0;
+      // Requests of a configured window before the rule was seen were sent in this window too, and so was the
+      // request that learned it, with all it counts (a batch's items; inFlight counts it once).
+      const probe = Number(Atomics.exchange(s, SLOT.PROBE_COST, 0n));
+      const before = (synthetic ? Number(Atomics.load(s, SLOT.SENT)) : 0) + Math.max(0, probe - 1);
       Atomics.store(
         s,
         SLOT.SENT,
@@ -154,7 +158,7 @@ export class RatePacer {
     this.#configuredWindow(now);
     if (Atomics.load(s, SLOT.WINDOW) === 0n) return { waitMs: 0, retry: false };
     const resetAt = Number(Atomics.load(s, SLOT.RESET_AT));
-    if (now >= resetAt) return this.#probeNewWindow(now, resetAt);
+    if (now >= resetAt) return this.#probeNewWindow(now, resetAt, cost);
     for (;;) {
       const left = this.#left();
       // A request costlier than a whole window's share (a large batch under a tiny budget) could never fit: it
@@ -180,11 +184,12 @@ export class RatePacer {
    * others wait for its answer (another may go after PROBE_MS, should it fail), instead of starting together in
    * a burst that every realm and every member of a group would fire at the same reset.
    */
-  #probeNewWindow(now: number, resetAt: number): { waitMs: number; retry: boolean } {
+  #probeNewWindow(now: number, resetAt: number, cost: number): { waitMs: number; retry: boolean } {
     const s = this.slots;
     const next = Atomics.load(s, SLOT.NEXT_AT);
     const free = Number(next) <= resetAt || now >= Number(next);
     if (free && Atomics.compareExchange(s, SLOT.NEXT_AT, next, BigInt(now + PROBE_MS)) === next) {
+      Atomics.store(s, SLOT.PROBE_COST, BigInt(cost));
       return { waitMs: 0, retry: false };
     }
     return { waitMs: PROBE_RETRY_MS, retry: true };
