@@ -30,6 +30,8 @@ export interface LifecycleOptions {
   readonly isCurrent: (m: ManagedConnector) => boolean;
   /** Group mode: which tasks run here, and where their states go. Default (standalone): every task runs here. */
   readonly placement?: TaskPlacement;
+  /** This member's worker_id (group mode: tells its own task statuses from other members'). */
+  readonly workerId?: string;
 }
 
 export class ConnectorLifecycle {
@@ -145,7 +147,9 @@ export class ConnectorLifecycle {
       if (m.target !== entry.target) await this.applyTarget(m, entry.target);
       return;
     }
+    const previousTasks = m.taskConfigs.length;
     await this.stopTasks(m);
+    await this.#otherMembersStopped(m.name, previousTasks);
     await this.o.placement?.readSharedOffsets().catch((e) =>
       log.warn(
         { connector: m.name, err: e },
@@ -158,6 +162,22 @@ export class ConnectorLifecycle {
     m.state = "UNASSIGNED";
     m.taskConfigs = [];
     this.start(m);
+  }
+
+  /**
+   * Group mode: waits (at most the graceful timeout) until the connector's tasks that ran on other members
+   * report themselves stopped. A member reports a task stopped only once its final offsets are durable, so the
+   * offsets read next hold them: a table moved here resumes from its old task's last offset, not a stale one.
+   */
+  async #otherMembersStopped(connector: string, tasks: number): Promise<void> {
+    const placement = this.o.placement;
+    if (!placement) return;
+    const running = () =>
+      Array.from({ length: tasks }, (_, id) => placement.remoteTask(connector, id)).some((t) =>
+        t !== undefined && t.workerId !== this.o.workerId && (t.state === "RUNNING" || t.state === "PAUSED")
+      );
+    const deadline = Date.now() + this.o.gracefulTimeoutMs;
+    while (running() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   }
 
   /** Empties the connector's active topics; its running tasks report each again on its next use. */
