@@ -51,7 +51,7 @@ export class PageReader {
     const budget = this.#o.pageBudget;
     const ticket = budget
       ? await budget.acquire(
-        this.#bytesPerRow === null ? budget.unknownPageBytes : Math.ceil(this.#bytesPerRow * limit),
+        this.#bytesPerRow === null ? budget.unknownPageBytes(limit) : Math.ceil(this.#bytesPerRow * limit),
         signal,
       )
       : null;
