@@ -12,7 +12,7 @@
  * the end of the run.
  *
  *   deno run -A bench/instance_budget.ts [--tables 200] [--hot 10] [--changes-per-second 1] [--poll-seconds 5]
- *     [--max-seconds 90] [--rule-per-hour 14400] [--compress 30] [--windows 1]
+ *     [--max-seconds 90] [--rule-per-hour 14400] [--compress 30] [--windows 1] [--poll-batch auto]
  *
  * Each run is measured over `--windows` whole windows of the rule (an hour each in real time; the run first
  * waits for a window to begin). Figures are printed, never asserted.
@@ -33,6 +33,9 @@ const maxSeconds = arg("max-seconds", 90);
 const rulePerHour = arg("rule-per-hour", 14_400);
 const compress = arg("compress", 30);
 const windows = arg("windows", 1);
+/** `--poll-batch auto|true|false`: svc.source.poll.batch of the task (idle polls as Batch API items). */
+const pollBatchAt = Deno.args.indexOf("--poll-batch");
+const pollBatch = pollBatchAt >= 0 ? Deno.args[pollBatchAt + 1] : "auto";
 
 const floorMs = Math.max(1, Math.round((pollSeconds * 1000) / compress));
 const maxMs = Math.round((maxSeconds * 1000) / compress);
@@ -79,6 +82,7 @@ async function run(scheduler: boolean): Promise<RunFigures> {
     "svc.source.poll.interval.max.ms": String(scheduler ? maxMs : floorMs),
     "svc.source.startup.probe": "false",
     "svc.retry.max.attempts": "20",
+    "svc.source.poll.batch": pollBatch,
   });
   const task = new TableSourceTask({ pollWaitMs: 20 });
   const writtenAt = new Map<string, number>();

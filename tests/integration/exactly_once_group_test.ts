@@ -3,7 +3,8 @@
  *  - the task's owner is SIGSTOPped (a paused process, as in a long GC or a network split); after the session
  *    timeout the other member takes the task, which fences the old owner's transactional id (and the coordinator
  *    aborts the transaction the old owner had open). Resumed, the old owner's late commit is refused
- *    (ProducerFencedError in its log) and nothing of that transaction becomes visible;
+ *    (ProducerFencedError in its log), or it notices its expired session first and stops with nothing committed;
+ *    either way nothing of that transaction becomes visible;
  *  - then a handover: the new owner stops gracefully and the task moves back.
  * Read with read_committed at the end: no row version twice, every final version there, each key in order.
  */
@@ -98,10 +99,16 @@ Deno.test({
       const before = (await verdict()).records;
       await waitFor(async () => (await verdict()).records > before, 30_000, "the survivor committing");
       zombie.process.kill("SIGCONT");
+      // Resumed, the zombie either sends a transactional request first and is refused (fenced), or notices first
+      // that its group session expired and stops its work with nothing committed (when the pause fell between a
+      // commit and the next records, or under load). Either way it never commits after the survivor started:
+      // the verdict below finds no duplicate; tests/kafka/transaction_fencing_test.ts covers the refusal itself.
       await waitFor(
-        () => zombie.output().includes("was fenced by a newer producer"),
+        () =>
+          zombie.output().includes("was fenced by a newer producer") ||
+          zombie.output().includes("group membership lost; stopping this member's work"),
         60_000,
-        "the resumed zombie's transactional request refused",
+        "the resumed zombie refused (fenced) or stopping its work",
       ).catch((e) => {
         throw new Error(`${e.message}: ${zombie.output().split("\n").slice(-40).join("\n")}`);
       });
