@@ -35,6 +35,8 @@ export interface ReadCoalescerOptions {
   neededBy: string;
   /** Told once when batching turned itself off. */
   onRefused?: (error: InstanceConfigError) => void;
+  /** While this answers true, reads go alone (e.g. while a rate-limit rule that counts every item is known). */
+  aloneWhile?: () => boolean;
 }
 
 /** What a coalesced read did, for tests and metrics: batch requests sent, items they carried, reads sent alone. */
@@ -74,7 +76,7 @@ export class ReadCoalescer {
   request(read: RowWrite, signal?: AbortSignal): Promise<InstanceResponse> {
     if (read.method !== "GET") throw new RangeError(`only reads are coalesced, not ${read.method}`);
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.#refused) return this.#alone(read, signal);
+    if (this.#refused || this.#o.aloneWhile?.()) return this.#alone(read, signal);
     return new Promise((resolve, reject) => {
       // A caller that gives up is answered at once; its item, if already sent, is simply not used.
       const onAbort = () => reject(signal!.reason);

@@ -204,3 +204,17 @@ Deno.test("a refused batch endpoint: auto turns batching off and reads go alone;
     assert(error.message.includes("svc.source.poll.batch=true"), error.message);
   }
 });
+
+Deno.test("while aloneWhile answers true (auto under a rate-limit rule) reads go alone, then gather again", async () => {
+  let budgetKnown = true;
+  await using t = await setup({}, { aloneWhile: () => budgetKnown });
+  await readAll(t.client);
+  assertEquals(
+    httpRequests(t.sim).map((e) => e.route).sort(),
+    TABLES.map((table) => `GET /api/now/table/${table}`).sort(),
+  );
+  budgetKnown = false;
+  t.sim.journal.clear();
+  await readAll(t.client);
+  assertEquals(httpRequests(t.sim).map((e) => e.route), ["POST /api/now/batch"]);
+});

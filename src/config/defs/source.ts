@@ -40,7 +40,7 @@ export const SOURCE_DEFS: readonly PropertyDef[] = [
   source(
     "svc.source.poll.batch",
     "STRING",
-    "Idle polls of the task's tables share Batch API requests (POST /api/now/v1/batch): window queries of caught-up tables that come due within a few milliseconds travel as items of one request (at most 50), and idle polls are aligned to ticks of the poll interval so that they do. auto: when the task polls at least 2 tables; if the instance refuses the Batch API, the task warns and goes on with single requests. true: as auto, with any number of tables, and a refused Batch API fails the task. false: one request per poll. Backfill and catch-up pages are never batched.",
+    "Idle polls of the task's tables share Batch API requests (POST /api/now/v1/batch): window queries of caught-up tables that come due within a few milliseconds travel as items of one request (at most 50), and idle polls are aligned to ticks of the poll interval so that they do. auto: when the task polls at least 2 tables and the host has no request budget (a rate-limit rule, or svc.http.requests.per.hour: the instance counts every item against it, so batching saves none of it); if the instance refuses the Batch API, the task warns and goes on with single requests. true: as auto, with any number of tables, and a refused Batch API fails the task. false: one request per poll. Backfill and catch-up pages are never batched.",
     {
       default: "auto",
       validValues: POLL_BATCH_VALUES,
