@@ -211,8 +211,8 @@ export const WORKER_DEFS: readonly PropertyDef[] = [
   rest(
     "rest.request.max.bytes",
     "INT",
-    "Largest REST request body accepted, in bytes; a larger one is refused with 413 without being read (a Content-Length above it before any byte). The default 1 MiB fits configs of hundreds of tables and matches Kafka's default record size limit, which a config must fit in a worker group's config topic.",
-    { default: "1048576", validator: range(1) },
+    "Largest REST request body accepted, in bytes; a larger one is refused with 413 without being read (a Content-Length above it before any byte). The default 1 MiB fits configs of hundreds of tables and matches Kafka's default record size limit, which a config must fit in a worker group's config topic. At least 1 KiB: below that no connector config fits.",
+    { default: "1048576", validator: range(1024) },
   ),
   rest(
     "listeners.https.ssl.certificate.location",
