@@ -78,6 +78,8 @@ export class SinkDriver {
   #stop = new AbortController();
   /** Next offset to read per partition: everything before it has been given to the task. */
   #consumed = new Map<string, TopicPartitionOffset>();
+  /** The partitions whose consumer lag this task reports: cleared when it fails, as it stops consuming them. */
+  #lagPartitions = new Map<string, { topic: string; partition: string }>();
   /** What was last committed per partition, to skip redundant commits. */
   #committed = new Map<string, number>();
   #lastCommit = Date.now();
@@ -232,7 +234,7 @@ export class SinkDriver {
         for (const p of partitions) {
           this.#consumed.delete(tpKey(p.topic, p.partition));
           this.#raw.delete(tpKey(p.topic, p.partition));
-          o.metrics.unset(CONSUMER_LAG, { topic: p.topic, partition: String(p.partition) });
+          this.#unsetLag(tpKey(p.topic, p.partition));
         }
       },
     });
@@ -273,6 +275,8 @@ export class SinkDriver {
   /** The task fails: nothing more is consumed or committed. */
   #fail(error: Error): void {
     this.#halt();
+    // A failed task consumes nothing: its last lag would read as current while the real one grows.
+    for (const key of [...this.#lagPartitions.keys()]) this.#unsetLag(key);
     if (this.#onStop) this.#stop.signal.removeEventListener("abort", this.#onStop);
     this.#stop.abort();
     this.#consumer?.close().catch(() => {});
@@ -324,7 +328,15 @@ export class SinkDriver {
   /** Consumer lag: the log end offset as of this batch's fetch minus the next offset to hand to the task. */
   #setLag(batch: ConsumedBatch, position: number): void {
     const labels = { topic: batch.topic, partition: String(batch.partition) };
+    this.#lagPartitions.set(tpKey(batch.topic, batch.partition), labels);
     this.#o.metrics.set(CONSUMER_LAG, labels, Math.max(0, batch.highWatermark - position));
+  }
+
+  #unsetLag(key: string): void {
+    const labels = this.#lagPartitions.get(key);
+    if (!labels) return;
+    this.#lagPartitions.delete(key);
+    this.#o.metrics.unset(CONSUMER_LAG, labels);
   }
 
   async #toSinkRecord(consumed: ConsumedRecord): Promise<SinkRecord | null> {

@@ -145,6 +145,23 @@ Deno.test("metrics: histograms, process metrics, sink counters, consumer lag and
       60_000,
       "the sink counter to move",
     );
+
+    // A sink task that fails consumes nothing more: its lag is no longer reported, not frozen at its last value.
+    await produceRecords(kafka.bootstrapServers, topic, [{ key: "k", value: "{not JSON", partition: 0 }]);
+    await waitFor(
+      async () => {
+        const status = await daemon.request("GET", "/connectors/to-b/status");
+        if (status.body?.tasks?.[0]?.state !== "FAILED") return false;
+        return samplesOf(await read(), "tablesync_sink_consumer_lag_records", { connector: "to-b" })
+          .length === 0;
+      },
+      60_000,
+      "to-b FAILED with no consumer lag reported",
+    );
+    assert(
+      sumOf(await read(), "tablesync_sink_records_written_total", { connector: "to-b" }) >= ROWS,
+      "a failed task's counters stay",
+    );
   } finally {
     const { code } = await daemon.stop("SIGTERM");
     await a.stop();
