@@ -57,6 +57,8 @@ export interface HerderOptions {
   kafka: () => Promise<KafkaClient>;
   /** `task.shutdown.graceful.timeout.ms`. */
   gracefulTimeoutMs: number;
+  /** The tasks' worker module: the task worker unless a test supervises another script. */
+  taskWorkerUrl?: URL;
 }
 
 export class Herder {
@@ -220,10 +222,7 @@ export class Herder {
     this.#validator.checkValid(full);
     // Stored before anything changes: a failed write leaves the connector running as it was.
     await this.#stored.save({ ...m, config: full });
-    await this.#lifecycle.stopTasks(m);
-    m.plugin = this.#validator.pluginFor(full);
-    m.config = full;
-    this.#lifecycle.start(m);
+    await this.#lifecycle.reconfigure(m, full, m.target);
     return false;
   }
 

@@ -273,10 +273,7 @@ export class WorkerGroup {
 
   async #applyConfigChange(name: string, entry: ReturnType<ConfigTopicStore["get"]>): Promise<void> {
     const herder = this.#herder!;
-    // A stopped connector's offsets may have been altered or reset over REST on another member: read them
-    // again before its tasks start here.
-    const wasStopped = herder.connectorStates().some((c) => c.connector === name && c.state === "STOPPED");
-    if (wasStopped && entry && entry.target !== "STOPPED") await this.#o.refreshOffsets();
+    // The herder reads the group's offsets before tasks start here after a change (connector_lifecycle.ts).
     await herder.applyShared(name, entry ? { config: entry.config, target: entry.target } : null);
     // Tasks added or removed since the last assignment (by this change or a REST change here): assign again.
     if (this.#assignedWork !== "" && JSON.stringify(herder.work()) !== this.#assignedWork) {

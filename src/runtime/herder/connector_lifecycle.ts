@@ -32,6 +32,8 @@ export interface LifecycleOptions {
   readonly placement?: TaskPlacement;
   /** This member's worker_id (group mode: tells its own task statuses from other members'). */
   readonly workerId?: string;
+  /** The tasks' worker module: the task worker unless a test supervises another script. */
+  readonly taskWorkerUrl?: URL;
 }
 
 export class ConnectorLifecycle {
@@ -88,6 +90,8 @@ export class ConnectorLifecycle {
       return;
     }
     if (wasStopped) {
+      // Its offsets may have been altered or reset over REST on another member meanwhile (group mode).
+      await this.#readSharedOffsets(m.name);
       this.start(m);
       return;
     }
@@ -139,29 +143,40 @@ export class ConnectorLifecycle {
 
   /**
    * Group mode: the connector's shared config as another member wrote it: restart with it, or apply its target.
-   * A new config may move a source table onto a task of this member from a task of another (assignment.ts),
-   * which committed its offsets there: they are read from the group's offsets topic before the tasks start.
    */
   async applyShared(m: ManagedConnector, entry: { config: RawConfig; target: TargetState }): Promise<void> {
     if (sameConfig(m.config, entry.config)) {
       if (m.target !== entry.target) await this.applyTarget(m, entry.target);
       return;
     }
+    await this.reconfigure(m, entry.config, entry.target);
+  }
+
+  /**
+   * Restarts the connector with a new config, changed over REST here or read from the shared config. In group
+   * mode the new config may move a source table onto a task of this member from a task that ran on another
+   * (source/assignment.ts splits the tables by tasks.max), which committed its offsets there. So every member,
+   * the one that took the REST request included, stops its own tasks, waits until the connector's tasks on the
+   * other members report themselves stopped, and reads the group's offsets before any task starts here.
+   */
+  async reconfigure(m: ManagedConnector, config: RawConfig, target: TargetState): Promise<void> {
     const previousTasks = m.taskConfigs.length;
     await this.stopTasks(m);
     await this.#otherMembersStopped(m.name, previousTasks);
-    await this.o.placement?.readSharedOffsets().catch((e) =>
-      log.warn(
-        { connector: m.name, err: e },
-        "reading the group's offsets failed; tasks start from those known here",
-      )
-    );
-    m.plugin = this.o.validator.pluginFor(entry.config);
-    m.config = entry.config;
-    m.target = entry.target;
+    await this.#readSharedOffsets(m.name);
+    m.plugin = this.o.validator.pluginFor(config);
+    m.config = config;
+    m.target = target;
     m.state = "UNASSIGNED";
     m.taskConfigs = [];
     this.start(m);
+  }
+
+  /** Group mode: the offsets other members wrote; a failed read leaves the tasks with those known here. */
+  async #readSharedOffsets(connector: string): Promise<void> {
+    await this.o.placement?.readSharedOffsets().catch((e) =>
+      log.warn({ connector, err: e }, "reading the group's offsets failed; tasks start from those known here")
+    );
   }
 
   /**
@@ -172,12 +187,25 @@ export class ConnectorLifecycle {
   async #otherMembersStopped(connector: string, tasks: number): Promise<void> {
     const placement = this.o.placement;
     if (!placement) return;
-    const running = () =>
-      Array.from({ length: tasks }, (_, id) => placement.remoteTask(connector, id)).some((t) =>
-        t !== undefined && t.workerId !== this.o.workerId && (t.state === "RUNNING" || t.state === "PAUSED")
-      );
+    // A task seen stopped once counts as stopped: its member may start it again with the new config meanwhile.
+    const waiting = new Set(Array.from({ length: tasks }, (_, id) => id));
     const deadline = Date.now() + this.o.gracefulTimeoutMs;
-    while (running() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    for (;;) {
+      for (const id of waiting) {
+        const t = placement.remoteTask(connector, id);
+        const runsElsewhere = t !== undefined && t.workerId !== this.o.workerId &&
+          (t.state === "RUNNING" || t.state === "PAUSED");
+        if (!runsElsewhere) waiting.delete(id);
+      }
+      if (waiting.size === 0) return;
+      if (Date.now() >= deadline) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    log.warn(
+      { connector, tasks: [...waiting] },
+      "tasks of another member did not report themselves stopped in time; tables moved here may resume from " +
+        "older offsets and send rows again",
+    );
   }
 
   /** Empties the connector's active topics; its running tasks report each again on its next use. */
@@ -232,7 +260,7 @@ export class ConnectorLifecycle {
       onTopics: (topics) => {
         for (const topic of topics) m.activeTopics.add(topic);
       },
-    });
+    }, { workerUrl: this.o.taskWorkerUrl });
     return runner;
   }
 }
