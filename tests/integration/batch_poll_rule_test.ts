@@ -13,7 +13,7 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
-import { filteredAliases } from "../support/source_connector.ts";
+import { filteredAliases, sourceConnectorConfig } from "../support/source_connector.ts";
 
 const PASSWORD = "pw-Batch-Rule-5";
 const HOUR_MS = 3_600_000;
@@ -49,18 +49,14 @@ Deno.test("batched idle polls under an hourly rule: no 429 in a window learned w
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
       name: "batchrule",
-      config: {
-        "connector.class": "TableSourceConnector",
-        "svc.url": sim.url,
-        "svc.auth.username": "admin",
-        "svc.auth.password": PASSWORD,
+      config: sourceConnectorConfig(sim.url, PASSWORD, {}, {
         ...filteredAliases("incident", topic, aliases),
         "svc.source.poll.interval.ms": 200,
         "svc.source.poll.interval.max.ms": 200, // no poll scheduler: the pacer alone holds the polls back
         "svc.source.poll.batch": "true",
         "svc.retry.max.attempts": 20,
         "tasks.max": TASKS,
-      },
+      }),
     }],
   });
   try {
