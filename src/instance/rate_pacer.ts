@@ -3,7 +3,8 @@
  * window, and `X-RateLimit-Reset`, the UNIX second the window ends; table-api.md §4.2), requests are spread so the
  * window's budget lasts until its reset instead of being spent in a burst that ends in 429s and a halved permit
  * limit. `X-RateLimit-Remaining` is not documented for the instance but is honoured when a proxy or a future
- * release sends it; without it, the budget is the limit minus the requests this process sent in the window.
+ * release sends it; without it, the budget is the limit minus what this process's requests counted in the window
+ * (a Batch API request counts its items and itself), those still underway when the window was learned included.
  *
  * The state lives in the host's shared buffer (shared_host_state.ts), so every task worker of the process paces
  * against one budget and one schedule, as they share one permit pool. Updates are CAS loops on BigInt64 slots.
@@ -55,7 +56,7 @@ const SLOT = {
   /** Tables polled against this host, across every task worker of the process. */
   TABLES: 11,
   /**
-   * What the requests underway count against the rule, summed over every realm (a Batch API request: its items).
+   * What the requests underway count against the rule, summed over every realm (a Batch API request: its items, and itself).
    * They were sent in the window a response shows, so a newly learned window starts with them spent.
    */
   COST_IN_FLIGHT: 12,
@@ -156,7 +157,7 @@ export class RatePacer {
       Atomics.store(s, SLOT.NEXT_AT, 0n);
       Atomics.store(s, SLOT.BUDGET, BigInt(rule.remaining ?? rule.limit));
       // Requests of a configured window before the rule was seen were sent in this window too, and so was what
-      // is underway, with all it counts (a batch's items); Remaining already counts this request.
+      // is underway, with all it counts (a batch's items, and itself); Remaining already counts this request.
       const before = synthetic ? Number(Atomics.load(s, SLOT.SENT)) : 0;
       const underway = this.#costInFlight(cost) - (rule.remaining === null ? 0 : cost);
       Atomics.store(s, SLOT.SENT, BigInt(before + underway));
@@ -179,7 +180,7 @@ export class RatePacer {
 
   /**
    * Claims a start time for one request that counts `cost` against the rule (a Batch API request counts its
-   * items) and returns how long to wait for it (0: go now). `retry: true` means the window's budget is spent:
+   * items and itself) and returns how long to wait for it (0: go now). `retry: true` means the window's budget is spent:
    * wait, then call `schedule` again (the next window is unknown until a response shows it).
    */
   schedule(now: number, cost = 1): { waitMs: number; retry: boolean } {
