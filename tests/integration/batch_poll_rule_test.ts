@@ -1,12 +1,12 @@
 /**
  * Batched idle polls (`svc.source.poll.batch=true`) under an hourly rate-limit rule, through the real daemon: the
  * instance counts every item of a batch (and the batch itself) against the rule, and so must the pacer, also for
- * batches underway when it learns a window. The simulator's clock is placed so that the daemon starts 40 s
+ * batches underway when it learns a window. The simulator's clock is placed so that the daemon starts 90 s
  * before an hour ends (its first window is short); once polls are batched, the clock jumps to 20 s before the
- * next hour ends, so the daemon learns that window from an answer while batches are underway. Twenty-four tables at a
- * 200 ms poll interval want far more than the rule allows in either window: the pacer has to hold them back.
- * Nothing may be answered 429, and the short window's budget must still be mostly spent (the test would pass
- * on a daemon that barely polled otherwise).
+ * next hour ends, so the daemon learns that window from an answer while batches are underway. Four task workers
+ * of six tables each at a 200 ms poll interval want far more than the rule allows: the pacer has to hold them
+ * back. Nothing may be answered 429, and at least half of the 20 s window's budget must be spent (else the test
+ * would pass on a daemon that barely polled).
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
@@ -22,7 +22,7 @@ const TABLES = 24;
 /** Task workers sharing the host's budget: a few tables each, so batches are small and their own cost shows. */
 const TASKS = 4;
 /** Instance time left in the hour when the simulator starts, and after the jump. */
-const FIRST_WINDOW_MS = 40_000;
+const FIRST_WINDOW_MS = 90_000;
 const JUMP_WINDOW_MS = 20_000;
 
 const requestsSoFar = (statuses: Record<number, number>) =>
