@@ -13,6 +13,9 @@ const BENCHES = [
   ["parallel_backfill.ts", ["--rows", "40000", "--batch", "1000", "--latency-ms", "400"]],
   ["sink_e2e.ts", ["--records", "4000", "--latency-ms", "20", "--permits", "8"]],
   ["group_failover.ts", []],
+  ["instance_concurrency.ts", []],
+  // Its defaults, as docs/performance.md quotes them: two runs of one compressed hour each (about 6 minutes).
+  ["instance_budget.ts", []],
 ] as const;
 
 const only = Deno.args.length > 0 ? new Set(Deno.args) : null;

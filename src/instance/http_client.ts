@@ -69,8 +69,8 @@ export interface InstanceRequest {
   /** About how large the response body will be (BodyLimits.expectedBytes): read into one buffer that size. */
   expectedBodyBytes?: number;
   /**
-   * What the request counts against a rate-limit rule (default 1): a Batch API request counts its items, as the
-   * instance runs each of them as a request of its own.
+   * What the request counts against a rate-limit rule (default 1): a Batch API request counts its items (the
+   * instance runs each of them as a request of its own) and itself.
    */
   rateLimitCost?: number;
 }
@@ -128,13 +128,8 @@ export class InstanceHttpClient {
     this.auth = options.auth.type === "basic"
       ? new BasicAuthenticator(options.auth)
       : new OAuthAuthenticator(options.auth, address.origin, async (url, form) => {
-        const response = await this.request({
-          method: "POST",
-          path: url,
-          form,
-          idempotent: true,
-          anonymous: true,
-        });
+        const tokenRequest = { method: "POST", path: url, form, idempotent: true, anonymous: true } as const;
+        const response = await this.request(tokenRequest);
         return { status: response.status, body: new TextDecoder().decode(response.body) };
       });
   }
@@ -214,7 +209,8 @@ export class InstanceHttpClient {
     const { signal } = request;
     const { requestTimeoutMs, maxResponseBytes, adaptiveThrottling, rateLimitPacing } = this.options.http;
     // Pacing waits for the rule's window, which may be long: it does not count against the request timeout.
-    if (rateLimitPacing) await this.paced(signal, request.rateLimitCost ?? 1);
+    const cost = request.rateLimitCost ?? 1;
+    if (rateLimitPacing) await this.paced(signal, cost);
     const deadline = Date.now() + requestTimeoutMs;
     let authorization: string | null = null;
     let permit: { release(): void } | null = null;
@@ -223,6 +219,7 @@ export class InstanceHttpClient {
     const onCallerAbort = () => controller.abort(signal!.reason);
     signal?.addEventListener("abort", onCallerAbort, { once: true });
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let sending = false;
     try {
       // The token (if any) first: its own request needs a permit too.
       if (!request.anonymous) authorization = await this.auth.authorization(signal);
@@ -235,6 +232,8 @@ export class InstanceHttpClient {
         () => controller.abort(new HeadersTimeoutError(requestTimeoutMs)),
         Math.max(0, deadline - Date.now()),
       );
+      // Underway from here (permit held) until settled: a window learned meanwhile counts its cost.
+      if ((sending = rateLimitPacing)) this.pacer.sending(cost, this.pool.inFlight);
       const sentAt = Date.now();
       const sentAtMonotonic = performance.now(); // the latency histogram's clock
       const response = await fetch(url, {
@@ -251,9 +250,7 @@ export class InstanceHttpClient {
       this.counters.status(response.status, sentAtMonotonic);
       if (jar) this.keepSession(jar, response);
       const date = this.clock.observe(response.headers.get("date"), receivedAt);
-      if (rateLimitPacing) {
-        this.pacer.observe(response.headers, receivedAt, this.pool.inFlight, response.status);
-      }
+      if (rateLimitPacing) this.pacer.observe(response.headers, receivedAt, cost, response.status);
 
       if (response.status === 407) {
         if (response.body) abandon(response.body);
@@ -312,6 +309,7 @@ export class InstanceHttpClient {
     } finally {
       signal?.removeEventListener("abort", onCallerAbort);
       if (jar) this.jars.give(jar);
+      if (sending) this.pacer.settled(cost); // before the permit goes: a tallied request always holds one
       permit?.release();
     }
   }
@@ -369,10 +367,8 @@ export class InstanceHttpClient {
   /** A short, redacted excerpt of an error body; never fails the attempt. */
   private async excerptOf(response: Response, label: RequestLabel): Promise<string> {
     try {
-      const body = await readCappedBody(response, {
-        maxBytes: 4096,
-        idleMs: this.options.http.requestTimeoutMs,
-      }, label);
+      const limits = { maxBytes: 4096, idleMs: this.options.http.requestTimeoutMs };
+      const body = await readCappedBody(response, limits, label);
       return new TextDecoder().decode(body).replace(/\s+/g, " ").trim().slice(0, 300);
     } catch {
       return "";

@@ -3,7 +3,8 @@
  * window, and `X-RateLimit-Reset`, the UNIX second the window ends; table-api.md §4.2), requests are spread so the
  * window's budget lasts until its reset instead of being spent in a burst that ends in 429s and a halved permit
  * limit. `X-RateLimit-Remaining` is not documented for the instance but is honoured when a proxy or a future
- * release sends it; without it, the budget is the limit minus the requests this process sent in the window.
+ * release sends it; without it, the budget is the limit minus what this process's requests counted in the window
+ * (a Batch API request counts its items and itself), those still underway when the window was learned included.
  *
  * The state lives in the host's shared buffer (shared_host_state.ts), so every task worker of the process paces
  * against one budget and one schedule, as they share one permit pool. Updates are CAS loops on BigInt64 slots.
@@ -54,8 +55,11 @@ const SLOT = {
   EXHAUSTED: 10,
   /** Tables polled against this host, across every task worker of the process. */
   TABLES: 11,
-  /** What the request sent to learn the next window counts against the rule (a Batch API request: its items). */
-  PROBE_COST: 12,
+  /**
+   * What the requests underway count against the rule, summed over every realm (a Batch API request: its items, and itself).
+   * They were sent in the window a response shows, so a newly learned window starts with them spent.
+   */
+  COST_IN_FLIGHT: 12,
 } as const;
 /** Slots the pacer uses (shared_host_state.ts sizes the buffer with it). */
 export const PACING_SLOTS = 13;
@@ -104,10 +108,35 @@ export class RatePacer {
   }
 
   /**
-   * Learns the rule from a response received at local time `receivedAt`. `inFlight` is the number of requests
-   * underway (this one included); they were sent in the current window, so they count against its budget.
+   * A request that counts `cost` against the rule is being sent (called with its permit held; `permitsHeld`:
+   * the host's permits held now, its own included). When it is the only one holding a permit, nothing else can
+   * be underway: what the tally still holds was left by a worker terminated mid-request, and is dropped.
    */
-  observe(headers: Headers, receivedAt: number, inFlight: number, status = 200): void {
+  sending(cost: number, permitsHeld: number): void {
+    const s = this.slots;
+    for (;;) {
+      const tally = Atomics.load(s, SLOT.COST_IN_FLIGHT);
+      const healed = permitsHeld <= 1 && tally !== 0n ? 0n : tally;
+      if (Atomics.compareExchange(s, SLOT.COST_IN_FLIGHT, tally, healed + BigInt(cost)) === tally) return;
+    }
+  }
+
+  /** A request of `sending` has its answer (or failed): its cost is no longer underway. */
+  settled(cost: number): void {
+    const s = this.slots;
+    for (;;) {
+      const tally = Atomics.load(s, SLOT.COST_IN_FLIGHT);
+      const next = tally > BigInt(cost) ? tally - BigInt(cost) : 0n;
+      if (Atomics.compareExchange(s, SLOT.COST_IN_FLIGHT, tally, next) === tally) return;
+    }
+  }
+
+  /**
+   * Learns the rule from the answer, received at local time `receivedAt`, to a request that counted `cost`. The
+   * cost of every request underway (this one included: `sending` tallied it) was sent in the current window, so
+   * it counts against its budget.
+   */
+  observe(headers: Headers, receivedAt: number, cost = 1, status = 200): void {
     const rule = parseRateLimitHeaders(headers);
     if (!rule) {
       this.#ruleGone(receivedAt);
@@ -127,15 +156,11 @@ export class RatePacer {
       Atomics.store(s, SLOT.RESET_AT, BigInt(resetAt));
       Atomics.store(s, SLOT.NEXT_AT, 0n);
       Atomics.store(s, SLOT.BUDGET, BigInt(rule.remaining ?? rule.limit));
-      // Requests of a configured window before the rule was seen were sent in this window too, and so was the
-      // request that learned it, with all it counts (a batch's items; inFlight counts it once).
-      const probe = Number(Atomics.exchange(s, SLOT.PROBE_COST, 0n));
-      const before = (synthetic ? Number(Atomics.load(s, SLOT.SENT)) : 0) + Math.max(0, probe - 1);
-      Atomics.store(
-        s,
-        SLOT.SENT,
-        BigInt(before + Math.max(0, rule.remaining === null ? inFlight : inFlight - 1)),
-      );
+      // Requests of a configured window before the rule was seen were sent in this window too, and so was what
+      // is underway, with all it counts (a batch's items, and itself); Remaining already counts this request.
+      const before = synthetic ? Number(Atomics.load(s, SLOT.SENT)) : 0;
+      const underway = this.#costInFlight(cost) - (rule.remaining === null ? 0 : cost);
+      Atomics.store(s, SLOT.SENT, BigInt(before + underway));
       Atomics.store(s, SLOT.SYNTHETIC, 0n);
       Atomics.store(s, SLOT.EXHAUSTED, status === 429 && headers.has("retry-after") ? 1n : 0n);
       return;
@@ -144,13 +169,18 @@ export class RatePacer {
     if (rule.remaining !== null) {
       // The instance's own count: it includes this request but not the others still in flight.
       Atomics.store(s, SLOT.BUDGET, BigInt(rule.remaining));
-      Atomics.store(s, SLOT.SENT, BigInt(Math.max(0, inFlight - 1)));
+      Atomics.store(s, SLOT.SENT, BigInt(this.#costInFlight(cost) - cost));
     }
+  }
+
+  /** What the requests underway count, at least `cost`: the answered request is one of them. */
+  #costInFlight(cost: number): number {
+    return Math.max(cost, Number(Atomics.load(this.slots, SLOT.COST_IN_FLIGHT)));
   }
 
   /**
    * Claims a start time for one request that counts `cost` against the rule (a Batch API request counts its
-   * items) and returns how long to wait for it (0: go now). `retry: true` means the window's budget is spent:
+   * items and itself) and returns how long to wait for it (0: go now). `retry: true` means the window's budget is spent:
    * wait, then call `schedule` again (the next window is unknown until a response shows it).
    */
   schedule(now: number, cost = 1): { waitMs: number; retry: boolean } {
@@ -158,7 +188,7 @@ export class RatePacer {
     this.#configuredWindow(now);
     if (Atomics.load(s, SLOT.WINDOW) === 0n) return { waitMs: 0, retry: false };
     const resetAt = Number(Atomics.load(s, SLOT.RESET_AT));
-    if (now >= resetAt) return this.#probeNewWindow(now, resetAt, cost);
+    if (now >= resetAt) return this.#probeNewWindow(now, resetAt);
     for (;;) {
       const left = this.#left();
       // A request costlier than a whole window's share (a large batch under a tiny budget) could never fit: it
@@ -184,12 +214,11 @@ export class RatePacer {
    * others wait for its answer (another may go after PROBE_MS, should it fail), instead of starting together in
    * a burst that every realm and every member of a group would fire at the same reset.
    */
-  #probeNewWindow(now: number, resetAt: number, cost: number): { waitMs: number; retry: boolean } {
+  #probeNewWindow(now: number, resetAt: number): { waitMs: number; retry: boolean } {
     const s = this.slots;
     const next = Atomics.load(s, SLOT.NEXT_AT);
     const free = Number(next) <= resetAt || now >= Number(next);
     if (free && Atomics.compareExchange(s, SLOT.NEXT_AT, next, BigInt(now + PROBE_MS)) === next) {
-      Atomics.store(s, SLOT.PROBE_COST, BigInt(cost));
       return { waitMs: 0, retry: false };
     }
     return { waitMs: PROBE_RETRY_MS, retry: true };

@@ -57,8 +57,7 @@ export function pollBatchingFor(
       required: mode === "true",
       neededBy: `svc.source.poll.batch=${mode}`,
       // auto: not while the host has a request budget (a rule, or svc.http.requests.per.hour). The instance runs
-      // every item as a request of its own, so a batch saves none of the rule's budget, and a batch's items in
-      // flight when a window is learned were counted once each (200 idle tables under a rule drew 429s).
+      // every item as a request of its own, so a batch saves none of the rule's budget: it costs one more.
       aloneWhile: mode === "auto" ? () => (client.http.budget?.snapshot().limit ?? 0) > 0 : undefined,
       onRefused: (error) =>
         logger.warn(

@@ -76,7 +76,9 @@ Deno.test("X-RateLimit-Remaining, when sent, replaces the own count; late respon
   const pacer = newPacer();
   pacer.observe(ruleHeaders(100, T0 / 1000 + 60, T0), T0, 1);
   assertEquals(pacer.snapshot().remainingEstimate, 99);
-  pacer.observe(ruleHeaders(100, T0 / 1000 + 60, T0 + 1_000, 30), T0 + 1_000, 3);
+  // Three requests underway; the answer to one of them says 30 are left: the other two are not counted yet.
+  for (let held = 1; held <= 3; held++) pacer.sending(1, held);
+  pacer.observe(ruleHeaders(100, T0 / 1000 + 60, T0 + 1_000, 30), T0 + 1_000, 1);
   assertEquals(pacer.snapshot().remainingEstimate, 28);
   pacer.observe(ruleHeaders(100, T0 / 1000 - 60, T0 - 61_000), T0 + 1_000, 1);
   assertEquals(pacer.snapshot().reset, T0 / 1000 + 60);
@@ -106,4 +108,56 @@ Deno.test("a request counts its cost against the window (a Batch API request: it
   fresh.observe(ruleHeaders(limit, T0 / 1000 + 10, T0), T0, 1);
   assertEquals(fresh.schedule(T0, 500).retry, false);
   assertEquals(fresh.schedule(T0, 1).retry, true, "the big batch spent the window");
+});
+
+/** How many single requests the pacer lets go at `now` before the window's budget is spent. */
+function fits(pacer: RatePacer, now: number): number {
+  let n = 0;
+  while (!pacer.schedule(now).retry) n++;
+  return n;
+}
+
+Deno.test("a window learned while batches are underway counts their items, whichever realm sent them", () => {
+  const buffer = createSharedHostState(4);
+  // Two realms (a task worker each) on one host's shared state.
+  const worker1 = new RatePacer(viewsOf(buffer));
+  const worker2 = new RatePacer(viewsOf(buffer));
+  worker1.sending(51, 1); // a Batch API request: 50 items and itself
+  worker2.sending(51, 2);
+  worker2.sending(1, 3); // a single request, whose answer shows the window
+  worker2.observe(ruleHeaders(200, T0 / 1000 + 10, T0), T0, 1);
+  // 200 - 103 underway - 20 reserve.
+  assertEquals(fits(worker1, T0), 200 - 103 - reserveOf(200));
+  assertEquals(worker1.snapshot().remainingEstimate, reserveOf(200));
+});
+
+Deno.test("the batch whose answer shows the window counts all of its items, and Remaining counts it already", () => {
+  const pacer = newPacer();
+  pacer.sending(51, 1);
+  pacer.observe(ruleHeaders(200, T0 / 1000 + 10, T0), T0, 51);
+  assertEquals(fits(pacer, T0), 200 - 51 - reserveOf(200));
+
+  const told = newPacer();
+  told.sending(51, 1);
+  told.sending(21, 2);
+  // The instance's Remaining counts the answered batch (51) but not the other one still underway (21).
+  told.observe(ruleHeaders(200, T0 / 1000 + 10, T0, 149), T0, 51);
+  assertEquals(fits(told, T0), 149 - 21 - reserveOf(200));
+});
+
+Deno.test("answered requests leave the cost underway; a tally left by a terminated worker is dropped", () => {
+  const pacer = newPacer();
+  pacer.sending(51, 1);
+  pacer.sending(1, 2);
+  pacer.settled(51);
+  pacer.observe(ruleHeaders(200, T0 / 1000 + 10, T0), T0, 1);
+  assertEquals(fits(pacer, T0), 200 - 1 - reserveOf(200));
+
+  // A worker terminated mid-batch never settles it; its permit is reclaimed, so the next request to be sent
+  // holds the host's only permit: nothing else is underway, and the batch no longer counts.
+  const leaked = newPacer();
+  leaked.sending(51, 1);
+  leaked.sending(1, 1);
+  leaked.observe(ruleHeaders(200, T0 / 1000 + 10, T0), T0, 1);
+  assertEquals(fits(leaked, T0), 200 - 1 - reserveOf(200));
 });
