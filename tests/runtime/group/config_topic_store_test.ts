@@ -106,6 +106,40 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "config topic: Connect's task count record (tasks-fencing-<name>) reaches the other member and outlives a deletion",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    await using broker = await startKafkaBroker();
+    const { topic, kafka } = await configTopic(broker);
+    const one = new ConfigTopicStore(kafka, topic);
+    const two = new ConfigTopicStore(kafka, topic);
+    await Promise.all([one.start(), two.start()]);
+    try {
+      await one.put("src", { config: { name: "src" }, target: "RUNNING" });
+      await one.putTaskCountRecord("src", { taskCount: 2, configHash: "h1" });
+      await one.remove("src");
+      await two.waitForPosition(one.position());
+      assertEquals(two.taskCountRecord("src"), { taskCount: 2, configHash: "h1" });
+      assertEquals(two.names(), [], "a task count record is no connector");
+      const records = await readTopicWithKcat(broker.bootstrapServers, topic);
+      assertEquals(JSON.parse(records.find((r) => r.key === "tasks-fencing-src")!.value!), {
+        "task-count": 2,
+        "config.hash": "h1",
+      });
+      // A member that starts later reads it too (the next round fences from it).
+      const three = new ConfigTopicStore(kafka, topic);
+      await three.start();
+      assertEquals(three.taskCountRecord("src")?.taskCount, 2);
+      await three.close();
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  },
+});
+
 Deno.test("config topic: a topic with several partitions is refused with what to do", async () => {
   await using broker = await startKafkaBroker();
   const several = uniqueName("configs");
