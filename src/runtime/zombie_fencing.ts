@@ -37,6 +37,9 @@ export interface TaskCountRecords {
   putTaskCountRecord(connector: string, record: TaskCountRecord): Promise<void>;
 }
 
+/** The config a round was awaited for is no longer the connector's (changed or deleted meanwhile). */
+export class SupersededRound extends Error {}
+
 export interface ZombieFencingOptions {
   kafka: () => Promise<KafkaClient>;
   records: TaskCountRecords;
@@ -81,7 +84,7 @@ export class ZombieFencing {
       if (this.#o.runsRounds(connector)) await this.#fence(connector, hash, taskCount, record);
       else await new Promise((r) => setTimeout(r, this.#o.recheckMs ?? 200));
     }
-    throw new Error(
+    throw new SupersededRound(
       `the config of connector ${connector} changed before its zombie-fencing round was recorded`,
     );
   }

@@ -8,7 +8,7 @@ import { assertEquals, assertRejects } from "../support/assert.ts";
 import type { KafkaClient } from "../../src/kafka/mod.ts";
 import { setLogLevel } from "../../src/observability/log.ts";
 import { configHash } from "../../src/runtime/connector_state_store.ts";
-import { type TaskCountRecord, ZombieFencing } from "../../src/runtime/zombie_fencing.ts";
+import { SupersededRound, type TaskCountRecord, ZombieFencing } from "../../src/runtime/zombie_fencing.ts";
 
 setLogLevel("error");
 
@@ -104,7 +104,11 @@ Deno.test("a superseded config's round rejects; a failed round is not remembered
   let current = true;
   const superseded = fencing.ready("src", { name: "src" }, 1, () => current);
   current = false;
-  await assertRejects(() => superseded, Error, "changed before its zombie-fencing round was recorded");
+  await assertRejects(
+    () => superseded,
+    SupersededRound,
+    "changed before its zombie-fencing round was recorded",
+  );
   assertEquals(writes, []);
 
   const failing = setUp({ failFencing: true });

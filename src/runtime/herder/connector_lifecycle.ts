@@ -16,7 +16,7 @@ import { sourceOffsetsOf } from "./connector_offsets.ts";
 import { TaskRunner } from "../task_runner.ts";
 import type { ConnectorValidator } from "./connector_validation.ts";
 import type { ManagedConnector } from "./managed.ts";
-import type { ZombieFencing } from "../zombie_fencing.ts";
+import { SupersededRound, type ZombieFencing } from "../zombie_fencing.ts";
 
 const log = logger("herder");
 
@@ -66,9 +66,10 @@ export class ConnectorLifecycle {
       }
       m.taskConfigs = plugin.taskConfigs(m.config, props, props["tasks.max"] as number);
       // Every process asks, so the one that runs the connector's rounds runs this one even without its tasks.
-      this.#fencingRound(m)?.catch((e) =>
-        log.error({ connector: m.name, err: e }, `the zombie-fencing round of connector ${m.name} failed`)
-      );
+      this.#fencingRound(m)?.catch((e) => {
+        if (e instanceof SupersededRound) return; // a newer config has its own round
+        log.error({ connector: m.name, err: e }, `the zombie-fencing round of connector ${m.name} failed`);
+      });
       m.state = m.target === "PAUSED" ? "PAUSED" : "RUNNING";
       m.trace = undefined;
       m.tasks = m.taskConfigs.flatMap((tc, id) => this.owns(m.name, id) ? [this.startTask(m, id, tc)] : []);
