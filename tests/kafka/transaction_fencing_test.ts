@@ -37,6 +37,16 @@ async function twoProducers(
   }
 }
 
+/** tablesync's Kafka client of the broker. */
+function ourClient(bootstrapServers: string) {
+  return createKafka({
+    brokers: [bootstrapServers],
+    clientId: "fencing-test",
+    requestTimeoutMs: 10_000,
+    connectionTimeoutMs: 3_000,
+  });
+}
+
 async function committedValues(bootstrapServers: string, topic: string): Promise<string[]> {
   const records = await readTopicWithKcat(bootstrapServers, topic, { readCommitted: true });
   return records.map((r) => r.value ?? "(tombstone)");
@@ -76,12 +86,7 @@ Deno.test("transactionalProducer: creating one fences the older owner at once; o
   await using broker = await startKafkaBroker();
   const topic = uniqueName("fence.ours");
   await broker.createTopic(topic, 2);
-  const kafka = createKafka({
-    brokers: [broker.bootstrapServers],
-    clientId: "fencing-test",
-    requestTimeoutMs: 10_000,
-    connectionTimeoutMs: 3_000,
-  });
+  const kafka = ourClient(broker.bootstrapServers);
   const transactionalId = uniqueName("txid");
   const old = await kafka.transactionalProducer(transactionalId);
   let replacement;
@@ -124,12 +129,7 @@ Deno.test("fenceProducers (the fencing round's Admin.fenceProducers): every list
   await using broker = await startKafkaBroker();
   const topic = uniqueName("fence.round");
   await broker.createTopic(topic, 2);
-  const kafka = createKafka({
-    brokers: [broker.bootstrapServers],
-    clientId: "fencing-test",
-    requestTimeoutMs: 10_000,
-    connectionTimeoutMs: 3_000,
-  });
+  const kafka = ourClient(broker.bootstrapServers);
   const ids = [uniqueName("txid"), uniqueName("txid")];
   const zombies = await Promise.all(ids.map((id) => kafka.transactionalProducer(id)));
   try {

@@ -31,16 +31,22 @@ async function configTopic(broker: KafkaBroker) {
   return { topic, kafka: clientFor(broker) };
 }
 
+/** Two members' config stores on a fresh config topic, started. */
+async function twoMembers(broker: KafkaBroker) {
+  const { topic, kafka } = await configTopic(broker);
+  const one = new ConfigTopicStore(kafka, topic);
+  const two = new ConfigTopicStore(kafka, topic);
+  await Promise.all([one.start(), two.start()]);
+  return { topic, kafka, one, two };
+}
+
 Deno.test({
   name: "config topic: Connect's records; a change on one member reaches the other; tombstones delete",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
     await using broker = await startKafkaBroker();
-    const { topic, kafka } = await configTopic(broker);
-    const one = new ConfigTopicStore(kafka, topic);
-    const two = new ConfigTopicStore(kafka, topic);
-    await Promise.all([one.start(), two.start()]);
+    const { topic, kafka, one, two } = await twoMembers(broker);
     const seen: [string, StoredConnector | undefined][] = [];
     two.onChange((name, entry) => seen.push([name, entry]));
     try {
@@ -113,10 +119,7 @@ Deno.test({
   sanitizeResources: false,
   fn: async () => {
     await using broker = await startKafkaBroker();
-    const { topic, kafka } = await configTopic(broker);
-    const one = new ConfigTopicStore(kafka, topic);
-    const two = new ConfigTopicStore(kafka, topic);
-    await Promise.all([one.start(), two.start()]);
+    const { topic, kafka, one, two } = await twoMembers(broker);
     try {
       await one.put("src", { config: { name: "src" }, target: "RUNNING" });
       await one.putTaskCountRecord("src", { taskCount: 2, configHash: "h1" });
