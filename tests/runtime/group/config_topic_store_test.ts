@@ -46,7 +46,7 @@ Deno.test({
   sanitizeResources: false,
   fn: async () => {
     await using broker = await startKafkaBroker();
-    const { topic, kafka, one, two } = await twoMembers(broker);
+    const { topic, one, two } = await twoMembers(broker);
     const seen: [string, StoredConnector | undefined][] = [];
     two.onChange((name, entry) => seen.push([name, entry]));
     try {
