@@ -11,6 +11,8 @@ import { MetricsRegistry } from "../observability/metrics.ts";
 import { createKafka, kafkaOptionsFromProperties } from "../kafka/mod.ts";
 import { createOffsetStore } from "../runtime/offsets/factory.ts";
 import { ConnectorStateStore } from "../runtime/connector_state_store.ts";
+import { ZombieFencing } from "../runtime/zombie_fencing.ts";
+import { exactlyOnceEnabled } from "../config/exactly_once_rules.ts";
 import { Herder } from "../runtime/herder.ts";
 import { CONNECTOR_PLUGINS } from "./plugins.ts";
 import { type RestServer, startRestServer } from "../rest/server.ts";
@@ -137,6 +139,14 @@ async function startWorker(
     await stateStore.load();
   }
 
+  const fencing = exactlyOnceEnabled(strings)
+    ? new ZombieFencing({
+      kafka: () => Promise.resolve(kafka),
+      records: group?.config ?? stateStore!,
+      groupId: strings["group.id"],
+      runsRounds: group ? (connector) => group.members.ownsConnector(connector) : () => true,
+    })
+    : undefined;
   const processMetrics = new MetricsRegistry();
   recordRequestDurationsIn(processMetrics);
   const stopLoopSampler = sampleEventLoopDelay(processMetrics);
@@ -150,6 +160,7 @@ async function startWorker(
     plugins: CONNECTOR_PLUGINS,
     kafka: () => Promise.resolve(kafka),
     gracefulTimeoutMs: values["task.shutdown.graceful.timeout.ms"] as number,
+    fencing,
   });
   const uiHistory = new ThroughputHistory(() => throughputCounts(herder));
   const stopUiHistory = uiHistory.start();

@@ -16,6 +16,7 @@ import { DEFAULT_PRODUCER_OPTIONS, KafkajsProducerAdapter, pinningPartitioner } 
 import { hookedAssigner } from "./rebalance_hook.ts";
 import { KafkajsGroupMembership } from "./group_membership.ts";
 import { DEFAULT_TRANSACTION_TIMEOUT_MS, KafkajsTransactionalProducer } from "./transactional_producer.ts";
+import { fenceTransactionalIds } from "./producer_fencing.ts";
 import type {
   Admin,
   Consumer,
@@ -68,6 +69,10 @@ export function createKafka(
       const { transactionTimeoutMs = DEFAULT_TRANSACTION_TIMEOUT_MS, ...rest } = overrides;
       const settings = { ...DEFAULT_PRODUCER_OPTIONS, ...rest, acks: -1 as const };
       return KafkajsTransactionalProducer.create(kafka, transactionalId, settings, transactionTimeoutMs, log);
+    },
+
+    fenceProducers(transactionalIds: string[]): Promise<void> {
+      return fenceTransactionalIds(kafka, transactionalIds, log);
     },
 
     async consumer(

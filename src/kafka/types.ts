@@ -378,6 +378,11 @@ export interface KafkaClient {
     transactionalId: string,
     options?: Partial<ProducerOptions> & { transactionTimeoutMs?: number },
   ): Promise<TransactionalProducer>;
+  /**
+   * Fences the transactional ids (Kafka's Admin.fenceProducers): initialises each, so every producer that held
+   * one before is refused from then on and its open transaction is aborted; resolves once all are fenced.
+   */
+  fenceProducers(transactionalIds: string[]): Promise<void>;
   /** Membership in a worker group; call `start()` to join. */
   groupMembership(options: GroupMembershipOptions, handler: GroupMembershipHandler): GroupMembership;
 }

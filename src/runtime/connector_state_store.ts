@@ -6,10 +6,14 @@
  * file's entry for that connector is unchanged since the change was made (its hash is kept with it). Editing
  * the file and restarting therefore wins over an older REST change, and REST changes survive restarts when
  * the file is untouched.
+ *
+ * It also keeps the task count records of exactly-once source connectors (runtime/zombie_fencing.ts), as the
+ * config topic does in group mode.
  */
 import { dirname } from "node:path";
 import { writeFileAtomically } from "./offsets/atomic_file.ts";
 import type { RawConfig } from "../common/props.ts";
+import type { TaskCountRecord, TaskCountRecords } from "./zombie_fencing.ts";
 
 export type TargetState = "RUNNING" | "PAUSED" | "STOPPED";
 
@@ -34,11 +38,14 @@ interface StateFile {
   format: "tablesync.connectors";
   version: 1;
   connectors: Record<string, StoredConnector>;
+  /** Task count records of exactly-once source connectors (absent in files written before them). */
+  fencing?: Record<string, TaskCountRecord>;
 }
 
-export class ConnectorStateStore implements ConnectorConfigStore {
+export class ConnectorStateStore implements ConnectorConfigStore, TaskCountRecords {
   #path: string;
   #connectors: Record<string, StoredConnector> = {};
+  #fencing: Record<string, TaskCountRecord> = {};
   #writing: Promise<void> = Promise.resolve();
 
   constructor(path: string) {
@@ -69,6 +76,17 @@ export class ConnectorStateStore implements ConnectorConfigStore {
       );
     }
     this.#connectors = doc.connectors;
+    this.#fencing = typeof doc.fencing === "object" && doc.fencing !== null ? doc.fencing : {};
+  }
+
+  taskCountRecord(name: string): TaskCountRecord | undefined {
+    return this.#fencing[name];
+  }
+
+  /** Records the task count of a fenced generation and writes the file (atomically). */
+  putTaskCountRecord(name: string, record: TaskCountRecord): Promise<void> {
+    this.#fencing[name] = record;
+    return this.#save();
   }
 
   get(name: string): StoredConnector | undefined {
@@ -104,7 +122,12 @@ export class ConnectorStateStore implements ConnectorConfigStore {
   }
 
   #save(): Promise<void> {
-    const doc: StateFile = { format: "tablesync.connectors", version: 1, connectors: this.#connectors };
+    const doc: StateFile = {
+      format: "tablesync.connectors",
+      version: 1,
+      connectors: this.#connectors,
+      ...(Object.keys(this.#fencing).length > 0 ? { fencing: this.#fencing } : {}),
+    };
     const bytes = new TextEncoder().encode(JSON.stringify(doc, null, 2) + "\n");
     this.#writing = this.#writing.catch(() => {}).then(async () => {
       await Deno.mkdir(dirname(this.#path), { recursive: true });

@@ -22,7 +22,7 @@ import type { RestartRequest, TaskPlacement } from "./task_placement.ts";
 import type { TaskRunner } from "./task_runner.ts";
 import { CommandQueue } from "./herder/command_queue.ts";
 import { keepHiddenSecrets, shownConfig } from "./herder/config_masking.ts";
-import { ConnectorLifecycle } from "./herder/connector_lifecycle.ts";
+import { ConnectorLifecycle, type LifecycleOptions } from "./herder/connector_lifecycle.ts";
 import { ConnectorOffsets } from "./herder/connector_offsets.ts";
 import { restartHere, restartTaskHere, showRestarting } from "./herder/connector_restart.ts";
 import {
@@ -59,6 +59,7 @@ export interface HerderOptions {
   gracefulTimeoutMs: number;
   /** The tasks' worker module: the task worker unless a test supervises another script. */
   taskWorkerUrl?: URL;
+  fencing?: LifecycleOptions["fencing"]; // exactly-once source tasks' zombie-fencing rounds (zombie_fencing.ts)
 }
 
 export class Herder {

@@ -31,6 +31,11 @@ export interface TaskRunnerOptions {
   workerUrl?: URL;
   /** Silence after which a running worker counts as dead. Default 30000 (workers report metrics every 2 s). */
   silenceLimitMs?: number;
+  /**
+   * The worker starts once this resolves (an exactly-once source task waits for its zombie-fencing round); a
+   * rejection fails the task. Stopped meanwhile, the task never starts.
+   */
+  startAfter?: Promise<void>;
 }
 
 const log = logger("runtime");
@@ -53,7 +58,11 @@ export class TaskRunner {
   #lastHeard = Date.now();
   #watchdog: ReturnType<typeof setInterval> | undefined;
 
-  #options: Required<TaskRunnerOptions>;
+  #options: Required<Omit<TaskRunnerOptions, "startAfter">>;
+  /** Stopped (or killed) before its worker was launched. */
+  #cancelled = false;
+  /** The start message while the worker waits to be launched (a pause or resume meanwhile goes into it). */
+  #waiting: StartMessage | null = null;
   #realm: number | undefined;
 
   constructor(start: StartMessage, hooks: TaskRunnerHooks, options: TaskRunnerOptions = {}) {
@@ -66,7 +75,19 @@ export class TaskRunner {
     };
     this.#stopped = new Promise((resolve) => this.#resolveStopped = resolve);
     this.#realm = (start.permitPools as Partial<PermitPoolTransfer> | undefined)?.realm;
-    this.#launch(start);
+    if (!options.startAfter) this.#launch(start);
+    else {
+      this.#waiting = start;
+      options.startAfter.then(
+        () => {
+          this.#waiting = null;
+          if (!this.#cancelled) this.#launch(start);
+        },
+        (e) => {
+          if (!this.#cancelled) this.#fail(`the task could not start: ${(e as Error)?.stack ?? e}`);
+        },
+      );
+    }
   }
 
   get label(): string {
@@ -159,15 +180,18 @@ export class TaskRunner {
 
   /** Always forwarded: a worker still starting applies it once its driver exists. */
   pause(): void {
+    if (this.#waiting) this.#waiting.paused = true;
     if (this.state !== "FAILED") this.#post({ type: "pause" });
   }
 
   resume(): void {
+    if (this.#waiting) this.#waiting.paused = false;
     if (this.state !== "FAILED") this.#post({ type: "resume" });
   }
 
   /** New log format and levels (PUT /admin/loggers): the task logs with them from now on. */
   setLogSettings(settings: LogSettings): void {
+    if (this.#waiting) this.#waiting.logSettings = settings;
     this.#post({ type: "logSettings", settings });
   }
 
@@ -178,6 +202,7 @@ export class TaskRunner {
 
   /** Asks the task to finish in-flight work and commit; terminates it when `timeoutMs` passes first. */
   async stop(timeoutMs: number): Promise<void> {
+    this.#cancelled = true;
     if (!this.#worker) return;
     this.#post({ type: "stop", timeoutMs });
     if (!(await settlesWithin(this.#stopped, timeoutMs + 1000))) {
@@ -192,6 +217,7 @@ export class TaskRunner {
 
   /** Ends the worker at once (second signal, or daemon exit). */
   kill(): void {
+    this.#cancelled = true;
     this.#terminate();
   }
 }

@@ -37,6 +37,16 @@ async function twoProducers(
   }
 }
 
+/** tablesync's Kafka client of the broker. */
+function ourClient(bootstrapServers: string) {
+  return createKafka({
+    brokers: [bootstrapServers],
+    clientId: "fencing-test",
+    requestTimeoutMs: 10_000,
+    connectionTimeoutMs: 3_000,
+  });
+}
+
 async function committedValues(bootstrapServers: string, topic: string): Promise<string[]> {
   const records = await readTopicWithKcat(bootstrapServers, topic, { readCommitted: true });
   return records.map((r) => r.value ?? "(tombstone)");
@@ -76,12 +86,7 @@ Deno.test("transactionalProducer: creating one fences the older owner at once; o
   await using broker = await startKafkaBroker();
   const topic = uniqueName("fence.ours");
   await broker.createTopic(topic, 2);
-  const kafka = createKafka({
-    brokers: [broker.bootstrapServers],
-    clientId: "fencing-test",
-    requestTimeoutMs: 10_000,
-    connectionTimeoutMs: 3_000,
-  });
+  const kafka = ourClient(broker.bootstrapServers);
   const transactionalId = uniqueName("txid");
   const old = await kafka.transactionalProducer(transactionalId);
   let replacement;
@@ -117,5 +122,26 @@ Deno.test("transactionalProducer: creating one fences the older owner at once; o
   } finally {
     await old.close();
     await replacement?.close();
+  }
+});
+
+Deno.test("fenceProducers (the fencing round's Admin.fenceProducers): every listed id's open transaction is refused and aborted", async () => {
+  await using broker = await startKafkaBroker();
+  const topic = uniqueName("fence.round");
+  await broker.createTopic(topic, 2);
+  const kafka = ourClient(broker.bootstrapServers);
+  const ids = [uniqueName("txid"), uniqueName("txid")];
+  const zombies = await Promise.all(ids.map((id) => kafka.transactionalProducer(id)));
+  try {
+    const open = await Promise.all(zombies.map((z) => z.begin()));
+    await Promise.all(
+      open.map((t, i) => t.send([{ topic, key: text(`k${i}`), value: text(`zombie-${i}`) }])),
+    );
+    // An id never used before is fenced too (a task count record may name tasks that never started).
+    await kafka.fenceProducers([...ids, uniqueName("txid")]);
+    for (const t of open) await assertRejects(() => t.commit(), ProducerFencedError);
+    assertEquals(await committedValues(broker.bootstrapServers, topic), []);
+  } finally {
+    await Promise.all(zombies.map((z) => z.close()));
   }
 });

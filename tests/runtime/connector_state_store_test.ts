@@ -26,3 +26,25 @@ Deno.test("a put or remove that cannot be written leaves the store as it was", a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("task count records of exactly-once connectors survive a restart; files without them still load", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/connectors.json`;
+    await Deno.writeTextFile(
+      path,
+      JSON.stringify({ format: "tablesync.connectors", version: 1, connectors: {} }),
+    );
+    const store = new ConnectorStateStore(path);
+    await store.load();
+    assertEquals(store.taskCountRecord("src"), undefined);
+    await store.putTaskCountRecord("src", { taskCount: 2, configHash: "h1" });
+    await store.put("src", { config: { name: "src" }, target: "RUNNING" });
+    const reread = new ConnectorStateStore(path);
+    await reread.load();
+    assertEquals(reread.taskCountRecord("src"), { taskCount: 2, configHash: "h1" });
+    assertEquals(reread.names(), ["src"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

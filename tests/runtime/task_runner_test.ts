@@ -40,3 +40,38 @@ Deno.test("a worker that goes silent is FAILED by the watchdog", async () => {
   assertStringIncludes(runner.trace!, "stopped responding");
   runner.kill();
 });
+
+Deno.test("a task waiting for its start (a fencing round) launches once it may, keeps a pause asked meanwhile, fails when the wait fails, never launches once stopped", async () => {
+  // The throwing worker reports RUNNING before it throws: reaching FAILED with its trace proves it was launched.
+  const workerUrl = new URL("./fixtures/throwing_worker.ts", import.meta.url);
+  const gate = Promise.withResolvers<void>();
+  const start = startMessage();
+  const waiting = new TaskRunner(start, { onOffsets: () => {}, onStateChange: () => {} }, {
+    workerUrl,
+    startAfter: gate.promise,
+  });
+  waiting.pause();
+  assertEquals(start.paused, true, "the start message carries the pause");
+  await new Promise((r) => setTimeout(r, 200));
+  assertEquals(waiting.state, "UNASSIGNED", "not launched before the round");
+  gate.resolve();
+  await waitFor(() => waiting.state === "FAILED", 10_000, "launched");
+  assertStringIncludes(waiting.trace!, "task blew up outside the driver");
+
+  const refused = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => {} }, {
+    workerUrl,
+    startAfter: Promise.reject(new Error("fencing the transactional ids failed")),
+  });
+  await waitFor(() => refused.state === "FAILED", 10_000, "FAILED");
+  assertStringIncludes(refused.trace!, "fencing the transactional ids failed");
+
+  const stopped = Promise.withResolvers<void>();
+  const cancelled = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => {} }, {
+    workerUrl,
+    startAfter: stopped.promise,
+  });
+  await cancelled.stop(100);
+  stopped.resolve();
+  await new Promise((r) => setTimeout(r, 300));
+  assertEquals(cancelled.state, "UNASSIGNED", "stopped before its round: never launched");
+});

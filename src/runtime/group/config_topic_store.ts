@@ -13,6 +13,8 @@
  * `restart-task-<name>-<n>` → `{}`. Only requests written after a member started reach its `onRestart`.
  * Cluster-wide logger levels too (KIP-976): `logger-cluster-<name>` → `{"level":"DEBUG"}`, applied by every
  * member that reads it once it has started (`onLoggerLevel`), as Connect applies them.
+ * And Connect's task count records of exactly-once source connectors (KIP-618, runtime/zombie_fencing.ts):
+ * `tasks-fencing-<name>` → `{"task-count":N}`, plus ours, `config.hash`: the config whose round it records.
  *
  * Every member follows the topic; `onChange` reports each connector whose stored entry changed, including this
  * member's own writes, except those a newer write of this member already superseded.
@@ -23,6 +25,7 @@ import { jsonValue, keyText, TopicTail } from "./topic_tail.ts";
 import { logger } from "../../observability/log.ts";
 import type { RawConfig } from "../../common/props.ts";
 import type { RestartRequest } from "../task_placement.ts";
+import type { TaskCountRecord, TaskCountRecords } from "../zombie_fencing.ts";
 
 /** A restart request read from the topic: the connector's (KIP-745), or one task's. */
 export type ReadRestart = { connector: string } & (RestartRequest | { task: number });
@@ -37,7 +40,7 @@ const FROM_CONNECT: Record<string, TargetState> = {
   STOPPED: "STOPPED",
 };
 
-export class ConfigTopicStore implements ConnectorConfigStore {
+export class ConfigTopicStore implements ConnectorConfigStore, TaskCountRecords {
   readonly #tail: TopicTail;
   readonly #entries = new Map<string, StoredConnector>();
   /** Connector → offset of this member's latest write of it; older echoes of its own writes are skipped. */
@@ -45,6 +48,7 @@ export class ConfigTopicStore implements ConnectorConfigStore {
   #listener: (name: string, entry: StoredConnector | undefined) => void = () => {};
   #restartListener: (request: ReadRestart) => void = () => {};
   #loggerListener: (name: string, level: string) => void = () => {};
+  readonly #taskCounts = new Map<string, TaskCountRecord>();
 
   /** `replicationFactor`: `config.storage.replication.factor` when the topic is created; default -1 (broker default). */
   constructor(kafka: KafkaClient, topic: string, replicationFactor = -1) {
@@ -103,6 +107,18 @@ export class ConfigTopicStore implements ConnectorConfigStore {
   /** Resolves once this member applied the config up to `position`. */
   async waitForPosition(position: number): Promise<void> {
     if (position > 0) await this.#tail.waitFor(0, position - 1);
+  }
+
+  /** The latest task count record of the connector (kept when the connector is deleted, as Connect keeps it). */
+  taskCountRecord(name: string): TaskCountRecord | undefined {
+    return this.#taskCounts.get(name);
+  }
+
+  /** Writes a task count record; resolves once this member has read it back. */
+  async putTaskCountRecord(name: string, { taskCount, configHash }: TaskCountRecord): Promise<void> {
+    const value = { "task-count": taskCount, ...(configHash ? { "config.hash": configHash } : {}) };
+    const acks = await this.#tail.write([{ key: `tasks-fencing-${name}`, value, partition: 0 }]);
+    await this.#tail.waitFor(0, acks[acks.length - 1].offset);
   }
 
   get(name: string): StoredConnector | undefined {
@@ -178,6 +194,15 @@ export class ConfigTopicStore implements ConnectorConfigStore {
         log.warn({ key, offset: record.offset }, "ignoring a config topic record without string properties");
         return;
       }
+    } else if (key.startsWith("tasks-fencing-")) {
+      const count = value?.["task-count"];
+      if (typeof count === "number" && Number.isInteger(count) && count >= 0) {
+        this.#taskCounts.set(key.slice("tasks-fencing-".length), {
+          taskCount: count,
+          configHash: text(value!["config.hash"]),
+        });
+      } else log.warn({ key, offset: record.offset }, "ignoring a task count record without a task-count");
+      return;
     } else if (key.startsWith("logger-cluster-")) {
       if (typeof value?.level === "string") {
         this.#loggerListener(key.slice("logger-cluster-".length), value.level);

@@ -135,6 +135,11 @@ export class WorkerGroup {
     await this.#settling;
   }
 
+  /** Whether the group assigned the connector to this member (which runs its zombie-fencing rounds). */
+  ownsConnector(connector: string): boolean {
+    return this.#connectors.has(connector);
+  }
+
   /** Whether this member holds an assignment of the group now (for GET /ready). */
   get joined(): boolean {
     return this.#joined;

@@ -16,6 +16,7 @@ import { sourceOffsetsOf } from "./connector_offsets.ts";
 import { TaskRunner } from "../task_runner.ts";
 import type { ConnectorValidator } from "./connector_validation.ts";
 import type { ManagedConnector } from "./managed.ts";
+import { SupersededRound, type ZombieFencing } from "../zombie_fencing.ts";
 
 const log = logger("herder");
 
@@ -34,6 +35,8 @@ export interface LifecycleOptions {
   readonly workerId?: string;
   /** The tasks' worker module: the task worker unless a test supervises another script. */
   readonly taskWorkerUrl?: URL;
+  /** With exactly-once source tasks: the zombie-fencing round each new config of a source connector waits for. */
+  readonly fencing?: ZombieFencing;
 }
 
 export class ConnectorLifecycle {
@@ -64,6 +67,11 @@ export class ConnectorLifecycle {
         permitPoolFor(parseInstanceUrl(url).host, props["svc.http.max.concurrent.requests"] as number);
       }
       m.taskConfigs = plugin.taskConfigs(m.config, props, props["tasks.max"] as number);
+      // Every process asks, so the one that runs the connector's rounds runs this one even without its tasks.
+      this.#fencingRound(m)?.catch((e) => {
+        if (e instanceof SupersededRound) return; // a newer config has its own round
+        log.error({ connector: m.name, err: e }, `the zombie-fencing round of connector ${m.name} failed`);
+      });
       m.state = m.target === "PAUSED" ? "PAUSED" : "RUNNING";
       m.trace = undefined;
       m.tasks = m.taskConfigs.flatMap((tc, id) => this.owns(m.name, id) ? [this.startTask(m, id, tc)] : []);
@@ -233,6 +241,18 @@ export class ConnectorLifecycle {
     }
   }
 
+  /** The round the tasks of the connector's current config wait for (exactly-once sources only). */
+  #fencingRound(m: ManagedConnector): Promise<void> | undefined {
+    if (!this.o.fencing || m.plugin?.kind !== "source") return undefined;
+    const config = m.config;
+    return this.o.fencing.ready(
+      m.name,
+      config,
+      m.taskConfigs.length,
+      () => this.o.isCurrent(m) && m.config === config,
+    );
+  }
+
   startTask(m: ManagedConnector, id: number, taskConfig: RawConfig): TaskRunner {
     const kind = m.plugin!.kind;
     const offsets = kind === "source" ? sourceOffsetsOf(this.o.offsets, m.name) : [];
@@ -260,7 +280,7 @@ export class ConnectorLifecycle {
       onTopics: (topics) => {
         for (const topic of topics) m.activeTopics.add(topic);
       },
-    }, { workerUrl: this.o.taskWorkerUrl });
+    }, { workerUrl: this.o.taskWorkerUrl, startAfter: this.#fencingRound(m) });
     return runner;
   }
 }

@@ -31,16 +31,22 @@ async function configTopic(broker: KafkaBroker) {
   return { topic, kafka: clientFor(broker) };
 }
 
+/** Two members' config stores on a fresh config topic, started. */
+async function twoMembers(broker: KafkaBroker) {
+  const { topic, kafka } = await configTopic(broker);
+  const one = new ConfigTopicStore(kafka, topic);
+  const two = new ConfigTopicStore(kafka, topic);
+  await Promise.all([one.start(), two.start()]);
+  return { topic, kafka, one, two };
+}
+
 Deno.test({
   name: "config topic: Connect's records; a change on one member reaches the other; tombstones delete",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
     await using broker = await startKafkaBroker();
-    const { topic, kafka } = await configTopic(broker);
-    const one = new ConfigTopicStore(kafka, topic);
-    const two = new ConfigTopicStore(kafka, topic);
-    await Promise.all([one.start(), two.start()]);
+    const { topic, one, two } = await twoMembers(broker);
     const seen: [string, StoredConnector | undefined][] = [];
     two.onChange((name, entry) => seen.push([name, entry]));
     try {
@@ -100,6 +106,37 @@ Deno.test({
       assertEquals(JSON.parse(records.find((r) => r.key === "logger-cluster-task")!.value!), {
         level: "DEBUG",
       });
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "config topic: Connect's task count record (tasks-fencing-<name>) reaches the other member and outlives a deletion",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    await using broker = await startKafkaBroker();
+    const { topic, kafka, one, two } = await twoMembers(broker);
+    try {
+      await one.put("src", { config: { name: "src" }, target: "RUNNING" });
+      await one.putTaskCountRecord("src", { taskCount: 2, configHash: "h1" });
+      await one.remove("src");
+      await two.waitForPosition(one.position());
+      assertEquals(two.taskCountRecord("src"), { taskCount: 2, configHash: "h1" });
+      assertEquals(two.names(), [], "a task count record is no connector");
+      const records = await readTopicWithKcat(broker.bootstrapServers, topic);
+      assertEquals(JSON.parse(records.find((r) => r.key === "tasks-fencing-src")!.value!), {
+        "task-count": 2,
+        "config.hash": "h1",
+      });
+      // A member that starts later reads it too (the next round fences from it).
+      const three = new ConfigTopicStore(kafka, topic);
+      await three.start();
+      assertEquals(three.taskCountRecord("src")?.taskCount, 2);
+      await three.close();
     } finally {
       await Promise.all([one.close(), two.close()]);
     }
