@@ -24,6 +24,7 @@ import { SourceRecordPreparer } from "./source_record_preparer.ts";
 import { PauseGate } from "./pause_gate.ts";
 import { type SendGroup, sizeOf } from "./send_group.ts";
 import { retryBackoffMs, sleepEndingOnAbort } from "../common/delay.ts";
+import { EventLoopTurns } from "../common/event_loop_turn.ts";
 import type { OffsetUpdate } from "./offsets/types.ts";
 import { producingFailed } from "./source_topics.ts";
 import { type SourceTransactions, withFinalOffsets } from "./source_transactions.ts";
@@ -90,6 +91,8 @@ export class SourceDriver {
   #committed = new Map<string, SourceOffsetEntry>();
   /** Exactly-once: a commit is chained and has not started yet. */
   #commitChained = false;
+  /** Lets Kafka's responses in between polls that find their records at hand (event_loop_turn.ts). */
+  #turns = new EventLoopTurns();
 
   constructor(options: SourceDriverOptions) {
     this.#o = options;
@@ -120,6 +123,7 @@ export class SourceDriver {
     try {
       while (!this.#stop.signal.aborted && !this.#fatal) {
         await this.#gate.wait();
+        await this.#turns.take();
         if (this.#stop.signal.aborted) break;
         let records: SourceRecord[];
         try {

@@ -64,15 +64,21 @@ export class SourceTransactions {
   }
 
   /**
-   * Sends `records` and `offsets` (in one request where they fit) into the open transaction, opening one when
-   * none is, and commits it. Nothing to do when there is neither an open transaction nor anything to send.
-   * Rejects (ProducerFencedError when fenced) if the transaction did not commit: then nothing of it counts.
+   * Sends `offsets` and `records` into the open transaction, opening one when none is, and commits it. Nothing to
+   * do when there is neither an open transaction nor anything to send. Rejects (ProducerFencedError when fenced)
+   * if the transaction did not commit: then nothing of it counts.
+   *
+   * The offsets go first: a send of a page's records is split into requests of max.request.size, and kafkajs adds
+   * each request's new partitions to the transaction (AddPartitionsToTxn) before producing it. In the first
+   * request, the offsets partition joins the records' partitions in that one AddPartitionsToTxn; in the last, it
+   * cost a FindCoordinator and an AddPartitionsToTxn of its own per transaction. Nothing of a transaction is visible before its commit, so the
+   * order does not matter to readers.
    */
   async commit(offsets: readonly OffsetUpdate[], records: readonly ProducedRecord[] = []): Promise<void> {
     if (this.#open === null && offsets.length === 0 && records.length === 0) return;
     const txn = await this.#current();
     this.#open = null;
-    const all = [...records, ...offsets.map((o) => this.#offsetRecord(o))];
+    const all = [...offsets.map((o) => this.#offsetRecord(o)), ...records];
     if (all.length > 0) await txn.send(all);
     await txn.commit();
   }

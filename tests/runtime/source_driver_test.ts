@@ -334,8 +334,9 @@ Deno.test("source driver, exactly-once, poll boundary: each send's records and t
   const reported: { entries: OffsetUpdate[]; committed?: boolean }[] = [];
   const polls = [[stringRecord("a", "1", 1), stringRecord("b", "2", 2)], [stringRecord("c", "3", 3)]];
   await exactlyOnceDriver(polls, producer, "poll", reported).run();
-  // The offsets go in the same request as their records.
-  assertEquals(producer.log, ["begin", "send t,offsets 3", "commit", "begin", "send t,offsets 2", "commit"]);
+  // The offsets go in the same send as their records, first: in the first request kafkajs adds their partition to
+  // the transaction together with the records' (one AddPartitionsToTxn per transaction).
+  assertEquals(producer.log, ["begin", "send offsets,t 3", "commit", "begin", "send offsets,t 2", "commit"]);
   // Reported to the main thread only once committed, marked so (the store must not write them again).
   assertEquals(reported, [
     { entries: [{ partition: PARTITION, offset: { at: 2 } }], committed: true },
@@ -365,4 +366,29 @@ Deno.test("source driver, exactly-once: a failed commit fails the task and repor
   );
   assertEquals(reported, []);
   assertEquals(producer.sends, 1, "the first transaction's records and offsets, nothing after");
+});
+
+Deno.test("source driver: polls that always find records at hand still let timers and Kafka's responses in", async () => {
+  // A task whose every poll resolves at once (a page's rows at hand): without turns of the event loop, the driver
+  // would hand out every record before the stop timer below (or any Kafka response) got a turn.
+  const total = 200_000;
+  let handedOut = 0;
+  const producer = new SlowAckProducer();
+  const driver: SourceDriver = new SourceDriver({
+    task: {
+      start: () => Promise.resolve(),
+      poll: () => {
+        if (handedOut >= total) return new Promise((r) => setTimeout(() => r([]), 5));
+        return Promise.resolve([stringRecord(`k${handedOut}`, "v", handedOut++)]);
+      },
+      stop: () => Promise.resolve(),
+    } as SourceTask,
+    producer,
+    ...driverParts(),
+    commitOffsets: () => {},
+    maxInFlightRecords: total * 2,
+  });
+  setTimeout(() => driver.stop(), 1);
+  await driver.run();
+  assert(handedOut < total, `the stop came only after all ${handedOut} records were polled`);
 });
