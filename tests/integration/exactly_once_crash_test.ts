@@ -38,7 +38,7 @@ async function killAndRestart(
     ownOffsetsTopic?: boolean;
   },
 ) {
-  // With parallel ranges, 200 ms per instance request and pages of 250 (20 pages a range, 4 s at least) keep the
+  // With parallel ranges, 200 ms per instance request and pages of 100 (50 pages a range, 10 s at least) keep the
   // backfill going across several kills.
   const sim = await startSimulator({
     port: 0,
@@ -65,7 +65,7 @@ async function killAndRestart(
         ...(ownOffsetsTopic ? { "offsets.storage.topic": `${offsetsTopic}.own` } : {}),
         "svc.table.incident.fields": "sys_id,sys_updated_on,sys_mod_count,number,state",
         "svc.table.incident.capture.deletes": deletes,
-        "svc.source.batch.size": parallelism > 1 ? 250 : 500,
+        "svc.source.batch.size": parallelism > 1 ? 100 : 500,
         "svc.source.poll.interval.ms": 200,
         "svc.source.overlap.seconds": 2,
         "svc.source.startup.probe": false,
@@ -102,7 +102,20 @@ async function killAndRestart(
           "the first tombstones committed",
         );
       } else if (deletes) deleteSome(3);
-      await new Promise((r) => setTimeout(r, 500 + Math.random() * 2500));
+      if (i === 0 && parallelism > 1) {
+        // The first kill waits for a committed transaction, so that some restart has ranges to resume (a kill
+        // before any commit would leave the next run a fresh start, and random kill times can do that each time).
+        // The connector's offsets over REST are those committed (a read_committed reader of the topic would wait
+        // for a moment with no transaction open, which a backfill never has).
+        await waitFor(
+          async () =>
+            ((await daemon.request("GET", "/connectors/eos/offsets")).body?.offsets ?? []).length > 0,
+          60_000,
+          "a first committed transaction of the parallel backfill",
+        );
+      }
+      const firstOfParallel = i === 0 && parallelism > 1; // killed as soon as it committed, mid-backfill
+      if (!firstOfParallel) await new Promise((r) => setTimeout(r, 500 + Math.random() * 2500));
       await daemon.stop("SIGKILL");
       await Deno.writeTextFile(`${dir}/daemon-${i}.log`, daemon.output());
       if (daemon.output().includes("resumes its parallel backfill")) resumedRanges++;
