@@ -23,6 +23,17 @@
  *
  * The change rate: exponentially weighted counts of sweeps that found changes and of the seconds they covered
  * (each sweep weighs `1 - DECAY` of the estimate), starting from a prior of one change per PRIOR_SECONDS.
+ *
+ * The ceiling is a deadline, not an interval: a change is only seen by a sweep whose high-water mark reaches its
+ * second, and the first change a sweep leaves behind was written just after its mark (the instance clock, read
+ * from `Date` headers truncated to the second, less the safety lag: up to a second or more before the sweep
+ * started). Its next sweep then waits in the host's pacer queue before its request goes. So a table's next
+ * sweep is due at the latest at (when its last sweep's window ended, on the local clock) + ceiling − the delay a
+ * sweep's first page has lately taken (the pacer's queue and the request: a decaying maximum, at most a quarter
+ * of the ceiling). Counting the ceiling from the sweep's end instead let a change wait the ceiling plus the lag,
+ * the sweep, and the next sweep's queueing: 139 s against a ceiling of 90 s (docs/performance.md). The
+ * allocation counts a table at its ceiling at the period it really polls at (the ceiling less that delay and
+ * how long a sweep's window ends before the sweep does), so the budget it shares stays the one it spends.
  */
 
 /** The host's request budget, as the scheduler needs it (RatePacer implements it). */
@@ -41,12 +52,21 @@ const DECAY = 0.8;
 const PRIOR_SECONDS = 3600;
 /** Allocations are recomputed at most this often (the budget and the rates move slowly). */
 const REALLOCATE_MS = 1000;
+/** The delay allowed for before a ceiling is at most this share of it (a long stall must not make it a floor). */
+const MAX_DELAY_SHARE = 0.25;
+/** Weight of the mean lead (window end → sweep end) kept at each sweep. */
+const LEAD_DECAY = 0.95;
 
 export class PollScheduler {
   readonly #tables = new Set<ScheduledTable>();
   #allocatedAt = -Infinity;
   /** Tables counted in the host's budget (`open`), taken back by `close`. */
   #registered = 0;
+  /** A decaying maximum of the delay of sweeps' first pages (pacer queue and request), and when it was set. */
+  #delayMs = 0;
+  #delayAt = 0;
+  /** Mean time from where a sweep's window ended (local clock) to the sweep's end. */
+  #leadMs = 0;
 
   constructor(
     private readonly budget: PollBudget | null,
@@ -77,6 +97,33 @@ export class PollScheduler {
     this.#registered = 0;
   }
 
+  /**
+   * A sweep's first page came `ms` after the sweep began (queued by the pacer, then the request). The delay
+   * allowed for before a deadline is the largest seen lately: a new largest is held for one ceiling, then fades
+   * over the next (smaller ones in between do not hold it).
+   */
+  delayed(ms: number): void {
+    if (ms < this.delayMs) return;
+    this.#delayMs = Math.min(this.maxMs * MAX_DELAY_SHARE, ms);
+    this.#delayAt = this.now();
+  }
+
+  /** The delay to allow for before a table's deadline (ms). */
+  get delayMs(): number {
+    const hold = Math.max(1000, this.maxMs);
+    return this.#delayMs * Math.exp(-Math.max(0, this.now() - this.#delayAt - hold) / hold);
+  }
+
+  /** A sweep ended `ms` after the instant its window ended (the lag, the clock's truncation, the sweep itself). */
+  led(ms: number): void {
+    this.#leadMs = this.#leadMs * LEAD_DECAY + Math.max(0, ms) * (1 - LEAD_DECAY);
+  }
+
+  /** The interval a table at its ceiling polls at, measured from its sweep's end: see the module comment. */
+  ceilingIntervalMs(table: { floorMs: number; maxMs: number }): number {
+    return Math.max(table.floorMs, Math.round(table.maxMs - this.delayMs - this.#leadMs));
+  }
+
   /** Recomputes every table's scheduled interval from the budget and the change rates, at most once a second. */
   reallocate(force = false): void {
     const now = this.now();
@@ -90,7 +137,11 @@ export class PollScheduler {
     }
     const share = rate * tables.length / Math.max(tables.length, this.budget!.tables);
     const intervals = allocateIntervals(
-      tables.map((t) => ({ changeRate: t.changeRate(), floorMs: t.floorMs, maxMs: t.maxMs })),
+      tables.map((t) => ({
+        changeRate: t.changeRate(),
+        floorMs: t.floorMs,
+        maxMs: this.ceilingIntervalMs(t),
+      })),
       share,
     );
     tables.forEach((t, i) => t.scheduledMs = intervals[i]);
@@ -101,6 +152,8 @@ export class PollScheduler {
 export class ScheduledTable {
   /** The interval the allocation gives the table (ms). */
   scheduledMs: number;
+  /** The latest instant (local ms) the next sweep may start at for the ceiling to hold; set by `swept`. */
+  latestStartAt = Infinity;
   /** Exponentially weighted sweeps that found changes, and seconds they covered (with the prior). */
   #changes = 1;
   #seconds = PRIOR_SECONDS;
@@ -127,15 +180,27 @@ export class ScheduledTable {
     return this.#lastChanged ? this.floorMs : this.scheduledMs;
   }
 
-  /** A sweep ended at `now` (local ms); `changed`: it emitted rows. Returns the wait before the next poll. */
-  swept(changed: boolean, now: number): number {
+  /**
+   * A sweep ended at `now` (local ms); `changed`: it emitted rows; `windowEndedAt`: the local instant from which
+   * changes were left to the next sweep (its high-water mark on the local clock; `now` when unknown). Returns the
+   * wait before the next poll: the scheduled interval, or less when the ceiling's deadline comes first.
+   */
+  swept(changed: boolean, now: number, windowEndedAt = now): number {
     const seconds = Math.max(0.001, (now - this.#lastSweepAt) / 1000);
     this.#lastSweepAt = now;
     this.#changes = this.#changes * DECAY + (changed ? 1 : 0) * (1 - DECAY);
     this.#seconds = this.#seconds * DECAY + seconds * (1 - DECAY);
     this.#lastChanged = changed;
+    this.scheduler.led(now - windowEndedAt);
     this.scheduler.reallocate();
-    return this.nextIntervalMs;
+    // The next sweep must have its first page by the window's end + the ceiling: it starts the delay before.
+    this.latestStartAt = Math.max(now + this.floorMs, windowEndedAt + this.maxMs - this.scheduler.delayMs);
+    return Math.min(this.nextIntervalMs, this.latestStartAt - now);
+  }
+
+  /** The next sweep's first page came `ms` after the sweep began. */
+  delayed(ms: number): void {
+    this.scheduler.delayed(ms);
   }
 }
 

@@ -88,3 +88,76 @@ Deno.test("scheduler: a ceiling at the floor keeps every table at its floor", ()
   const tables = Array.from({ length: 20 }, () => scheduler.add(FLOOR));
   assertEquals(tables.map((t) => t.swept(false, 1000)), tables.map(() => FLOOR));
 });
+
+/**
+ * One table at its ceiling, polled as the task polls it, for an hour in steps of 100 ms: each sweep's window ends
+ * `lagMs` before the sweep starts (the safety lag, the clock's truncation to the second), its first page comes
+ * `queueMs(at)` after it starts at `at` (the pacer's queue and the request), and it ends then; the host's other
+ * tables see the same queue on their first pages, one a second. Returns the staleness of a change written just
+ * after each sweep's window: it is carried by the next sweep's first page.
+ */
+function ceilingStaleness(lagMs: number, queueMs: (at: number) => number): number[] {
+  let now = 0;
+  const scheduler = new PollScheduler(new FixedBudget(0.0001), MAX, () => now);
+  const [table, other] = [scheduler.add(FLOOR), scheduler.add(FLOOR)];
+  scheduler.open();
+  const staleness: number[] = [];
+  let start = 10_000;
+  let pageAt: number | null = null;
+  let previousWindowEnd: number | null = null;
+  for (; now < 3_600_000; now += 100) {
+    if (now % 1000 === 0) other.delayed(queueMs(now));
+    if (pageAt === null && now >= start) pageAt = start + queueMs(start);
+    if (pageAt === null || now < pageAt) continue;
+    table.delayed(now - start);
+    if (previousWindowEnd !== null) staleness.push(now - previousWindowEnd);
+    previousWindowEnd = start - lagMs;
+    start = now + table.swept(false, now, previousWindowEnd);
+    pageAt = null;
+  }
+  return staleness;
+}
+
+Deno.test("scheduler: the ceiling is a deadline: a change just after a sweep's window reaches the next sweep within it", () => {
+  // A steady queue, and one with a 10 s spike every 7 s.
+  for (const queue of [() => 8_000, (at: number) => (at % 7_000 >= 6_000 ? 12_000 : 2_000)]) {
+    const staleness = ceilingStaleness(1_500, queue);
+    assert(staleness.length > 25, `${staleness.length} sweeps`);
+    assert(Math.max(...staleness) <= MAX, `staleness up to ${Math.max(...staleness)} ms, ceiling ${MAX} ms`);
+  }
+  // Without lag or queue the ceiling is the interval, as before.
+  const plain = ceilingStaleness(0, () => 0);
+  assert(plain.every((ms) => ms <= MAX && ms >= MAX - 200), `${plain}`);
+});
+
+Deno.test("scheduler: a ceiling table polls no more often than the deadline needs, and a long stall does not make it a floor", () => {
+  // Each poll is due the lag and one queue before the deadline: no earlier.
+  const steady = ceilingStaleness(1_500, () => 8_000);
+  assert(steady.every((ms) => ms >= MAX - 300), `${steady}`);
+  // A stall of ten minutes in the queue: allowed for up to a quarter of the ceiling only.
+  let now = 0;
+  const scheduler = new PollScheduler(new FixedBudget(0.0001), MAX, () => now);
+  const table = scheduler.add(FLOOR);
+  table.delayed(600_000);
+  assertEquals(scheduler.delayMs, MAX / 4);
+  now = 1_000;
+  assert(table.swept(false, now, now) >= MAX * 3 / 4 - 1);
+  // It is forgotten over about a ceiling.
+  now += 5 * MAX;
+  assert(scheduler.delayMs < 0.01 * MAX, `${scheduler.delayMs}`);
+});
+
+Deno.test("scheduler: the allocation counts a table at its ceiling at the interval it really polls at", () => {
+  let now = 0;
+  const scheduler = new PollScheduler(new FixedBudget(0.0001), MAX, () => now);
+  const tables = Array.from({ length: 5 }, () => scheduler.add(FLOOR));
+  scheduler.open();
+  tables[0].delayed(10_000);
+  now = 1_000;
+  // Each sweep's window ended 2 s before the sweep did.
+  for (let i = 0; i < 100; i++) tables[i % 5].swept(false, now, now - 2_000);
+  scheduler.reallocate(true);
+  const expected = scheduler.ceilingIntervalMs(tables[0]);
+  assert(expected < MAX - 10_000 && expected > MAX - 13_000, `${expected}`);
+  assertEquals(tables.map((t) => t.scheduledMs), tables.map(() => expected));
+});
