@@ -56,6 +56,12 @@ const REALLOCATE_MS = 1000;
 const MAX_DELAY_SHARE = 0.25;
 /** Weight of the mean lead (window end → sweep end) kept at each sweep. */
 const LEAD_DECAY = 0.95;
+/**
+ * The share of the pace (what the window can afford per second) that polls are planned to spend. The pacer
+ * sends requests one per pacing interval: polls planned at the full pace queue there (0.1–0.4 s each in
+ * bench/instance_budget.ts), and what they leave raises the pace later in the window, so it is not lost.
+ */
+const PLANNED_SHARE = 0.9;
 
 export class PollScheduler {
   readonly #tables = new Set<ScheduledTable>();
@@ -135,7 +141,7 @@ export class PollScheduler {
       for (const t of tables) t.scheduledMs = t.floorMs;
       return;
     }
-    const share = rate * tables.length / Math.max(tables.length, this.budget!.tables);
+    const share = rate * PLANNED_SHARE * tables.length / Math.max(tables.length, this.budget!.tables);
     const intervals = allocateIntervals(
       tables.map((t) => ({
         changeRate: t.changeRate(),
@@ -159,6 +165,8 @@ export class ScheduledTable {
   #seconds = PRIOR_SECONDS;
   #lastSweepAt: number;
   #lastChanged = false;
+  /** The wait `swept` gave (ms, from `#lastSweepAt`); null before a sweep ended. */
+  #waitMs: number | null = null;
 
   constructor(
     private readonly scheduler: PollScheduler,
@@ -195,7 +203,24 @@ export class ScheduledTable {
     this.scheduler.reallocate();
     // The next sweep must have its first page by the window's end + the ceiling: it starts the delay before.
     this.latestStartAt = Math.max(now + this.floorMs, windowEndedAt + this.maxMs - this.scheduler.delayMs);
-    return Math.min(this.nextIntervalMs, this.latestStartAt - now);
+    this.#waitMs = Math.min(this.nextIntervalMs, this.latestStartAt - now);
+    return this.#waitMs;
+  }
+
+  /**
+   * The poll came due at `now`. When the allocation has lengthened the table's interval since (a new window with
+   * less to spend), returns the instant it is due at now (never past the deadline); else null. Pending polls
+   * follow a new budget at once: at the end of a window with budget to spare every table polls at its floor, and
+   * at the reset all those polls would go into the pacer's queue together (1.5–1.9 s in the 30× bench, which is
+   * 45–57 s; with an hourly rule, 200 polls at a pacing interval of 0.28 s are 55 s).
+   */
+  postponedTo(now: number): number | null {
+    if (this.#waitMs === null) return null;
+    this.scheduler.reallocate();
+    const wait = Math.min(this.nextIntervalMs, this.latestStartAt - this.#lastSweepAt);
+    if (wait <= this.#waitMs || this.#lastSweepAt + wait <= now) return null;
+    this.#waitMs = wait;
+    return this.#lastSweepAt + wait;
   }
 
   /** The next sweep's first page came `ms` after the sweep began. */

@@ -87,6 +87,11 @@ export class TableBackoff {
     this.#nextAt = Math.min(align ? align(dueAt, intervalMs) : dueAt, Math.max(dueAt, latestAt));
   }
 
+  /** The next poll goes at `at` instead (the poll scheduler postponed it). */
+  pollAt(at: number): void {
+    this.#nextAt = at;
+  }
+
   /**
    * A page was read. After an oversized response halved the page size, a run of pages that fit doubles it back
    * (up to the configured batch size): large rows are often a local cluster, and a page size left halved for

@@ -153,6 +153,11 @@ export class TablePoller {
     while (!signal.aborted) {
       await this.#backoff.wait(signal);
       if (signal.aborted) break;
+      const later = this.#sweep === null ? this.#o.schedule?.postponedTo(Date.now()) : null;
+      if (later) {
+        this.#backoff.pollAt(later);
+        continue;
+      }
       let step: Step;
       try {
         step = await this.#step();

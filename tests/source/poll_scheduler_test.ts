@@ -161,3 +161,29 @@ Deno.test("scheduler: the allocation counts a table at its ceiling at the interv
   assert(expected < MAX - 10_000 && expected > MAX - 13_000, `${expected}`);
   assertEquals(tables.map((t) => t.scheduledMs), tables.map(() => expected));
 });
+
+Deno.test("scheduler: a poll already pending follows a smaller budget at once, never past its deadline", () => {
+  let now = 0;
+  const budget = new FixedBudget(100); // pays every floor
+  const scheduler = new PollScheduler(budget, MAX, () => now);
+  const tables = Array.from({ length: 20 }, () => scheduler.add(FLOOR));
+  scheduler.open();
+  now = 1_000;
+  const waits = tables.map((t) => t.swept(false, now, now - 1_000));
+  assertEquals(waits, tables.map(() => FLOOR));
+  // The window ends; the next affords a poll every 10 s for all 20 tables. The polls due now are put off.
+  budget.rate = 0.1;
+  now += FLOOR;
+  const later = tables.map((t) => t.postponedTo(now));
+  for (const [i, at] of later.entries()) {
+    assert(at !== null && at > now, `table ${i} polls at ${at}`);
+    // The windows of those sweeps ended at 0: the deadline is the ceiling after.
+    assert(at <= tables[i].latestStartAt && at <= MAX, `table ${i} polls at ${at}`);
+  }
+  // Once put off, a poll is due when it says; a larger budget does not bring it back.
+  now = later[0]!;
+  budget.rate = 100;
+  assertEquals(tables[0].postponedTo(now), null);
+  // Before any sweep ended there is nothing to put off.
+  assertEquals(scheduler.add(FLOOR).postponedTo(now), null);
+});
