@@ -207,6 +207,11 @@ export class ScheduledTable {
     return this.#waitMs;
   }
 
+  /** The wait before the next poll that `swept` gave, or `postponedTo` lengthened (ms); null before a sweep. */
+  get waitMs(): number | null {
+    return this.#waitMs;
+  }
+
   /**
    * The poll came due at `now`. When the allocation has lengthened the table's interval since (a new window with
    * less to spend), returns the instant it is due at now (never past the deadline); else null. Pending polls

@@ -156,6 +156,7 @@ export class TablePoller {
       const later = this.#sweep === null ? this.#o.schedule?.postponedTo(Date.now()) : null;
       if (later) {
         this.#backoff.pollAt(later);
+        this.#o.progress?.scheduled?.(this.#o.schedule!.waitMs!);
         continue;
       }
       let step: Step;
