@@ -33,7 +33,9 @@
  * of the ceiling). Counting the ceiling from the sweep's end instead let a change wait the ceiling plus the lag,
  * the sweep, and the next sweep's queueing: 139 s against a ceiling of 90 s (docs/performance.md). The
  * allocation counts a table at its ceiling at the period it really polls at (the ceiling less that delay and
- * how long a sweep's window ends before the sweep does), so the budget it shares stays the one it spends.
+ * how long a sweep's window ends before the sweep does), so the budget it shares stays the one it spends. A
+ * deadline shortens a ceiling by at most a quarter, and only while the budget pays every table at its ceiling:
+ * otherwise polling sooner would only lengthen the pacer's queue, and the ceiling is an interval as before.
  */
 
 /** The host's request budget, as the scheduler needs it (RatePacer implements it). */
@@ -52,7 +54,10 @@ const DECAY = 0.8;
 const PRIOR_SECONDS = 3600;
 /** Allocations are recomputed at most this often (the budget and the rates move slowly). */
 const REALLOCATE_MS = 1000;
-/** The delay allowed for before a ceiling is at most this share of it (a long stall must not make it a floor). */
+/**
+ * A deadline shortens a ceiling by at most this share of it: a long stall, or a queue that more polls would only
+ * lengthen, must not turn the ceiling into the floor.
+ */
 const MAX_DELAY_SHARE = 0.25;
 /** Weight of the mean lead (window end → sweep end) kept at each sweep. */
 const LEAD_DECAY = 0.95;
@@ -73,6 +78,11 @@ export class PollScheduler {
   #delayAt = 0;
   /** Mean time from where a sweep's window ended (local clock) to the sweep's end. */
   #leadMs = 0;
+  /**
+   * Whether the last allocation's budget pays every table at its ceiling. When it does not, a deadline cannot be
+   * kept by polling sooner (the pacer would only queue the polls): the ceiling is an interval again, as before.
+   */
+  #deadlinesKept = true;
 
   constructor(
     private readonly budget: PollBudget | null,
@@ -127,7 +137,16 @@ export class PollScheduler {
 
   /** The interval a table at its ceiling polls at, measured from its sweep's end: see the module comment. */
   ceilingIntervalMs(table: { floorMs: number; maxMs: number }): number {
-    return Math.max(table.floorMs, Math.round(table.maxMs - this.delayMs - this.#leadMs));
+    if (!this.#deadlinesKept) return table.maxMs;
+    const shortened = Math.min(table.maxMs * MAX_DELAY_SHARE, this.delayMs + this.#leadMs);
+    return Math.max(table.floorMs, Math.round(table.maxMs - shortened));
+  }
+
+  /** The latest start of a table's next sweep whose last one ended at `now`, its window at `windowEndedAt`. */
+  deadline(table: { floorMs: number; maxMs: number }, now: number, windowEndedAt: number): number {
+    if (!this.#deadlinesKept) return now + table.maxMs;
+    const latest = windowEndedAt + table.maxMs - this.delayMs;
+    return Math.max(now + table.floorMs, now + table.maxMs * (1 - MAX_DELAY_SHARE), latest);
   }
 
   /** Recomputes every table's scheduled interval from the budget and the change rates, at most once a second. */
@@ -139,9 +158,14 @@ export class PollScheduler {
     const rate = this.budget?.pollRate(now);
     if (rate === null || rate === undefined) {
       for (const t of tables) t.scheduledMs = t.floorMs;
+      this.#deadlinesKept = true;
       return;
     }
     const share = rate * PLANNED_SHARE * tables.length / Math.max(tables.length, this.budget!.tables);
+    this.#deadlinesKept = tables.reduce(
+      (sum, t) => sum + 1000 / t.maxMs + Math.min(t.changeRate(), 1000 / t.floorMs),
+      0,
+    ) <= share;
     const intervals = allocateIntervals(
       tables.map((t) => ({
         changeRate: t.changeRate(),
@@ -202,7 +226,7 @@ export class ScheduledTable {
     this.scheduler.led(now - windowEndedAt);
     this.scheduler.reallocate();
     // The next sweep must have its first page by the window's end + the ceiling: it starts the delay before.
-    this.latestStartAt = Math.max(now + this.floorMs, windowEndedAt + this.maxMs - this.scheduler.delayMs);
+    this.latestStartAt = this.scheduler.deadline(this, now, windowEndedAt);
     this.#waitMs = Math.min(this.nextIntervalMs, this.latestStartAt - now);
     return this.#waitMs;
   }
