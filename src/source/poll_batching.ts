@@ -50,15 +50,16 @@ export function pollBatchingFor(
 ): typeof alignIdlePoll | undefined {
   const mode = settings.pollBatch;
   if (mode === "false" || (mode === "auto" && pollersOf(settings) < 2)) return undefined;
+  // auto: not while the host has a request budget (a rule, or svc.http.requests.per.hour). The instance runs
+  // every item as a request of its own, so a batch saves none of the rule's budget: it costs one more.
+  const alone = mode === "auto" ? () => (client.http.budget?.snapshot().limit ?? 0) > 0 : undefined;
   client.coalesceReads(
     new ReadCoalescer(client.http, {
       gatherMs: GATHER_MS,
       maxItems: MAX_BATCH_ITEMS,
       required: mode === "true",
       neededBy: `svc.source.poll.batch=${mode}`,
-      // auto: not while the host has a request budget (a rule, or svc.http.requests.per.hour). The instance runs
-      // every item as a request of its own, so a batch saves none of the rule's budget: it costs one more.
-      aloneWhile: mode === "auto" ? () => (client.http.budget?.snapshot().limit ?? 0) > 0 : undefined,
+      aloneWhile: alone,
       onRefused: (error) =>
         logger.warn(
           { err: error },
@@ -66,5 +67,12 @@ export function pollBatchingFor(
         ),
     }),
   );
-  return alignIdlePoll;
+  // While idle polls go alone, a shared tick would only bunch them: every table at one interval due at one
+  // instant, a burst the host's pacer queues (and a wait of up to half an interval more for each).
+  return alone === undefined ? alignIdlePoll : alignedUnless(alone);
+}
+
+/** alignIdlePoll, except while `alone` says idle polls go singly: then a poll goes when it is due. */
+function alignedUnless(alone: () => boolean): typeof alignIdlePoll {
+  return (dueAt, intervalMs) => alone() ? dueAt : alignIdlePoll(dueAt, intervalMs);
 }

@@ -76,14 +76,20 @@ export class TableBackoff {
   /**
    * A sweep ended (or found nothing to do): the next one waits `intervalMs` (the poll interval, or the
    * scheduler's, poll_scheduler.ts), its end moved by `align` (the instant to poll at instead, poll_batching.ts)
-   * when given.
+   * when given, but never past `latestAt` (the scheduler's deadline for the ceiling).
    */
   pollIntervalStarts(
     intervalMs = this.#t.pollIntervalMs,
     align?: (dueAt: number, intervalMs: number) => number,
+    latestAt = Infinity,
   ): void {
     const dueAt = Date.now() + intervalMs;
-    this.#nextAt = align ? align(dueAt, intervalMs) : dueAt;
+    this.#nextAt = Math.min(align ? align(dueAt, intervalMs) : dueAt, Math.max(dueAt, latestAt));
+  }
+
+  /** The next poll goes at `at` instead (the poll scheduler postponed it). */
+  pollAt(at: number): void {
+    this.#nextAt = at;
   }
 
   /**

@@ -86,6 +86,8 @@ export class TablePoller {
   #sweep: Sweep | null = null;
   /** When (local clock) the running sweep fixed its high-water mark. */
   #sweepStartedAt = 0;
+  /** The local instant from which the running sweep's window leaves changes to the next one (its mark). */
+  #windowEndedAt = 0;
   /** Records the running sweep emitted so far: did it find changes (the poll scheduler's signal). */
   #sweepEmitted = 0;
   /** Where the last sweep found windows of hidden rows covered: tried first by the next sweep. */
@@ -151,6 +153,12 @@ export class TablePoller {
     while (!signal.aborted) {
       await this.#backoff.wait(signal);
       if (signal.aborted) break;
+      const later = this.#sweep === null ? this.#o.schedule?.postponedTo(Date.now()) : null;
+      if (later) {
+        this.#backoff.pollAt(later);
+        this.#o.progress?.scheduled?.(this.#o.schedule!.waitMs!);
+        continue;
+      }
       let step: Step;
       try {
         step = await this.#step();
@@ -176,8 +184,8 @@ export class TablePoller {
     const align = this.#idle ? this.#o.alignIdlePoll : undefined;
     if (schedule === undefined) this.#backoff.pollIntervalStarts(undefined, align);
     else {
-      const interval = schedule.swept(this.#sweepEmitted > 0, Date.now());
-      this.#backoff.pollIntervalStarts(interval, align);
+      const interval = schedule.swept(this.#sweepEmitted > 0, Date.now(), this.#windowEndedAt);
+      this.#backoff.pollIntervalStarts(interval, align, schedule.latestStartAt);
       this.#o.progress?.scheduled?.(interval);
     }
     this.#sweepEmitted = 0;
@@ -188,9 +196,14 @@ export class TablePoller {
     const t = this.#t;
     if (this.#sweep === null) {
       this.#sweepStartedAt = Date.now();
+      const mark = await this.#high.forSweep();
+      // Changes after the mark are left to the next sweep: the instance clock ran ahead of it by the lag and the
+      // second the mark is truncated to (the poll scheduler's deadline counts from here).
+      this.#windowEndedAt = Date.now() -
+        Math.max(0, (this.#o.clock.estimate() ?? mark.epochMs) - mark.epochMs);
       const sweep = new Sweep(
         sweepStart(this.#cursor, t.startTimestamp, this.#o.source.overlapSeconds),
-        await this.#high.forSweep(),
+        mark,
         this.#hints,
         this.#cursor === null,
       );
@@ -204,6 +217,7 @@ export class TablePoller {
       { ...sweep.next(this.#query), coalesce: this.#idle && sweep.pages === 0 },
       this.#backoff.limit,
     );
+    if (sweep.pages === 0) this.#o.schedule?.delayed(Date.now() - this.#sweepStartedAt);
     if (sweep.pages === 0 && this.#high.contradicts(sweep.highWater, page.instanceTime)) {
       // The instance clock is behind the mark: this page may hold rows of a second still being written.
       done();

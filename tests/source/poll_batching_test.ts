@@ -16,10 +16,40 @@ Deno.test("poll.batch: auto batches from two pollers on (a table with deletes co
     pollBatchingFor(sourceSettingsFromProps(propsOf(sourceConfig(fakeSim, tables, extra))), client, logger);
   try {
     assertEquals(batching({ a: "incident" }), undefined);
-    assertEquals(batching({ a: "incident", b: "problem" }), alignIdlePoll);
-    assertEquals(batching({ a: "incident" }, { "svc.table.a.capture.deletes": "true" }), alignIdlePoll);
+    // auto aligns idle polls to the shared tick (the host has no request budget here).
+    assertEquals(batching({ a: "incident", b: "problem" })?.(10_400, 1000), 10_000);
+    assertEquals(
+      batching({ a: "incident" }, { "svc.table.a.capture.deletes": "true" })?.(10_400, 1000),
+      10_000,
+    );
     assertEquals(batching({ a: "incident" }, { "svc.source.poll.batch": "true" }), alignIdlePoll);
     assertEquals(batching({ a: "incident", b: "problem" }, { "svc.source.poll.batch": "false" }), undefined);
+  } finally {
+    client.close();
+  }
+});
+
+Deno.test("poll.batch auto under a request budget: idle polls go singly, each when it is due, not bunched on a tick", async () => {
+  // A host of its own: the budget configured here is the host's, shared by every client of it.
+  const url = "https://batching-budget.example.test";
+  const client = await TableClient.create(testOptions(url, { http: { requestsPerHour: 3600 } }));
+  const settings = (extra: Record<string, string>) =>
+    sourceSettingsFromProps(
+      propsOf(sourceConfig({ url } as Simulator, { a: "incident", b: "problem" }, extra)),
+    );
+  try {
+    const auto = pollBatchingFor(settings({}), client, new TestContext().logger)!;
+    const always = pollBatchingFor(
+      settings({ "svc.source.poll.batch": "true" }),
+      client,
+      new TestContext().logger,
+    )!;
+    client.http.budget!.pollRate(Date.now()); // the configured budget opens its window
+    assert((client.http.budget!.snapshot().limit) > 0, "the host has a request budget");
+    assertEquals(auto(10_400, 1000), 10_400);
+    assertEquals(auto(9_700, 1000), 9_700);
+    // Batches under `true` still need their tables due together.
+    assertEquals(always(10_400, 1000), 10_000);
   } finally {
     client.close();
   }

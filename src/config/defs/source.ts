@@ -49,7 +49,7 @@ export const SOURCE_DEFS: readonly PropertyDef[] = [
   source(
     "svc.source.poll.interval.max.ms",
     "INT",
-    "Longest wait of an idle table between polls when the instance's request budget (a rate-limit rule, or svc.http.requests.per.hour) cannot poll every table at its poll interval: each table's interval then moves between its poll interval and this by how often its rows change, so the requests go to the tables that change, and a change in any table reaches its topic within about this long plus one sweep (the default, 90 s, keeps that inside two minutes). A value at or below the poll interval keeps every table at its poll interval.",
+    "Longest wait of an idle table between polls when the instance's request budget (a rate-limit rule, or svc.http.requests.per.hour) cannot poll every table at its poll interval: each table's interval then moves between its poll interval and this by how often its rows change, so the requests go to the tables that change, and a change in any table reaches its topic within about this long: it is a deadline counted from where the table's last sweep stopped reading, less the delay requests lately waited for the budget (the default, 90 s, keeps a change inside two minutes). A value at or below the poll interval keeps every table at its poll interval.",
     {
       default: "90000",
       validator: range(1),
