@@ -24,6 +24,7 @@ import type {
 } from "../kafka/mod.ts";
 import type { Logger } from "../observability/log.ts";
 import type { MetricsRegistry } from "../observability/metrics.ts";
+import { ConsumerLagGauges } from "./consumer_lag_gauges.ts";
 import type { ErrorHandler } from "./errors/error_handler.ts";
 import { ConversionError, fromBytes, prepareFromBytes, type RecordConverters } from "./record_bytes.ts";
 import { PauseGate } from "./pause_gate.ts";
@@ -53,7 +54,6 @@ export interface SinkDriverOptions {
   warnings: Pick<TaskWarnings, "set" | "clear">;
 }
 
-const CONSUMER_LAG = "tablesync_sink_consumer_lag_records";
 /** The key of the sink's warning about missing topics. */
 const WAITING_FOR_TOPICS = "sink-topics";
 
@@ -78,8 +78,7 @@ export class SinkDriver {
   #stop = new AbortController();
   /** Next offset to read per partition: everything before it has been given to the task. */
   #consumed = new Map<string, TopicPartitionOffset>();
-  /** The partitions whose consumer lag this task reports: cleared when it fails, as it stops consuming them. */
-  #lagPartitions = new Map<string, { topic: string; partition: string }>();
+  readonly #lag: ConsumerLagGauges;
   /** What was last committed per partition, to skip redundant commits. */
   #committed = new Map<string, number>();
   #lastCommit = Date.now();
@@ -101,6 +100,7 @@ export class SinkDriver {
 
   constructor(options: SinkDriverOptions) {
     this.#o = options;
+    this.#lag = new ConsumerLagGauges(options.metrics);
     this.#done = new Promise<void>((resolve, reject) => {
       this.#finish = (error?: Error) => error ? reject(error) : resolve();
     });
@@ -234,7 +234,7 @@ export class SinkDriver {
         for (const p of partitions) {
           this.#consumed.delete(tpKey(p.topic, p.partition));
           this.#raw.delete(tpKey(p.topic, p.partition));
-          this.#unsetLag(tpKey(p.topic, p.partition));
+          this.#lag.unset(p.topic, p.partition);
         }
       },
     });
@@ -275,8 +275,7 @@ export class SinkDriver {
   /** The task fails: nothing more is consumed or committed. */
   #fail(error: Error): void {
     this.#halt();
-    // A failed task consumes nothing: its last lag would read as current while the real one grows.
-    for (const key of [...this.#lagPartitions.keys()]) this.#unsetLag(key);
+    this.#lag.clear();
     if (this.#onStop) this.#stop.signal.removeEventListener("abort", this.#onStop);
     this.#stop.abort();
     this.#consumer?.close().catch(() => {});
@@ -285,7 +284,7 @@ export class SinkDriver {
 
   async #handle(batch: ConsumedBatch, isRunning: () => boolean): Promise<void> {
     await this.#gate.wait();
-    this.#setLag(batch, batch.records[0].offset);
+    this.#lag.set(batch.topic, batch.partition, batch.highWatermark, batch.records[0].offset);
     const key = tpKey(batch.topic, batch.partition);
     const kept = this.#raw.get(key) ?? [];
     kept.push(...batch.records);
@@ -321,22 +320,8 @@ export class SinkDriver {
       partition: batch.partition,
       offset: last.offset + 1,
     });
-    this.#setLag(batch, last.offset + 1);
+    this.#lag.set(batch.topic, batch.partition, batch.highWatermark, last.offset + 1);
     if (Date.now() - this.#lastCommit >= this.#o.commitIntervalMs) await this.#commit();
-  }
-
-  /** Consumer lag: the log end offset as of this batch's fetch minus the next offset to hand to the task. */
-  #setLag(batch: ConsumedBatch, position: number): void {
-    const labels = { topic: batch.topic, partition: String(batch.partition) };
-    this.#lagPartitions.set(tpKey(batch.topic, batch.partition), labels);
-    this.#o.metrics.set(CONSUMER_LAG, labels, Math.max(0, batch.highWatermark - position));
-  }
-
-  #unsetLag(key: string): void {
-    const labels = this.#lagPartitions.get(key);
-    if (!labels) return;
-    this.#lagPartitions.delete(key);
-    this.#o.metrics.unset(CONSUMER_LAG, labels);
   }
 
   async #toSinkRecord(consumed: ConsumedRecord): Promise<SinkRecord | null> {
