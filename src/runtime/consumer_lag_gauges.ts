@@ -32,6 +32,7 @@ export class ConsumerLagGauges {
   }
 
   clear(): void {
-    for (const { topic, partition } of [...this.#partitions.values()]) this.unset(topic, Number(partition));
+    for (const labels of this.#partitions.values()) this.#metrics.unset(CONSUMER_LAG, labels);
+    this.#partitions.clear();
   }
 }

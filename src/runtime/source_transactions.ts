@@ -71,8 +71,8 @@ export class SourceTransactions {
    * The offsets go first: a send of a page's records is split into requests of max.request.size, and kafkajs adds
    * each request's new partitions to the transaction (AddPartitionsToTxn) before producing it. In the first
    * request, the offsets partition joins the records' partitions in that one AddPartitionsToTxn; in the last, it
-   * cost a FindCoordinator and an AddPartitionsToTxn of its own per transaction. Nothing of a transaction is visible before its commit, so the
-   * order does not matter to readers.
+   * cost a FindCoordinator and an AddPartitionsToTxn of its own per transaction. Nothing of a transaction is
+   * visible before its commit, so the order does not matter to readers.
    */
   async commit(offsets: readonly OffsetUpdate[], records: readonly ProducedRecord[] = []): Promise<void> {
     if (this.#open === null && offsets.length === 0 && records.length === 0) return;
