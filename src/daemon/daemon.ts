@@ -119,6 +119,9 @@ async function startWorker(
   const values = worker.values;
   const kafka = createKafka((await kafkaOptionsFromProperties(strings)).connection);
   readiness.watchKafka(new KafkaReachability(kafka, strings["bootstrap.servers"]));
+  // In a worker group /ready names the group check from the start: not ready until this member holds an assignment.
+  let groupJoined = () => false;
+  if (values["group.id"]) readiness.watchGroup(() => groupJoined());
   readiness.stage = `waiting for Kafka at ${strings["bootstrap.servers"]}`;
   const clusterId = await waitForKafka(kafka, {
     timeoutMs: KAFKA_START_TIMEOUT_MS,
@@ -186,7 +189,7 @@ async function startWorker(
       else log.warn({ logger: name, level: raw }, "ignoring a cluster-wide logger level that is not a level");
     });
     readiness.stage = "joining the worker group";
-    readiness.watchGroup(() => group.members.joined);
+    groupJoined = () => group.members.joined;
     await group.members.start(herder);
   }
   readiness.started();
