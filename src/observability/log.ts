@@ -9,7 +9,7 @@
  * Worker receives the same settings (`logSettings`/`applyLogSettings`) when it starts and whenever they change.
  *
  * Every line is redacted as a whole after formatting, so a secret cannot slip through a field name, an error
- * stack or a nested object.
+ * stack or a nested object; a `text` line is made from the redacted JSON line and redacted once more.
  */
 import pino from "pino";
 import { redact } from "./redact.ts";
@@ -70,7 +70,9 @@ const root = pino(
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
   },
-  { write: (line: string) => sink(redact(format === "text" ? textLine(line) : line)) },
+  // A text line is made from the redacted JSON line (so both formats hide exactly the same), then redacted again
+  // for any credential shape the reformatting spells out.
+  { write: (line: string) => sink(format === "text" ? redact(textLine(redact(line))) : redact(line)) },
 );
 
 export type Logger = pino.Logger;

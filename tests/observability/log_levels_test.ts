@@ -13,6 +13,7 @@ import {
   setLogSink,
 } from "../../src/observability/log.ts";
 import { textLine } from "../../src/observability/log_text.ts";
+import { registerSecret } from "../../src/observability/redact.ts";
 
 function capture(): string[] {
   const lines: string[] = [];
@@ -85,4 +86,48 @@ Deno.test("log.format=text puts time, level, connector and task first, then the 
   assertMatch(lines[0], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO hello logger=zz_text n=1\n$/);
   assertStringIncludes(textLine("not json"), "not json");
   setLogSink((l) => Deno.stderr.writeSync(new TextEncoder().encode(l)));
+});
+
+Deno.test("log.format=text puts a field of several lines (a failed task's trace) on indented lines", () => {
+  const line = textLine(JSON.stringify({
+    level: "error",
+    time: "2026-11-27T15:00:00.000Z",
+    component: "runtime",
+    task: "x-0",
+    msg: "task x-0 failed",
+    trace: "StartupProbeError: no\n    at probe (a.ts:1:1)\nCaused by: Error: deeper",
+  }));
+  assertEquals(
+    line,
+    "2026-11-27T15:00:00.000Z ERROR [task=x-0] task x-0 failed logger=runtime\n" +
+      "    trace: StartupProbeError: no\n    at probe (a.ts:1:1)\n    Caused by: Error: deeper\n",
+  );
+});
+
+Deno.test("log.format=text hides what json hides: a secret split over a stack's lines, credential shapes", () => {
+  const secret = 'pw"Lark\nsecond-line-Vole-88';
+  registerSecret(secret);
+  const lines = capture();
+  setLogFormat("text");
+  try {
+    const err = new Error(`login refused for ${secret}`);
+    logger("zz_secret").error(
+      {
+        err,
+        trace: `Error: ${secret}\n    at f`,
+        url: "https://user:pass-Heron-9@host/x",
+        token: "tok-Quail-3",
+      },
+      "login failed",
+    );
+  } finally {
+    setLogFormat("json");
+    setLogSink((l) => Deno.stderr.writeSync(new TextEncoder().encode(l)));
+  }
+  const text = lines.join("");
+  for (const piece of ['pw"Lark', "second-line-Vole-88", "pass-Heron-9", "tok-Quail-3"]) {
+    assertEquals(text.includes(piece), false, `${piece} leaked in:\n${text}`);
+  }
+  assertStringIncludes(text, "[hidden]");
+  assertMatch(text, /^\S+Z ERROR login failed logger=zz_secret /);
 });
