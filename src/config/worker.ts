@@ -215,6 +215,18 @@ export const WORKER_DEFS: readonly PropertyDef[] = [
     { default: "1048576", validator: range(1024) },
   ),
   rest(
+    "topic.tracking.enable",
+    "BOOLEAN",
+    "Kafka Connect's KIP-558 switch: whether GET /connectors/<name>/topics answers with the connector's active topics; false: 403 'Topic tracking is disabled.' there and on the reset.",
+    { default: "true" },
+  ),
+  rest(
+    "topic.tracking.allow.reset",
+    "BOOLEAN",
+    "Whether PUT /connectors/<name>/topics/reset may empty a connector's active topics (while it runs too, as in Kafka Connect); false: 403 'Topic tracking reset is disabled.'.",
+    { default: "true" },
+  ),
+  rest(
     "listeners.https.ssl.certificate.location",
     "STRING",
     "PEM certificate (chain) for an https:// listener.",

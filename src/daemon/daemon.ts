@@ -84,6 +84,10 @@ export async function startDaemon(configPath: string, options: StartOptions = {}
         authToken: worker.values["rest.auth.token"] as string | null,
         tls,
         maxBodyBytes: worker.values["rest.request.max.bytes"] as number,
+        topicTracking: {
+          enabled: worker.values["topic.tracking.enable"] as boolean,
+          allowReset: worker.values["topic.tracking.allow.reset"] as boolean,
+        },
         probes: readiness,
       }).catch(async (e) => {
         await Promise.all(rest.map((r) => r.close().catch(() => {})));

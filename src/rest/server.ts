@@ -18,7 +18,7 @@ import { pluginRoutes } from "./plugins.ts";
 import { tableRoutes } from "./tables.ts";
 import { isPublicPath, startingUiPage, uiRoutes } from "./ui.ts";
 import type { ThroughputHistory } from "./ui_history.ts";
-import { topicRoutes } from "./topics.ts";
+import { topicRoutes, type TopicTracking } from "./topics.ts";
 import { type ClusterLoggerLevel, loggerRoutes } from "./loggers.ts";
 import { PROBE_PATHS, probeRoutes, type WorkerProbes } from "./probes.ts";
 import { checkDeclaredLength, DEFAULT_MAX_BODY_BYTES, limitBody } from "./request_body.ts";
@@ -36,6 +36,8 @@ export interface RestServerOptions {
   maxBodyBytes?: number;
   /** `/health` and `/ready`, answered from the moment the listener opens. */
   probes: WorkerProbes;
+  /** `topic.tracking.enable` and `topic.tracking.allow.reset` (both on by default). */
+  topicTracking?: TopicTracking;
 }
 
 /** What the rest of the API answers from, once the worker has it (`RestServer.serve`). */
@@ -89,7 +91,7 @@ function buildRouter(options: RestServerOptions, api: RestApi): Router {
   offsetRoutes(router, api.herder);
   pluginRoutes(router, api.herder);
   tableRoutes(router, api.herder);
-  topicRoutes(router, api.herder);
+  topicRoutes(router, api.herder, options.topicTracking);
   uiRoutes(router, {
     herder: api.herder,
     authToken: options.authToken,

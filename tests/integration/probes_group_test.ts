@@ -5,6 +5,7 @@
  * - started while the broker does not answer: /ready is 503 naming `kafka` and `group` (not joined yet), /health
  *   503 `starting`; once the broker answers, both 200 and the group check passes;
  * - `PUT /admin/loggers/<name>?scope=cluster` goes through the config topic and comes back to this member;
+ * - `topic.tracking.allow.reset=false` refuses `PUT .../topics/reset` with Connect's 403;
  * - a config larger than the broker's `message.max.bytes` cannot be written to the config topic: a 500 saying so,
  *   and no connector registered (the issue's "500 yet left a connector registered as UNASSIGNED");
  * - the broker paused while the daemon runs: /ready turns 503 (`kafka`, then `group` once membership is lost) while
@@ -39,6 +40,8 @@ Deno.test({
           "offset.storage.replication.factor": 1,
           "session.timeout.ms": 4000,
           "heartbeat.interval.ms": 1000,
+          // Connect's worker key: GET .../topics answers, the reset is refused.
+          "topic.tracking.allow.reset": false,
         },
         connectors: [],
       }, { until: "listening" });
@@ -67,6 +70,11 @@ Deno.test({
           group: { ready: true },
         });
         assertEquals((await daemon.request("GET", "/health")).body.status, "healthy");
+
+        // topic.tracking.allow.reset=false: Connect's 403, checked before the connector is looked up.
+        const reset = await daemon.request("PUT", "/connectors/any/topics/reset");
+        assertEquals(reset.body, { error_code: 403, message: "Topic tracking reset is disabled." });
+        assertEquals((await daemon.request("GET", "/connectors/any/topics")).status, 404);
 
         // Cluster scope: written to the config topic, applied here when read back.
         const cluster = await daemon.request("PUT", "/admin/loggers/task?scope=cluster", { level: "DEBUG" });
