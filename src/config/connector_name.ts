@@ -38,7 +38,8 @@ function isIsoControl(code: number): boolean {
   return code <= 0x1f || (code >= 0x7f && code <= 0x9f);
 }
 
-/** The name as JSON (control characters escaped), cut short when long. */
+/** The name as JSON, cut short when long, with every control character escaped (JSON leaves U+007F–U+009F). */
 function shown(name: string): string {
-  return JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
+  return JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name)
+    .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -47,7 +47,7 @@ function checkContentType(header: string | null): void {
   throw new ConnectRestError(
     415,
     `Unsupported Content-Type ${header === null ? "(none)" : JSON.stringify(header)}: ` +
-      "the request body must be JSON sent as Content-Type: application/json",
+      "the request body must be JSON sent as Content-Type: application/json (charset utf-8, if one is given)",
   );
 }
 

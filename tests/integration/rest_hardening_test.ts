@@ -1,7 +1,8 @@
 /**
  * REST hardening and probes on the real daemon (log.format=text): oversized bodies are refused with 413 before
  * they are read (a declared length) or once the limit is passed (a chunked 30 MB body: the answer arrives while
- * most of it is still unsent, and the daemon's peak RSS does not grow by half of it); non-JSON bodies 415; bad connector names 400 naming the name; a create whose
+ * most of it is still unsent, and the daemon's peak RSS does not grow by half of it; the same on every endpoint
+ * that takes a body); non-JSON bodies 415; bad connector names 400 naming the name; a create whose
  * config cannot be stored leaves nothing registered; /health and /ready; /admin/loggers changes what a running
  * task logs; KIP-558 active topics after data flowed and after a reset. A second daemon pointed at a closed port
  * answers /health and /ready (503, naming Kafka) without the bearer token while it waits for Kafka.
@@ -158,8 +159,43 @@ Deno.test("REST hardening, probes, loggers and active topics on the real daemon"
     assertEquals((await daemon.request("GET", "/connectors/unstored/status")).status, 404);
     await Deno.remove(`${dir}/state`);
 
-    // A running source: its topic becomes active once data flowed.
-    assertEquals((await post("/connectors", { name: "hard", config: sourceConfig(sim.url) })).status, 201);
+    // Every other endpoint that takes a body reads it within the limit too (a stopped connector: no task's memory).
+    const stopped = await post("/connectors", {
+      name: "idle",
+      config: sourceConfig(sim.url),
+      initial_state: "STOPPED",
+    });
+    assertEquals(stopped.status, 201, JSON.stringify(stopped.body));
+    for (
+      const [method, path] of [
+        ["PUT", "/connectors/idle/config"],
+        ["PATCH", "/connectors/idle/config"],
+        ["PUT", "/connector-plugins/TableSourceConnector/config/validate"],
+        ["PATCH", "/connectors/idle/offsets"],
+        ["PUT", "/admin/loggers/root"],
+      ]
+    ) {
+      const peak = await peakRssBytes(daemon.process.pid);
+      const big = await rawRequest(
+        daemon.url,
+        `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        { total, chunk: 64 * 1024 },
+      );
+      assertEquals(big.status, 413, `${method} ${path}: ${big.text}`);
+      assert(big.bytesSent < total / 2, `${method} ${path}: sent ${big.bytesSent} bytes before the answer`);
+      const grew = (await peakRssBytes(daemon.process.pid)) - peak;
+      assert(grew < total / 4, `${method} ${path}: the daemon's peak RSS grew by ${grew} bytes`);
+    }
+    assertEquals((await daemon.request("DELETE", "/connectors/idle")).status, 204);
+
+    // A running source (sent with a charset, which Connect accepts too): its topic becomes active once data flowed.
+    const created = await fetch(`${daemon.url}/connectors`, {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=UTF-8" },
+      body: JSON.stringify({ name: "hard", config: sourceConfig(sim.url) }),
+    });
+    assertEquals(created.status, 201, await created.text());
+
     const topics = await waitFor(
       async () => {
         const res = await daemon.request("GET", "/connectors/hard/topics");

@@ -15,7 +15,9 @@ Deno.test("blank, control characters, too long, a slash or a dot path are refuse
   assertStringIncludes(refusal(" \t "), "empty or blank"); // trimmed away, as Connect trims
   assertStringIncludes(refusal("   "), "empty or blank");
   assertStringIncludes(refusal("a\nb"), "U+000A");
-  assertStringIncludes(refusal("a\u0085b"), "U+0085");
+  const c1 = refusal("a\u0085b");
+  assertStringIncludes(c1, "U+0085");
+  assertStringIncludes(c1, 'Invalid value "a\\u0085b"', "the invisible character is shown escaped");
   assertStringIncludes(refusal("a\u007fb"), "U+007F");
   const long = refusal("x".repeat(5000));
   assertStringIncludes(long, "5000 characters long; at most 249");
