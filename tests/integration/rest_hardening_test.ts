@@ -234,6 +234,14 @@ Deno.test("REST hardening, probes, loggers and active topics on the real daemon"
     assertEquals([again.status, again.body], [200, ["task"]]);
     assertEquals((await daemon.request("GET", "/admin/loggers/task")).body, task.body);
     await waitFor(() => sweepLine.test(daemon.output()), 30_000, "a DEBUG sweep line from the task");
+    // A task started after the change (a new Web Worker) begins with it.
+    assertEquals((await daemon.request("POST", "/connectors/hard/tasks/0/restart")).status, 204);
+    const afterRestart = daemon.output().length;
+    await waitFor(
+      () => sweepLine.test(daemon.output().slice(afterRestart)),
+      30_000,
+      "a DEBUG sweep line from the restarted task",
+    );
     assertEquals((await daemon.request("PUT", "/admin/loggers/task", {})).status, 400);
     assertEquals((await daemon.request("PUT", "/admin/loggers/task", { level: "LOUD" })).status, 404);
     assertEquals((await daemon.request("GET", "/admin/loggers/no.such.logger")).status, 404);
