@@ -217,6 +217,7 @@ Deno.test("REST hardening, probes, loggers and active topics on the real daemon"
       "the topic active again after a new row",
     );
     assertEquals((await daemon.request("GET", "/connectors/nope/topics")).status, 404);
+    assertEquals((await daemon.request("PUT", "/connectors/nope/topics/reset")).status, 404);
 
     // Loggers: the task logs its sweeps at DEBUG only once its logger is set to DEBUG at runtime.
     const sweepLine = /^\S+Z DEBUG \[connector=hard task=0\] sweep done logger=task /m;

@@ -62,10 +62,14 @@ Deno.test("a task worker applies the main thread's settings", () => {
   applyLogSettings({ format: "json", root: "info", loggers: {} });
 });
 
+/** The text line of a JSON log entry logged at 2026-11-27T15:00:00.000Z. */
+function textOf(entry: Record<string, unknown>): string {
+  return textLine(JSON.stringify({ time: "2026-11-27T15:00:00.000Z", ...entry }));
+}
+
 Deno.test("log.format=text puts time, level, connector and task first, then the message and key=value", () => {
-  const line = textLine(JSON.stringify({
+  const line = textOf({
     level: "info",
-    time: "2026-11-27T15:00:00.000Z",
     component: "task",
     connector: "x",
     task: 0,
@@ -73,7 +77,7 @@ Deno.test("log.format=text puts time, level, connector and task first, then the 
     rows: 5,
     table: "incident list",
     err: { type: "Error", message: "boom", stack: "Error: boom\n    at f (a.ts:1:1)" },
-  }));
+  });
   assertEquals(
     line,
     '2026-11-27T15:00:00.000Z INFO [connector=x task=0] sweep done logger=task rows=5 table="incident list" err=boom\n' +
@@ -89,14 +93,8 @@ Deno.test("log.format=text puts time, level, connector and task first, then the 
 });
 
 Deno.test("log.format=text puts a field of several lines (a failed task's trace) on indented lines", () => {
-  const line = textLine(JSON.stringify({
-    level: "error",
-    time: "2026-11-27T15:00:00.000Z",
-    component: "runtime",
-    task: "x-0",
-    msg: "task x-0 failed",
-    trace: "StartupProbeError: no\n    at probe (a.ts:1:1)\nCaused by: Error: deeper",
-  }));
+  const trace = "StartupProbeError: no\n    at probe (a.ts:1:1)\nCaused by: Error: deeper";
+  const line = textOf({ level: "error", component: "runtime", task: "x-0", msg: "task x-0 failed", trace });
   assertEquals(
     line,
     "2026-11-27T15:00:00.000Z ERROR [task=x-0] task x-0 failed logger=runtime\n" +
