@@ -2,7 +2,7 @@
  * REST hardening and probes on the real daemon (log.format=text): oversized bodies are refused with 413 before
  * they are read (a declared length) or once the limit is passed (a chunked 30 MB body: the answer arrives while
  * most of it is still unsent, and the daemon's peak RSS does not grow by half of it; the same on every endpoint
- * that takes a body); non-JSON bodies 415; bad connector names 400 naming the name; a create whose
+ * that takes a body); offsets a source task could not resume from 400; non-JSON bodies 415; bad connector names 400 naming the name; a create whose
  * config cannot be stored leaves nothing registered; /health and /ready; /admin/loggers changes what a running
  * task logs; KIP-558 active topics after data flowed and after a reset. A second daemon pointed at a closed port
  * answers /health and /ready (503, naming Kafka) without the bearer token while it waits for Kafka.
@@ -186,6 +186,19 @@ Deno.test("REST hardening, probes, loggers and active topics on the real daemon"
       const grew = (await peakRssBytes(daemon.process.pid)) - peak;
       assert(grew < total / 4, `${method} ${path}: the daemon's peak RSS grew by ${grew} bytes`);
     }
+    // Offsets its task could not resume from are refused (it would read the table again), naming the field.
+    const partition = { table: "incident", instance: "127.0.0.1", query_fingerprint: "f632a74e2d20a1f9" };
+    for (
+      const [entry, expected] of [
+        [{ partition, offset: { timestamp: "yesterday", sys_id: 5 } }, "'timestamp' must be a date-time"],
+        [{ partition: {}, offset: { timestamp: "2026-11-27 20:56:19", sys_id: "a" } }, "'query_fingerprint'"],
+      ] as const
+    ) {
+      const refused = await daemon.request("PATCH", "/connectors/idle/offsets", { offsets: [entry] });
+      assertEquals(refused.status, 400, JSON.stringify(refused.body));
+      assertStringIncludes(refused.body.message, expected);
+    }
+    assertEquals((await daemon.request("GET", "/connectors/idle/offsets")).body, { offsets: [] });
     assertEquals((await daemon.request("DELETE", "/connectors/idle")).status, 204);
 
     // A running source (sent with a charset, which Connect accepts too): its topic becomes active once data flowed.

@@ -9,6 +9,7 @@ import type { SourceOffsetEntry } from "../../connect/task_api.ts";
 import { sinkGroupOf } from "../sink_group.ts";
 import { kindOf, type ManagedConnector } from "./managed.ts";
 import { isPlainObject } from "../../common/plain_object.ts";
+import { sourceOffsetProblem } from "../../source/offset_check.ts";
 
 /** Copies of a source connector's stored offsets (for a task's start message and the REST answer). */
 export function sourceOffsetsOf(store: OffsetStore, connector: string): SourceOffsetEntry[] {
@@ -16,6 +17,7 @@ export function sourceOffsetsOf(store: OffsetStore, connector: string): SourceOf
 }
 
 type OffsetChange = { partition: unknown; offset: unknown };
+type OffsetMap = Parameters<typeof sourceOffsetProblem>[0];
 
 export class ConnectorOffsets {
   constructor(private readonly store: OffsetStore, private readonly kafka: () => Promise<KafkaClient>) {}
@@ -53,6 +55,9 @@ export class ConnectorOffsets {
         if (e.offset !== null && !isPlainObject(e.offset)) {
           throw new ConnectRestError(400, "Source offsets must be objects or null");
         }
+        // The only source connector of this build: an offset its task could not resume from is refused.
+        const problem = sourceOffsetProblem(e.partition as OffsetMap, e.offset as OffsetMap | null);
+        if (problem) throw new ConnectRestError(400, problem);
       }
       try {
         // Objects or null, checked above; the store validates every value (primitives only) before applying.
