@@ -7,6 +7,7 @@ import { UsageError } from "./args.ts";
 import { versionCommand } from "./version.ts";
 import { validateCommand } from "./validate.ts";
 import { runCommand } from "./run.ts";
+import { probeCommand } from "./probe.ts";
 import { schemaCommand } from "./schema.ts";
 import { SIMULATE_USAGE } from "./simulate_usage.ts";
 
@@ -18,7 +19,14 @@ const simulate: Command = {
   run: async (args) => (await import("./simulate.ts")).simulateCommand(args),
 };
 
-const COMMANDS: Command[] = [runCommand, validateCommand, schemaCommand, simulate, versionCommand];
+const COMMANDS: Command[] = [
+  runCommand,
+  validateCommand,
+  probeCommand,
+  schemaCommand,
+  simulate,
+  versionCommand,
+];
 
 function mainUsage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
