@@ -1,0 +1,149 @@
+/**
+ * A config change right after a rebalance, in a worker group with deletion capture (two real daemon processes,
+ * the real Kafka broker), while rows keep changing and being deleted:
+ * - member A runs both tasks of a 2-table source (`tasks.max: 2`); member B joins, and task 1 (one table) moves
+ *   from A to B: A stops it in one round (final offsets written), B starts it in the next;
+ * - the moment B has taken task 1 (its "took the group assignment" line with `"gained":1`), before its RUNNING
+ *   status can have reached A, `PUT /connectors/src/config` with `tasks.max: 1` goes to A: A's task 0 takes
+ *   both tables. A must not start it while B still runs task 1 on the old config: both would read B's table
+ *   from the same offset and send each change twice.
+ * Read back, each topic holds every row's current version and one tombstone per deleted row, and no row
+ * version and no tombstone twice: the join moved a table without repeats, and so did the change.
+ */
+import { assertEquals } from "../support/assert.ts";
+import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
+import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { repeated, topicVersions } from "../support/topic_versions.ts";
+import { allOnTopics, changeTables, deleteOverApi } from "../support/table_changes.ts";
+import { startSimulator } from "../../src/sim/mod.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
+
+const PASSWORD = "pw-Race-Dunlin-3";
+const TABLES = ["incident", "problem"];
+const P = uniqueName("race");
+
+type Status = { tasks: { id: number; state: string; worker_id: string }[] };
+
+const host = (m: DaemonProcess) => new URL(m.url).host;
+
+async function status(member: DaemonProcess): Promise<Status | null> {
+  const res = await member.request("GET", "/connectors/src/status");
+  return res.status === 200 ? res.body : null;
+}
+
+Deno.test({
+  name:
+    "worker group: a config change right after a member joined sends no row version and no tombstone twice",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const sim = await startSimulator({
+      port: 0,
+      seed: Object.fromEntries(TABLES.map((t) => [t, 40])),
+      users: [`admin:${PASSWORD}`],
+    });
+    await using kafka = await startKafkaBroker();
+    const bootstrap = kafka.bootstrapServers;
+    const topics = Object.fromEntries(TABLES.map((t) => [t, `${P}.${t}`]));
+    for (const topic of Object.values(topics)) await kafka.createTopic(topic, 2);
+    const source = sourceConnectorConfig(sim.url, PASSWORD, topics, {
+      "svc.source.poll.interval.ms": 200,
+      "svc.source.safety.lag.seconds": 1,
+      // A re-read window that holds every change of this test: a successor without the sent list re-sends them.
+      "svc.source.overlap.seconds": 60,
+      "tasks.max": 2,
+      ...Object.fromEntries(TABLES.map((t) => [`svc.table.${t}.capture.deletes`, true])),
+    });
+    const worker = {
+      "bootstrap.servers": bootstrap,
+      "group.id": `${P}-workers`,
+      "offset.storage.topic": `${P}.offsets`,
+      "offset.storage.replication.factor": 1,
+      "config.storage.topic": `${P}.configs`,
+      "status.storage.topic": `${P}.status`,
+      "session.timeout.ms": 6000,
+      "heartbeat.interval.ms": 1000,
+      "offset.flush.interval.ms": 200,
+      "task.shutdown.graceful.timeout.ms": 20000,
+    };
+    const members: DaemonProcess[] = [];
+    const deleted: string[] = [];
+    let writing = true;
+    let writer: Promise<void> = Promise.resolve();
+    try {
+      const a = await startDaemonProcess({ worker, connectors: [{ name: "src", config: source }] }, {
+        timeoutMs: 60_000,
+      });
+      members.push(a);
+      await waitFor(
+        async () => {
+          const tasks = (await status(a))?.tasks ?? [];
+          return tasks.length === 2 && tasks.every((t) => t.state === "RUNNING" && t.worker_id === host(a));
+        },
+        90_000,
+        "both tasks running on member A",
+      );
+      await allOnTopics(bootstrap, sim, topics, []);
+
+      // Rows change (each row at most once a second: a version is sys_id + sys_updated_on) and are deleted
+      // throughout the join and the change.
+      writer = (async () => {
+        for (let n = 0; writing; n++) {
+          const t = TABLES[n % 2];
+          const ids = sim.table(t).sysIds();
+          if (n % 9 === 8) {
+            const id = ids[ids.length - 1];
+            await deleteOverApi(sim, PASSWORD, t, id);
+            deleted.push(id);
+          } else sim.table(t).update(ids[(n >> 1) % ids.length], { short_description: `during ${n}` });
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })();
+
+      const b = await startDaemonProcess({ worker, connectors: [] }, { timeoutMs: 60_000 });
+      members.push(b);
+      // B reports task 1 RUNNING as soon as its worker runs; A reads that from the status topic a little later.
+      for (;;) {
+        const task1 = (await status(b))?.tasks.find((t) => t.id === 1);
+        if (task1?.state === "RUNNING" && task1.worker_id === host(b)) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const put = await a.request("PUT", "/connectors/src/config", { ...source, "tasks.max": 1 });
+      assertEquals(put.status, 200, JSON.stringify(put.body));
+      await waitFor(
+        async () => {
+          const views = await Promise.all(members.map(status));
+          const tasks = views[0]?.tasks ?? [];
+          return tasks.length === 1 && tasks[0].state === "RUNNING" &&
+            JSON.stringify(views[1]?.tasks) === JSON.stringify(tasks);
+        },
+        90_000,
+        "one running task, as both members see it",
+      );
+      await new Promise((r) => setTimeout(r, 2000));
+      writing = false;
+      await writer;
+
+      deleted.push(...await changeTables(sim, PASSWORD, TABLES, 1, 2, "after"));
+      await allOnTopics(bootstrap, sim, topics, deleted);
+      await new Promise((r) => setTimeout(r, 3000)); // anything re-read and sent again would have landed
+      for (const t of TABLES) {
+        const seen = await topicVersions(bootstrap, topics[t]);
+        assertEquals(repeated(seen), [], `${t}: sent twice across the join and the change`);
+      }
+    } catch (e) {
+      for (const m of members) console.log(`--- ${host(m)}\n${m.output().split("\n").slice(-60).join("\n")}`);
+      throw e;
+    } finally {
+      if (Deno.env.get("RACE_DEBUG")) {
+        for (const m of members) {
+          await Deno.writeTextFile(`/tmp/qplace_${host(m).replace(":", "_")}.log`, m.output());
+        }
+      }
+      writing = false;
+      await writer.catch(() => {});
+      await Promise.all(members.map((m) => m.stop("SIGTERM").catch(() => {})));
+      await sim.stop();
+    }
+  },
+});
