@@ -219,6 +219,7 @@ export class ConnectorLifecycle {
     // A task seen stopped once counts as stopped: its member may start it again with the new config meanwhile.
     const waiting = new Set(Array.from({ length: tasks }, (_, id) => id));
     const deadline = Date.now() + this.o.gracefulTimeoutMs;
+    const logged = new Set<number>();
     for (;;) {
       for (const id of waiting) {
         const t = placement.remoteTask(connector, id);
@@ -228,6 +229,13 @@ export class ConnectorLifecycle {
         const runsElsewhere = t !== undefined && t.workerId !== this.o.workerId &&
           (t.state === "RUNNING" || t.state === "PAUSED");
         if (!stale && !runsElsewhere) waiting.delete(id);
+        else if (stale && !logged.has(id)) {
+          logged.add(id);
+          log.info(
+            { connector, task: id, worker: handover.workerId, generation: handover.generation },
+            `waiting for task ${connector}-${id}'s new owner to report it from the latest rebalance round`,
+          );
+        }
       }
       if (waiting.size === 0) return;
       if (Date.now() >= deadline) break;
