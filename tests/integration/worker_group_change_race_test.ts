@@ -11,25 +11,19 @@
  * version and no tombstone twice: the join moved a table without repeats, and so did the change.
  */
 import { assertEquals } from "../support/assert.ts";
-import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
+import { uniqueName } from "../support/kafka_broker.ts";
 import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { repeated, topicVersions } from "../support/topic_versions.ts";
 import { allOnTopics, changeTables, deleteOverApi } from "../support/table_changes.ts";
-import { startSimulator } from "../../src/sim/mod.ts";
-import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { capturingSource, groupWorker, handoverFixture, statusOn } from "../support/group_handover.ts";
 
 const PASSWORD = "pw-Race-Dunlin-3";
 const TABLES = ["incident", "problem"];
 const P = uniqueName("race");
 
-type Status = { tasks: { id: number; state: string; worker_id: string }[] };
-
 const host = (m: DaemonProcess) => new URL(m.url).host;
 
-async function status(member: DaemonProcess): Promise<Status | null> {
-  const res = await member.request("GET", "/connectors/src/status");
-  return res.status === 200 ? res.body : null;
-}
+const status = (member: DaemonProcess) => statusOn(member, "src");
 
 Deno.test({
   name:
@@ -37,35 +31,10 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const sim = await startSimulator({
-      port: 0,
-      seed: Object.fromEntries(TABLES.map((t) => [t, 40])),
-      users: [`admin:${PASSWORD}`],
-    });
-    await using kafka = await startKafkaBroker();
-    const bootstrap = kafka.bootstrapServers;
-    const topics = Object.fromEntries(TABLES.map((t) => [t, `${P}.${t}`]));
-    for (const topic of Object.values(topics)) await kafka.createTopic(topic, 2);
-    const source = sourceConnectorConfig(sim.url, PASSWORD, topics, {
-      "svc.source.poll.interval.ms": 200,
-      "svc.source.safety.lag.seconds": 1,
-      // A re-read window that holds every change of this test: a successor without the sent list re-sends them.
-      "svc.source.overlap.seconds": 60,
-      "tasks.max": 2,
-      ...Object.fromEntries(TABLES.map((t) => [`svc.table.${t}.capture.deletes`, true])),
-    });
-    const worker = {
-      "bootstrap.servers": bootstrap,
-      "group.id": `${P}-workers`,
-      "offset.storage.topic": `${P}.offsets`,
-      "offset.storage.replication.factor": 1,
-      "config.storage.topic": `${P}.configs`,
-      "status.storage.topic": `${P}.status`,
-      "session.timeout.ms": 6000,
-      "heartbeat.interval.ms": 1000,
-      "offset.flush.interval.ms": 200,
-      "task.shutdown.graceful.timeout.ms": 20000,
-    };
+    await using fixture = await handoverFixture(P, PASSWORD, TABLES);
+    const { sim, bootstrap, topics } = fixture;
+    const source = capturingSource(sim.url, PASSWORD, topics, 200);
+    const worker = groupWorker(bootstrap, P, { "task.shutdown.graceful.timeout.ms": 20000 });
     const members: DaemonProcess[] = [];
     const deleted: string[] = [];
     let writing = true;
@@ -136,15 +105,9 @@ Deno.test({
       for (const m of members) console.log(`--- ${host(m)}\n${m.output().split("\n").slice(-60).join("\n")}`);
       throw e;
     } finally {
-      if (Deno.env.get("RACE_DEBUG")) {
-        for (const m of members) {
-          await Deno.writeTextFile(`/tmp/qplace_${host(m).replace(":", "_")}.log`, m.output());
-        }
-      }
       writing = false;
       await writer.catch(() => {});
       await Promise.all(members.map((m) => m.stop("SIGTERM").catch(() => {})));
-      await sim.stop();
     }
   },
 });

@@ -10,19 +10,17 @@
  *   what it sent inside the re-read window, for the table's rows and for its audit stream's deletions alike.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
+import { uniqueName } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { repeated, topicVersions } from "../support/topic_versions.ts";
 import { allOnTopics as onTopics, changeTables } from "../support/table_changes.ts";
-import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
-import { sourceConnectorConfig } from "../support/source_connector.ts";
+import type { Simulator } from "../../src/sim/mod.ts";
+import { capturingSource, groupWorker, handoverFixture, statusOn } from "../support/group_handover.ts";
 
 const PASSWORD = "pw-Handover-Plover-5";
 const TABLES = ["incident", "problem"];
 const P = uniqueName("handover");
-
-type Status = { tasks: { id: number; state: string; worker_id: string }[] };
 
 const host = (m: DaemonProcess) => new URL(m.url).host;
 const topicsOf = Object.fromEntries(TABLES.map((t) => [t, `${P}.${t}`]));
@@ -31,44 +29,17 @@ const change = (sim: Simulator, deletes: number, updates: number, label: string)
 const allOnTopics = (bootstrap: string, sim: Simulator, deleted: readonly string[]) =>
   onTopics(bootstrap, sim, topicsOf, deleted);
 
-async function status(member: DaemonProcess): Promise<Status | null> {
-  const res = await member.request("GET", "/connectors/src/status");
-  return res.status === 200 ? res.body : null;
-}
+const status = (member: DaemonProcess) => statusOn(member, "src");
 
 Deno.test({
   name: "worker group: a graceful handover with deletion capture sends no row version and no tombstone twice",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const sim = await startSimulator({
-      port: 0,
-      seed: Object.fromEntries(TABLES.map((t) => [t, 40])),
-      users: [`admin:${PASSWORD}`],
-    });
-    await using kafka = await startKafkaBroker();
-    const bootstrap = kafka.bootstrapServers;
-    const topics = Object.fromEntries(TABLES.map((t) => [t, `${P}.${t}`]));
-    for (const topic of Object.values(topics)) await kafka.createTopic(topic, 2);
-    const source = sourceConnectorConfig(sim.url, PASSWORD, topics, {
-      "svc.source.poll.interval.ms": 300,
-      "svc.source.safety.lag.seconds": 1,
-      // A re-read window that holds every change of this test: a successor without the sent list re-sends them.
-      "svc.source.overlap.seconds": 60,
-      "tasks.max": 2,
-      ...Object.fromEntries(TABLES.map((t) => [`svc.table.${t}.capture.deletes`, true])),
-    });
-    const worker = {
-      "bootstrap.servers": bootstrap,
-      "group.id": `${P}-workers`,
-      "offset.storage.topic": `${P}.offsets`,
-      "offset.storage.replication.factor": 1,
-      "config.storage.topic": `${P}.configs`,
-      "status.storage.topic": `${P}.status`,
-      "session.timeout.ms": 6000,
-      "heartbeat.interval.ms": 1000,
-      "offset.flush.interval.ms": 200,
-    };
+    await using fixture = await handoverFixture(P, PASSWORD, TABLES);
+    const { sim, bootstrap, topics } = fixture;
+    const source = capturingSource(sim.url, PASSWORD, topics, 300);
+    const worker = groupWorker(bootstrap, P);
     const members: DaemonProcess[] = [];
     try {
       members.push(
@@ -170,7 +141,6 @@ Deno.test({
       throw e;
     } finally {
       await Promise.all(members.map((m) => m.stop("SIGTERM").catch(() => {})));
-      await sim.stop();
     }
   },
 });

@@ -34,6 +34,29 @@ const config = (tasksMax: number) => ({
 });
 
 /**
+ * A placement where task 0 runs here and reading the group's offsets (`readOffsets`) is an event. `own` says
+ * what the rest of the group reports.
+ */
+function groupPlacement(
+  events: string[],
+  readOffsets: () => void,
+  own: Pick<TaskPlacement, "onTaskState" | "remoteTask" | "handedOver">,
+): TaskPlacement {
+  return {
+    owns: (_connector, task) => task === 0,
+    connectorWorker: () => HERE,
+    readSharedOffsets: () => {
+      events.push("read the group's offsets");
+      readOffsets();
+      return Promise.resolve();
+    },
+    requestRestart: () => Promise.resolve(),
+    requestTaskRestart: () => Promise.resolve(),
+    ...own,
+  };
+}
+
+/**
  * The rest of the group: task 1 of `src` runs on the other member until it sees the change; then it writes its
  * final offset to the group's offsets and reports itself stopped (in that order, as a member does).
  */
@@ -45,8 +68,7 @@ class OtherMember {
 
   constructor(private readonly store: OffsetStore) {}
 
-  readonly placement: TaskPlacement = {
-    owns: (_connector, task) => task === 0,
+  readonly placement: TaskPlacement = groupPlacement(this.events, () => this.store.set("src", this.#shared), {
     onTaskState: () => {},
     remoteTask: (_connector, task) => {
       if (task !== 1) return undefined;
@@ -58,15 +80,7 @@ class OtherMember {
       return this.#task1;
     },
     handedOver: () => undefined,
-    connectorWorker: () => HERE,
-    readSharedOffsets: () => {
-      this.events.push("read the group's offsets");
-      this.store.set("src", this.#shared);
-      return Promise.resolve();
-    },
-    requestRestart: () => Promise.resolve(),
-    requestTaskRestart: () => Promise.resolve(),
-  };
+  });
 
   stopTask1(): void {
     this.#shared = [{ partition: PROBLEM, offset: FINAL }];
@@ -109,8 +123,7 @@ class RoundJustHandedOver {
 
   constructor(private readonly store: OffsetStore, private readonly toHere = false) {}
 
-  readonly placement: TaskPlacement = {
-    owns: (_connector, task) => task === 0,
+  readonly placement: TaskPlacement = groupPlacement(this.events, () => this.store.set("src", this.#shared), {
     onTaskState: (_connector, task, state) => this.reported.push(`${task} ${state}`),
     remoteTask: (_connector, task) => {
       if (task !== 1) return undefined;
@@ -122,15 +135,7 @@ class RoundJustHandedOver {
     },
     handedOver: (_connector, task) =>
       task === 1 ? { generation: 7, workerId: this.toHere ? HERE : NEW_OWNER } : undefined,
-    connectorWorker: () => HERE,
-    readSharedOffsets: () => {
-      this.events.push("read the group's offsets");
-      this.store.set("src", this.#shared);
-      return Promise.resolve();
-    },
-    requestRestart: () => Promise.resolve(),
-    requestTaskRestart: () => Promise.resolve(),
-  };
+  });
 
   #newOwner(): void {
     this.#task1 = { state: "RUNNING", workerId: NEW_OWNER, generation: 7 };
