@@ -17,6 +17,16 @@ export interface ReportedTaskStatus {
   trace?: string;
   /** The task's standing warnings (absent when none). */
   warnings?: string[];
+  /** The group generation the member was in when it wrote the status (absent when not known). */
+  generation?: number;
+}
+
+/** A task the latest rebalance round gave to a member that did not run it before. */
+export interface TaskHandover {
+  /** The round's generation: the new owner's statuses from it on tell what it does with the task. */
+  generation: number;
+  /** worker_id of the member the round gave the task to. */
+  workerId: string;
 }
 
 export interface TaskPlacement {
@@ -32,6 +42,12 @@ export interface TaskPlacement {
   ): void;
   /** The status of a task that does not run here. */
   remoteTask(connector: string, task: number): ReportedTaskStatus | undefined;
+  /**
+   * The task's handover in the latest rebalance round this member heard of (maybe not yet applied here), when
+   * that round gave it to a member that did not run it: until that member reports the task from that
+   * generation on, a status from before (say, its previous owner's UNASSIGNED) is out of date.
+   */
+  handedOver(connector: string, task: number): TaskHandover | undefined;
   /** worker_id of the member the connector is assigned to. */
   connectorWorker(connector: string): string | undefined;
   /** Reads the source offsets other members wrote (the shared offsets topic) into this member's store. */

@@ -3,7 +3,9 @@
  * Kafka Connect's keys and value shape: `status-connector-<name>` / `status-task-<name>-<n>` →
  * `{"state":"RUNNING","trace":null,"worker_id":"host:port","generation":N}`, plus tablesync's `warnings` (a list
  * of sentences, only when the task has any; Connect ignores the field). Each member writes the statuses
- * of what it runs and follows everyone's, so any member can answer `GET /connectors/<name>/status`.
+ * of what it runs and follows everyone's, so any member can answer `GET /connectors/<name>/status`. The
+ * generation is the latest rebalance round the writer had heard of: it tells a status written before a round
+ * handed the task on from one written after (connector_lifecycle.ts waits on it).
  */
 import type { ConsumedRecord, KafkaClient } from "../../kafka/mod.ts";
 import { logger } from "../../observability/log.ts";
@@ -54,7 +56,7 @@ export class StatusTopicStore {
 
   #put(key: string, status: ReportedTaskStatus, generation: number): void {
     // Applied here at once (read-your-writes); the topic copy reaches the other members.
-    this.#statuses.set(key, status);
+    this.#statuses.set(key, { ...status, generation });
     const value = {
       state: status.state,
       trace: status.trace ?? null,
@@ -81,6 +83,7 @@ export class StatusTopicStore {
       workerId: value.worker_id,
       ...(typeof value.trace === "string" ? { trace: value.trace } : {}),
       ...(warningsOf(value.warnings) ?? {}),
+      ...(typeof value.generation === "number" ? { generation: value.generation } : {}),
     });
   }
 }

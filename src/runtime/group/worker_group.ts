@@ -20,7 +20,7 @@ import { setGroupMembers } from "../../instance/permit_registry.ts";
 import { logger } from "../../observability/log.ts";
 import { settlesWithin } from "../../common/delay.ts";
 import type { Herder } from "../herder.ts";
-import type { ReportedTaskStatus, TaskPlacement } from "../task_placement.ts";
+import type { ReportedTaskStatus, TaskHandover, TaskPlacement } from "../task_placement.ts";
 import { assignUnits } from "./assignor.ts";
 import type { ConfigTopicStore, ReadRestart } from "./config_topic_store.ts";
 import type { StatusTopicStore } from "./status_topic_store.ts";
@@ -58,6 +58,11 @@ interface MemberAssignment {
   members?: number;
   tasks: string[];
   connectors: string[];
+  /**
+   * Every task unit this round gives to a member that did not run it → that member's worker_id (the same for
+   * every member): until the new owner reports the task from this generation on, older statuses are stale.
+   */
+  handedOver?: Record<string, string>;
 }
 
 /** A task unit's id: `["<connector>",<n>]`, so connector names may hold any character. */
@@ -72,6 +77,8 @@ export class WorkerGroup {
   #tasks = new Set<string>();
   #connectors = new Set<string>();
   #generation = -1;
+  /** The latest round heard of (its assignment may still wait to be applied): its generation and handovers. */
+  #heard: { generation: number; handedOver: Map<string, string> } = { generation: -1, handedOver: new Map() };
   /** Counts membership losses; an assignment being applied when one happens is abandoned. */
   #epoch = 0;
   /** The herder's work when the latest assignment was taken; a change means the group must assign again. */
@@ -91,6 +98,7 @@ export class WorkerGroup {
     onTaskState: (connector, task, state, trace, warnings) =>
       this.#reportTask(connector, task, { state, workerId: this.#o.workerId(), trace, warnings }),
     remoteTask: (connector, task) => this.#o.status.task(connector, task),
+    handedOver: (connector, task) => this.#handedOver(connector, task),
     connectorWorker: (connector) => this.#o.status.connector(connector)?.workerId,
     readSharedOffsets: () => this.#o.refreshOffsets(),
     requestRestart: (connector, request) => this.#o.config.requestRestart(connector, request),
@@ -122,6 +130,7 @@ export class WorkerGroup {
       assign: (members) => this.#assign(members),
       onJoinStart: () => this.#settling,
       onAssigned: (assignment) => {
+        this.#heardRound(assignment);
         this.#settling = this.#settling.then(() => this.#take(assignment)).catch((e) => {
           // Its gained tasks are not counted as its own (see #take), so the next round hands them out again.
           log.error({ err: e }, "applying the group assignment failed; asking the group to assign again");
@@ -167,6 +176,13 @@ export class WorkerGroup {
       work.map(({ connector }) => connector),
       metas.map(({ memberId, meta }) => ({ memberId, owned: meta?.connectors ?? [] })),
     );
+    const handedOver: Record<string, string> = {};
+    for (const { memberId, meta } of metas) {
+      const owned = new Set(meta?.tasks ?? []);
+      for (const unit of tasks.get(memberId) ?? []) {
+        if (!owned.has(unit) && meta) handedOver[unit] = meta.workerId;
+      }
+    }
     log.info(
       { members: members.length, tasks: [...tasks].map(([m, t]) => `${m}:${t.length}`) },
       "assigned the group's tasks",
@@ -178,6 +194,7 @@ export class WorkerGroup {
         members: members.length,
         tasks: tasks.get(memberId) ?? [],
         connectors: connectors.get(memberId) ?? [],
+        handedOver,
       }),
     ]));
   }
@@ -223,6 +240,7 @@ export class WorkerGroup {
     if (epoch !== this.#epoch) return;
     this.#tasks = next;
     await this.#herder!.reconcile();
+    this.#reportIdle(gained);
     const states = new Map(this.#herder!.connectorStates().map((c) => [c.connector, c.state]));
     for (const connector of this.#connectors) {
       const state = states.get(connector) ?? "UNASSIGNED";
@@ -256,7 +274,35 @@ export class WorkerGroup {
   }
 
   #reportTask(connector: string, task: number, status: ReportedTaskStatus): void {
-    this.#o.status.putTask(connector, task, status, this.#generation);
+    // The latest round heard of: a status written now already answers for what that round handed over.
+    this.#o.status.putTask(connector, task, status, Math.max(this.#generation, this.#heard.generation));
+  }
+
+  /** Records the handovers of a round as soon as it is heard of, before its assignment is applied here. */
+  #heardRound(received: GroupAssignment): void {
+    if (received.generation < this.#heard.generation) return;
+    const handedOver = decode<MemberAssignment>(received.assignment)?.handedOver ?? {};
+    this.#heard = { generation: received.generation, handedOver: new Map(Object.entries(handedOver)) };
+  }
+
+  #handedOver(connector: string, task: number): TaskHandover | undefined {
+    const workerId = this.#heard.handedOver.get(taskUnit(connector, task));
+    return workerId === undefined ? undefined : { generation: this.#heard.generation, workerId };
+  }
+
+  /**
+   * Gained tasks that do not run here after all (the connector's new config has fewer tasks, or it is
+   * stopped) are reported UNASSIGNED from this generation on, so a member waiting for them to stop goes on.
+   */
+  #reportIdle(gained: readonly string[]): void {
+    const running = new Set(
+      this.#herder!.allTasks().map(({ connector, task }) => taskUnit(connector, task.taskId)),
+    );
+    for (const unit of gained) {
+      if (running.has(unit)) continue;
+      const [connector, task] = JSON.parse(unit) as [string, number];
+      this.#reportTask(connector, task, { state: "UNASSIGNED", workerId: this.#o.workerId() });
+    }
   }
 
   /** Applies shared config changes one after the other, in the order the config topic holds them. */

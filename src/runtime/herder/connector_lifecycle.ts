@@ -170,6 +170,7 @@ export class ConnectorLifecycle {
   async reconfigure(m: ManagedConnector, config: RawConfig, target: TargetState): Promise<void> {
     const previousTasks = m.taskConfigs.length;
     await this.stopTasks(m);
+    this.#reportNotStarted(m.name, previousTasks);
     await this.#otherMembersStopped(m.name, previousTasks);
     await this.#readSharedOffsets(m.name);
     m.plugin = this.o.validator.pluginFor(config);
@@ -188,9 +189,29 @@ export class ConnectorLifecycle {
   }
 
   /**
+   * Group mode: the tasks of the old config that the latest rebalance round handed to this member but that do
+   * not run here (its assignment is applied after this change, which it now never starts them with) are
+   * reported UNASSIGNED, so that the other members' waits below need not run out.
+   */
+  #reportNotStarted(connector: string, tasks: number): void {
+    const placement = this.o.placement;
+    if (!placement) return;
+    for (let id = 0; id < tasks; id++) {
+      if (placement.handedOver(connector, id)?.workerId === this.o.workerId) {
+        placement.onTaskState(connector, id, "UNASSIGNED", undefined, []);
+      }
+    }
+  }
+
+  /**
    * Group mode: waits (at most the graceful timeout) until the connector's tasks that ran on other members
    * report themselves stopped. A member reports a task stopped only once its final offsets are durable, so the
    * offsets read next hold them: a table moved here resumes from its old task's last offset, not a stale one.
+   *
+   * A rebalance round that just handed a task to another member makes its statuses from before stale: the old
+   * owner's UNASSIGNED says nothing of the new owner, which may be starting the task with the old config right
+   * now (its RUNNING not read here yet). Such a task counts as stopped only once its new owner reported it
+   * stopped (or not started) from that round's generation on, as Connect's statuses carry the generation.
    */
   async #otherMembersStopped(connector: string, tasks: number): Promise<void> {
     const placement = this.o.placement;
@@ -198,12 +219,23 @@ export class ConnectorLifecycle {
     // A task seen stopped once counts as stopped: its member may start it again with the new config meanwhile.
     const waiting = new Set(Array.from({ length: tasks }, (_, id) => id));
     const deadline = Date.now() + this.o.gracefulTimeoutMs;
+    const logged = new Set<number>();
     for (;;) {
       for (const id of waiting) {
         const t = placement.remoteTask(connector, id);
+        const handover = placement.handedOver(connector, id);
+        const stale = handover !== undefined && handover.workerId !== this.o.workerId &&
+          (t?.workerId !== handover.workerId || (t.generation ?? -1) < handover.generation);
         const runsElsewhere = t !== undefined && t.workerId !== this.o.workerId &&
           (t.state === "RUNNING" || t.state === "PAUSED");
-        if (!runsElsewhere) waiting.delete(id);
+        if (!stale && !runsElsewhere) waiting.delete(id);
+        else if (stale && !logged.has(id)) {
+          logged.add(id);
+          log.info(
+            { connector, task: id, worker: handover.workerId, generation: handover.generation },
+            `waiting for task ${connector}-${id}'s new owner to report it from the latest rebalance round`,
+          );
+        }
       }
       if (waiting.size === 0) return;
       if (Date.now() >= deadline) break;

@@ -8,7 +8,7 @@
  * The other member and the group's offsets topic are played by the test through the herder's seam to
  * runtime/group/ (TaskPlacement); tasks run a fixture worker that only reports RUNNING and stops when asked.
  */
-import { assertEquals } from "../../support/assert.ts";
+import { assert, assertEquals } from "../../support/assert.ts";
 import { Herder } from "../../../src/runtime/herder.ts";
 import { ConnectorStateStore } from "../../../src/runtime/connector_state_store.ts";
 import { FileOffsetStore } from "../../../src/runtime/offsets/file_store.ts";
@@ -23,12 +23,38 @@ const OTHER = "other:8083";
 const PROBLEM = { table: "problem" };
 /** What the other member's task 1 committed last, when it stopped. */
 const FINAL = { sys_updated_on: "2026-01-01 10:00:00", sys_id: "final" };
+/** What task 1 committed last on the member a rebalance round had just handed it to. */
+const NEW_FINAL = { sys_updated_on: "2026-01-01 10:00:07", sys_id: "new-final" };
+const NEW_OWNER = "new:8083";
 
 const config = (tasksMax: number) => ({
   ...sourceConnectorConfig("http://127.0.0.1:9", "pw", { incident: "t.incident", problem: "t.problem" }),
   "tasks.max": String(tasksMax),
   name: "src",
 });
+
+/**
+ * A placement where task 0 runs here and reading the group's offsets (`readOffsets`) is an event. `own` says
+ * what the rest of the group reports.
+ */
+function groupPlacement(
+  events: string[],
+  readOffsets: () => void,
+  own: Pick<TaskPlacement, "onTaskState" | "remoteTask" | "handedOver">,
+): TaskPlacement {
+  return {
+    owns: (_connector, task) => task === 0,
+    connectorWorker: () => HERE,
+    readSharedOffsets: () => {
+      events.push("read the group's offsets");
+      readOffsets();
+      return Promise.resolve();
+    },
+    requestRestart: () => Promise.resolve(),
+    requestTaskRestart: () => Promise.resolve(),
+    ...own,
+  };
+}
 
 /**
  * The rest of the group: task 1 of `src` runs on the other member until it sees the change; then it writes its
@@ -42,8 +68,7 @@ class OtherMember {
 
   constructor(private readonly store: OffsetStore) {}
 
-  readonly placement: TaskPlacement = {
-    owns: (_connector, task) => task === 0,
+  readonly placement: TaskPlacement = groupPlacement(this.events, () => this.store.set("src", this.#shared), {
     onTaskState: () => {},
     remoteTask: (_connector, task) => {
       if (task !== 1) return undefined;
@@ -54,15 +79,8 @@ class OtherMember {
       }
       return this.#task1;
     },
-    connectorWorker: () => HERE,
-    readSharedOffsets: () => {
-      this.events.push("read the group's offsets");
-      this.store.set("src", this.#shared);
-      return Promise.resolve();
-    },
-    requestRestart: () => Promise.resolve(),
-    requestTaskRestart: () => Promise.resolve(),
-  };
+    handedOver: () => undefined,
+  });
 
   stopTask1(): void {
     this.#shared = [{ partition: PROBLEM, offset: FINAL }];
@@ -89,10 +107,59 @@ function recordStarts(store: OffsetStore, events: string[]): SourceOffsetEntry[]
   return starts;
 }
 
-async function groupHerder(dir: string) {
+/**
+ * The rest of the group right after a rebalance round (generation 7) handed task 1 from the other member, which
+ * stopped it (its UNASSIGNED of generation 6 is what this member read last), to a new member. The new member
+ * starts task 1 with the old config (its RUNNING of generation 7 reaches this member a moment later), then sees
+ * the change, writes task 1's final offset and reports it stopped. With `toHere`, the round handed task 1 to this
+ * member instead, which applies the change before that assignment (its report of task 1 is recorded).
+ */
+class RoundJustHandedOver {
+  readonly events: string[] = [];
+  readonly reported: string[] = [];
+  #task1: ReportedTaskStatus = { state: "UNASSIGNED", workerId: OTHER, generation: 6 };
+  #shared: OffsetUpdate[] = [{ partition: PROBLEM, offset: FINAL }];
+  #started = false;
+
+  constructor(private readonly store: OffsetStore, private readonly toHere = false) {}
+
+  readonly placement: TaskPlacement = groupPlacement(this.events, () => this.store.set("src", this.#shared), {
+    onTaskState: (_connector, task, state) => this.reported.push(`${task} ${state}`),
+    remoteTask: (_connector, task) => {
+      if (task !== 1) return undefined;
+      if (!this.#started && !this.toHere) {
+        this.#started = true;
+        setTimeout(() => this.#newOwner(), 50);
+      }
+      return this.#task1;
+    },
+    handedOver: (_connector, task) =>
+      task === 1 ? { generation: 7, workerId: this.toHere ? HERE : NEW_OWNER } : undefined,
+  });
+
+  #newOwner(): void {
+    this.#task1 = { state: "RUNNING", workerId: NEW_OWNER, generation: 7 };
+    this.events.push("task 1 runs on its new owner");
+    setTimeout(() => {
+      this.#shared = [{ partition: PROBLEM, offset: NEW_FINAL }];
+      this.#task1 = { state: "UNASSIGNED", workerId: NEW_OWNER, generation: 7 };
+      this.events.push("task 1 stopped on its new owner");
+    }, 50);
+  }
+}
+
+interface GroupFixture {
+  readonly events: string[];
+  readonly placement: TaskPlacement;
+}
+
+async function groupHerder<M extends GroupFixture = OtherMember>(
+  dir: string,
+  member?: (store: OffsetStore) => M,
+) {
   const store = new FileOffsetStore({ path: `${dir}/offsets.json` });
   await store.start();
-  const other = new OtherMember(store);
+  const other = member ? member(store) : new OtherMember(store) as unknown as M;
   const starts = recordStarts(store, other.events);
   const stateStore = new ConnectorStateStore(`${dir}/connectors.json`);
   await stateStore.load();
@@ -153,4 +220,24 @@ Deno.test("a connector resumed from STOPPED here starts with offsets another mem
   await g.herder.resume("src");
   assertEquals(g.other.events, ["read the group's offsets", "a task starts here"]);
   assertEquals(g.given(), altered);
+});
+
+Deno.test("a change right after a round handed a task on waits for the new owner's status of that round", async () => {
+  await using g = await groupHerder(await Deno.makeTempDir(), (store) => new RoundJustHandedOver(store));
+  await g.herder.putConfig("src", config(1));
+  assertEquals(g.other.events, [
+    "task 1 runs on its new owner",
+    "task 1 stopped on its new owner",
+    "read the group's offsets",
+    "a task starts here",
+  ]);
+  assertEquals(g.given(), NEW_FINAL);
+});
+
+Deno.test("a change applied before the round that handed a task here reports that task not started", async () => {
+  const member = (store: OffsetStore) => new RoundJustHandedOver(store, true);
+  await using g = await groupHerder(await Deno.makeTempDir(), member);
+  await g.herder.applyShared("src", { config: config(1), target: "RUNNING" });
+  assert(g.other.reported.includes("1 UNASSIGNED"), JSON.stringify(g.other.reported));
+  assertEquals(g.other.events, ["read the group's offsets", "a task starts here"]);
 });
