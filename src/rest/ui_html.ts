@@ -4,7 +4,7 @@
  * string goes through `esc`. The page's script asks for this same fragment to refresh the page in place.
  */
 import type { UiConnector, UiSinkTask, UiSourceTable, UiTask } from "./ui_model.ts";
-import { count, duration, esc, eta, firstLine, perSecond } from "./ui_format.ts";
+import { count, duration, esc, eta, perSecond, traceSummary } from "./ui_format.ts";
 import { rateChart } from "./ui_chart.ts";
 
 export function renderContent(connectors: readonly UiConnector[], now: number): string {
@@ -29,7 +29,7 @@ function card(c: UiConnector, now: number): string {
     c.health !== c.state ? ` <span class="health ${esc(c.health)}">${esc(c.health)}</span>` : ""
   }${healthNote} <span class="muted">${esc(c.type)} · ${esc(c.connectorClass)}</span></h2>
 ${actions(c)}
-${c.trace ? `<p class="error">${esc(firstLine(c.trace))}</p>` : ""}
+${c.trace ? `<p class="error">${esc(traceSummary(c.trace))}</p>` : ""}
 ${tasksTable(c)}
 ${c.type === "source" ? sourceTables(c, now) : ""}${c.type === "sink" ? sinkTable(c, now) : ""}
 </section>`;
@@ -62,7 +62,7 @@ function taskRow(connector: string, t: UiTask): string {
   }">${esc(t.state)}</span></td><td>${wrap(t.worker)}</td><td class="warnings">${
     warnings ? `<ul>${warnings}</ul>` : ""
   }</td>` +
-    `<td class="error">${t.trace ? esc(firstLine(t.trace)) : ""}</td></tr>`;
+    `<td class="error">${t.trace ? esc(traceSummary(t.trace)) : ""}</td></tr>`;
 }
 
 function sourceTables(c: UiConnector, now: number): string {
@@ -88,7 +88,7 @@ function tableRow(connector: string, t: UiSourceTable, now: number): string {
   const alias = esc(t.alias);
   const progress = t.percent === null
     ? `<progress class="table-progress" data-alias="${alias}" max="100" title="counting…"></progress>`
-    : `<progress class="table-progress" data-alias="${alias}" max="100" value="${t.percent}" title="${t.percent} %">${t.percent} %</progress> <span class="percent">${t.percent} %</span>`;
+    : `<progress class="table-progress" data-alias="${alias}" max="100" value="${t.percent}" title="${t.percent} %"></progress> <span class="percent">${t.percent} %</span>`;
   return `<tr data-alias="${alias}"><td>${wrap(t.alias)}</td><td>${wrap(t.table)}</td><td>${t.task}</td>` +
     `<td class="phase">${esc(t.phase)}</td><td>${progress}</td><td class="emitted num">${
       count(t.rowsEmitted)
@@ -124,7 +124,7 @@ function sinkRow(connector: string, t: UiSinkTask, now: number): string {
     `<td class="rate num">${perSecond(t.perSecond)}</td><td>${
       rateChart(t.points, "records", now, `${connector}/${t.task}`)
     }</td>` +
-    `<td class="failed num${t.failed > 0 ? " bad" : ""}">${count(t.failed)}</td><td class="retried num">${
+    `<td class="errors num${t.errors > 0 ? " bad" : ""}">${count(t.errors)}</td><td class="retried num">${
       count(t.retried)
     }</td>` +
     `<td class="dlq num">${count(t.deadLettered)}</td><td class="lag num">${count(t.lag)}</td></tr>`;

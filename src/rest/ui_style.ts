@@ -25,6 +25,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 progress { width: 6rem; }
 .percent { font-size: .8rem; }
 .chart { color: var(--ok); display: block; }
+.chart-note { font-size: .75rem; color: var(--muted); white-space: nowrap; }
 .warnings ul { margin: 0; padding-left: 1rem; color: var(--warn); }
 .error { color: var(--bad); white-space: pre-wrap; max-width: 28rem; overflow-wrap: anywhere; }
 .actions { margin: .4rem 0 0; display: flex; gap: .4rem; }
