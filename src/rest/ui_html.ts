@@ -139,10 +139,13 @@ function wrap(text: string): string {
   return `<span class="wrap">${esc(text)}</span>`;
 }
 
-/** A table with a header row; `head` is fixed text, `rows` are rendered rows. */
+/**
+ * A table with a header row; `head` is fixed text, `rows` are rendered rows. It scrolls sideways inside its card
+ * when the window is narrower than its columns (a phone), rather than spill out of the card and the page.
+ */
 function table(className: string, head: readonly string[], rows: readonly string[]): string {
-  return `<table class="${className}"><thead><tr>${
+  return `<div class="scroll"><table class="${className}"><thead><tr>${
     head.map((h) => `<th>${h}</th>`).join("")
   }</tr></thead>\n` +
-    `<tbody>${rows.join("\n")}</tbody></table>`;
+    `<tbody>${rows.join("\n")}</tbody></table></div>`;
 }

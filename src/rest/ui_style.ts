@@ -13,6 +13,7 @@ td.num, td.phase, td.eta, td.lag, .percent { white-space: nowrap; }
 section.connector { border: 1px solid #8884; border-left-width: 6px; border-radius: 6px; padding: .8rem 1rem; margin-bottom: 1rem; }
 section.health-FAILED { border-color: var(--bad); background: #c628280f; }
 section.health-DEGRADED { border-color: var(--warn); background: #b26a000f; }
+.scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; margin-top: .6rem; }
 th, td { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid #8883; vertical-align: top; }
 th { font-weight: 600; font-size: .85rem; }

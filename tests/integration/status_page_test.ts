@@ -251,6 +251,12 @@ Deno.test("the status page: server-rendered, refreshed in place, failed sinks ob
           await source.locator('tr[data-task="0"] .error').textContent() ?? "",
           "StartupProbeError: startup probe: table u_missing",
         );
+        // A phone's width: the tables scroll inside their cards; no card and not the page spill sideways.
+        await page.setViewportSize({ width: 420, height: 900 });
+        const spill = await page.locator("html").evaluate((root) =>
+          [root, ...root.querySelectorAll("section.connector")].map((el) => el.scrollWidth - el.clientWidth)
+        );
+        assert(spill.every((px) => px <= 0), `overflow at 420 px: ${spill.join(", ")} px`);
         await page.close();
       },
     );
