@@ -12,7 +12,7 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceRecords } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { type Exposition, histograms, parseExposition, samplesOf, sumOf } from "../support/prometheus.ts";
-import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { sinkConnectorConfig, sourceConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Metrics-Heron-48";
@@ -33,15 +33,8 @@ Deno.test("metrics: histograms, process metrics, sink counters, consumer lag and
   await using kafka = await startKafkaBroker();
   const [topic, textTopic, dlq] = [uniqueName("m.incident"), uniqueName("m.text"), uniqueName("m.dlq")];
   for (const t of [topic, textTopic, dlq]) await kafka.createTopic(t, 2);
-  const sink = (url: string, topics: string, extra: Record<string, string | number>) => ({
-    "connector.class": "TableSinkConnector",
-    "topics": topics,
-    "svc.url": url,
-    "svc.auth.username": "admin",
-    "svc.auth.password": PASSWORD,
-    "svc.sink.table": "incident",
-    ...extra,
-  });
+  const sink = (url: string, topics: string, extra: Record<string, string | number> = {}) =>
+    sinkConnectorConfig(url, PASSWORD, topics, extra);
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers, "offset.flush.interval.ms": 500 },
     connectors: [

@@ -20,7 +20,7 @@ import { produceRecords } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { launchChromium } from "../support/browser.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
-import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { sinkConnectorConfig, sourceConnectorConfig } from "../support/source_connector.ts";
 
 const TOKEN = "ui-Token-8c1f2a";
 const PASSWORD = "pw-Ui-5";
@@ -57,15 +57,8 @@ Deno.test("the status page: server-rendered, refreshed in place, failed sinks ob
     { key: "j1", value: "{not JSON" },
     { key: "j2", value: "[1," },
   ]);
-  const sink = (url: string, topics: string, extra: Record<string, string> = {}) => ({
-    "connector.class": "TableSinkConnector",
-    "topics": topics,
-    "svc.url": url,
-    "svc.auth.username": "admin",
-    "svc.auth.password": PASSWORD,
-    "svc.sink.table": "incident",
-    ...extra,
-  });
+  const sink = (url: string, topics: string, extra: Record<string, string | number> = {}) =>
+    sinkConnectorConfig(url, PASSWORD, topics, extra);
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers, "rest.auth.token": "${env:UI_REST_TOKEN}" },
     connectors: [
