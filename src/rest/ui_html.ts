@@ -67,7 +67,7 @@ function taskRow(connector: string, t: UiTask): string {
 
 function sourceTables(c: UiConnector, now: number): string {
   if (c.tables.length === 0) return `<p class="muted">no table reported yet</p>`;
-  const head = [
+  const head: Heading[] = [
     "alias",
     "table",
     "task",
@@ -77,8 +77,12 @@ function sourceTables(c: UiConnector, now: number): string {
     "rows/s",
     "last 15 min",
     "remaining",
-    "ETA",
-    "lag",
+    ["ETA", "an estimate: rows remaining over the smoothed rate of the last half minute or so"],
+    [
+      "lag",
+      "how stale the topic may be: streaming, the time since the last poll that proved the table caught up " +
+      "(0 to one poll interval when healthy); backfill, the instance's clock minus the cursor's timestamp",
+    ],
     "last error",
   ];
   return table("tables", head, c.tables.map((t) => tableRow(c.name, t, now)));
@@ -104,15 +108,15 @@ function tableRow(connector: string, t: UiSourceTable, now: number): string {
 
 function sinkTable(c: UiConnector, now: number): string {
   if (c.sinkTasks.length === 0) return `<p class="muted">no task reported yet</p>`;
-  const head = [
+  const head: Heading[] = [
     "task",
     "records written",
     "written/s",
     "last 15 min",
-    "errors",
-    "retried",
-    "DLQ",
-    "consumer lag",
+    ["errors", "records that failed at any stage (converter, transform, write), tolerated or not"],
+    ["retried", "records whose write failed retriably and that were redelivered"],
+    ["DLQ", "records sent to the dead letter queue"],
+    ["consumer lag", "records in the task's partitions not yet handed to it"],
   ];
   return table("sink", head, c.sinkTasks.map((t) => sinkRow(c.name, t, now)));
 }
@@ -139,13 +143,18 @@ function wrap(text: string): string {
   return `<span class="wrap">${esc(text)}</span>`;
 }
 
+/** A column heading: its text, or its text and what it means (shown on hover). */
+type Heading = string | readonly [string, string];
+
 /**
  * A table with a header row; `head` is fixed text, `rows` are rendered rows. It scrolls sideways inside its card
  * when the window is narrower than its columns (a phone), rather than spill out of the card and the page.
  */
-function table(className: string, head: readonly string[], rows: readonly string[]): string {
+function table(className: string, head: readonly Heading[], rows: readonly string[]): string {
   return `<div class="scroll"><table class="${className}"><thead><tr>${
-    head.map((h) => `<th>${h}</th>`).join("")
+    head.map((h) => typeof h === "string" ? `<th>${h}</th>` : `<th title="${esc(h[1])}">${h[0]}</th>`).join(
+      "",
+    )
   }</tr></thead>\n` +
     `<tbody>${rows.join("\n")}</tbody></table></div>`;
 }

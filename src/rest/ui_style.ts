@@ -17,6 +17,7 @@ section.health-DEGRADED { border-color: var(--warn); background: #b26a000f; }
 table { border-collapse: collapse; width: 100%; margin-top: .6rem; }
 th, td { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid #8883; vertical-align: top; }
 th { font-weight: 600; font-size: .85rem; }
+th[title] { text-decoration: underline dotted #8888; cursor: help; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .state, .health, .badge { white-space: nowrap; font-size: .8rem; font-weight: 600; padding: 0 .4rem; border-radius: 3px; color: #fff; background: var(--muted); }
 .state.RUNNING { background: var(--ok); }

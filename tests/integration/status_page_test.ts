@@ -121,6 +121,19 @@ Deno.test("the status page: server-rendered, refreshed in place, failed sinks ob
         assertMatch(html, /<td class="emitted num">[\d,]+<\/td>/);
         assertStringIncludes(html, `data-connector="${BROKEN_ESCAPED}" data-health="FAILED"`);
         assert(!html.includes("<i>sink<b>"), "a connector name was inserted as HTML");
+        // The first ETA shown agrees with the rows remaining at the rate shown (the rate since the last 10 s
+        // sample), within a factor of 3: not "1 s" for thousands of rows because the first pages came in a burst.
+        const cell = (name: string) =>
+          new RegExp(`<tr data-alias="incident">.*?<td class="${name}[^"]*">([^<]*)</td>`).exec(html)?.[1] ??
+            "";
+        const [rate, remaining] = ["rate", "remaining"].map((n) => Number(cell(n).replaceAll(",", "")));
+        const etaSeconds = [...cell("eta").matchAll(/(\d+) (h|min|s)\b/g)]
+          .reduce((sum, [, n, unit]) => sum + Number(n) * ({ h: 3600, min: 60, s: 1 }[unit] ?? NaN), 0);
+        const implied = remaining / rate;
+        assert(
+          etaSeconds >= implied / 3 && etaSeconds <= implied * 3,
+          `ETA ${cell("eta")} for ${remaining} rows at ${rate} rows/s`,
+        );
         // As text (curl, lynx, w3m): the table's row reads in order, each number once.
         assertMatch(
           textOf(html),
