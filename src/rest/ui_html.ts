@@ -59,7 +59,7 @@ function taskRow(connector: string, t: UiTask): string {
   const warnings = t.warnings.map((w) => `<li>${esc(w)}</li>`).join("");
   return `<tr data-task="${t.id}"><td>${wrap(`${connector}-${t.id}`)}</td><td><span class="state ${
     esc(t.state)
-  }">${esc(t.state)}</span></td><td>${wrap(t.worker)}</td><td class="warnings">${
+  }">${esc(t.state)}</span></td><td class="worker">${esc(t.worker)}</td><td class="warnings">${
     warnings ? `<ul>${warnings}</ul>` : ""
   }</td>` +
     `<td class="error">${t.trace ? esc(traceSummary(t.trace)) : ""}</td></tr>`;

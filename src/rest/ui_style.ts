@@ -8,7 +8,7 @@ h2 { font-size: 1.1rem; margin: 0; display: flex; gap: .6rem; align-items: basel
 h2 .name { overflow-wrap: anywhere; }
 .wrap { display: inline-block; min-width: 6rem; overflow-wrap: anywhere; }
 table.sink .wrap { min-width: 0; }
-td.num, td.phase, td.eta, td.lag, .percent { white-space: nowrap; }
+td.num, td.phase, td.eta, td.lag, td.worker, .percent { white-space: nowrap; }
 .muted { color: var(--muted); }
 section.connector { border: 1px solid #8884; border-left-width: 6px; border-radius: 6px; padding: .8rem 1rem; margin-bottom: 1rem; }
 section.health-FAILED { border-color: var(--bad); background: #c628280f; }

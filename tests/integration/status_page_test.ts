@@ -29,6 +29,23 @@ const BROKEN = `broken-<i>sink<b>&"q"-${"with-a-long-name-that-wraps-".repeat(6)
 const BROKEN_ESCAPED = BROKEN.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
   .replaceAll('"', "&quot;");
 
+/**
+ * Words (text without a space) in `element` that the browser broke over two lines. It runs in the page (through
+ * `locator.evaluate`), whose DOM types these tests do not load: hence the `any`.
+ */
+function wordsBrokenAcrossLines(element: any): string[] {
+  const broken: string[] = [];
+  const walker = element.ownerDocument.createTreeWalker(element, 4 /* NodeFilter.SHOW_TEXT */);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent!.trim();
+    if (text === "" || text.includes(" ")) continue;
+    const range = element.ownerDocument.createRange();
+    range.selectNodeContents(node);
+    if (range.getClientRects().length > 1) broken.push(text);
+  }
+  return broken;
+}
+
 /** The page as a text browser shows it: no script, no style, no markup, entities decoded, spaces collapsed. */
 function textOf(html: string): string {
   return html.replace(/<(script|style|title)[^>]*>[\s\S]*?<\/\1>/g, " ").replace(/<[^>]*>/g, " ")
@@ -174,18 +191,7 @@ Deno.test("the status page: server-rendered, refreshed in place, failed sinks ob
       );
       assertMatch(first.eta, /^≈ .+ \(estimate\)$/);
       // Twelve columns under a failed card with a long name: still, no word (an alias, a phase, a number) is broken.
-      const brokenWords = await row.evaluate((tr) => {
-        const broken: string[] = [];
-        const walker = tr.ownerDocument.createTreeWalker(tr, 4 /* NodeFilter.SHOW_TEXT */);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          const text = node.textContent!.trim();
-          if (text === "" || text.includes(" ")) continue;
-          const range = tr.ownerDocument.createRange();
-          range.selectNodeContents(node);
-          if (range.getClientRects().length > 1) broken.push(text);
-        }
-        return broken;
-      });
+      const brokenWords = await row.evaluate(wordsBrokenAcrossLines);
       assertEquals(brokenWords, []);
       const later = await waitFor(
         async () => {
@@ -245,6 +251,8 @@ Deno.test("the status page: server-rendered, refreshed in place, failed sinks ob
         assertEquals(await card.locator("h2 .health").textContent(), "FAILED");
         assertEquals(await card.locator('tr[data-task="0"] .state').textContent(), "FAILED");
         assertStringIncludes(await card.locator('tr[data-task="0"] .error').textContent() ?? "", "Error");
+        // The task's name wraps (it must), its worker's address does not.
+        assertEquals(await card.locator('tr[data-task="0"] td.worker').evaluate(wordsBrokenAcrossLines), []);
         const overflow = await card.evaluate((el) => el.scrollWidth - el.clientWidth);
         assert(overflow <= 0, `the card overflows by ${overflow} px`);
         // The source's connector runs; its only task failed (the startup probe): the card says FAILED anyway.
