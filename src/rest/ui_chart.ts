@@ -1,7 +1,7 @@
 /**
  * A small inline SVG chart of a rate over the last 15 minutes (the page draws it itself: no script, no external
  * asset). The right edge is now; the left edge is 15 minutes ago, or the oldest sample when the daemon has been
- * up for less. The height is scaled to the highest rate shown, which the title names.
+ * up for less. The height is scaled to the highest rate shown, which the title and a note under the chart name.
  */
 import { HISTORY_WINDOW_MS, type RatePoint } from "./ui_history.ts";
 import { duration, esc, perSecond } from "./ui_format.ts";
@@ -34,5 +34,7 @@ export function rateChart(points: readonly RatePoint[], unit: string, now: numbe
     `<line x1="0" y1="${HEIGHT - 0.5}" x2="${WIDTH}" y2="${
       HEIGHT - 0.5
     }" stroke="currentColor" stroke-opacity="0.3"/>` +
-    `${area}</svg>`;
+    `${area}</svg>` +
+    // The scale in words: the chart has no axis, and curl or a text browser sees no chart at all.
+    (points.length === 0 ? "" : `<span class="chart-note">peak ${perSecond(highest)}/s</span>`);
 }

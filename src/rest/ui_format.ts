@@ -42,7 +42,19 @@ export function eta(seconds: number | null | undefined): string {
   return `≈ ${rounded} (estimate)`;
 }
 
-/** The first line of a stack trace or message. */
-export function firstLine(text: string): string {
-  return text.split("\n")[0];
+const SUMMARY_MAX_CHARS = 600;
+
+/**
+ * What a trace says before its stack: the message's lines up to the first stack frame or `Caused by:` (a
+ * message such as "Connector configuration is invalid:" names the reason on its next line), cut at 600
+ * characters; the whole trace stays in the REST API's status.
+ */
+export function traceSummary(trace: string): string {
+  const lines: string[] = [];
+  for (const line of trace.split("\n")) {
+    if (/^\s+at /.test(line) || /^\s*Caused by:/.test(line)) break;
+    if (line.trim() !== "") lines.push(line.trimEnd());
+  }
+  const text = lines.join("\n");
+  return text.length > SUMMARY_MAX_CHARS ? `${text.slice(0, SUMMARY_MAX_CHARS - 1)}…` : text;
 }

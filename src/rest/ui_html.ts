@@ -4,7 +4,7 @@
  * string goes through `esc`. The page's script asks for this same fragment to refresh the page in place.
  */
 import type { UiConnector, UiSinkTask, UiSourceTable, UiTask } from "./ui_model.ts";
-import { count, duration, esc, eta, firstLine, perSecond } from "./ui_format.ts";
+import { count, duration, esc, eta, perSecond, traceSummary } from "./ui_format.ts";
 import { rateChart } from "./ui_chart.ts";
 
 export function renderContent(connectors: readonly UiConnector[], now: number): string {
@@ -29,7 +29,7 @@ function card(c: UiConnector, now: number): string {
     c.health !== c.state ? ` <span class="health ${esc(c.health)}">${esc(c.health)}</span>` : ""
   }${healthNote} <span class="muted">${esc(c.type)} · ${esc(c.connectorClass)}</span></h2>
 ${actions(c)}
-${c.trace ? `<p class="error">${esc(firstLine(c.trace))}</p>` : ""}
+${c.trace ? `<p class="error">${esc(traceSummary(c.trace))}</p>` : ""}
 ${tasksTable(c)}
 ${c.type === "source" ? sourceTables(c, now) : ""}${c.type === "sink" ? sinkTable(c, now) : ""}
 </section>`;
@@ -59,15 +59,15 @@ function taskRow(connector: string, t: UiTask): string {
   const warnings = t.warnings.map((w) => `<li>${esc(w)}</li>`).join("");
   return `<tr data-task="${t.id}"><td>${wrap(`${connector}-${t.id}`)}</td><td><span class="state ${
     esc(t.state)
-  }">${esc(t.state)}</span></td><td>${wrap(t.worker)}</td><td class="warnings">${
+  }">${esc(t.state)}</span></td><td class="worker">${esc(t.worker)}</td><td class="warnings">${
     warnings ? `<ul>${warnings}</ul>` : ""
   }</td>` +
-    `<td class="error">${t.trace ? esc(firstLine(t.trace)) : ""}</td></tr>`;
+    `<td class="error">${t.trace ? esc(traceSummary(t.trace)) : ""}</td></tr>`;
 }
 
 function sourceTables(c: UiConnector, now: number): string {
   if (c.tables.length === 0) return `<p class="muted">no table reported yet</p>`;
-  const head = [
+  const head: Heading[] = [
     "alias",
     "table",
     "task",
@@ -77,8 +77,12 @@ function sourceTables(c: UiConnector, now: number): string {
     "rows/s",
     "last 15 min",
     "remaining",
-    "ETA",
-    "lag",
+    ["ETA", "an estimate: rows remaining over the smoothed rate of the last half minute or so"],
+    [
+      "lag",
+      "how stale the topic may be: streaming, the time since the last poll that proved the table caught up " +
+      "(0 to one poll interval when healthy); backfill, the instance's clock minus the cursor's timestamp",
+    ],
     "last error",
   ];
   return table("tables", head, c.tables.map((t) => tableRow(c.name, t, now)));
@@ -88,7 +92,7 @@ function tableRow(connector: string, t: UiSourceTable, now: number): string {
   const alias = esc(t.alias);
   const progress = t.percent === null
     ? `<progress class="table-progress" data-alias="${alias}" max="100" title="counting…"></progress>`
-    : `<progress class="table-progress" data-alias="${alias}" max="100" value="${t.percent}" title="${t.percent} %">${t.percent} %</progress> <span class="percent">${t.percent} %</span>`;
+    : `<progress class="table-progress" data-alias="${alias}" max="100" value="${t.percent}" title="${t.percent} %"></progress> <span class="percent">${t.percent} %</span>`;
   return `<tr data-alias="${alias}"><td>${wrap(t.alias)}</td><td>${wrap(t.table)}</td><td>${t.task}</td>` +
     `<td class="phase">${esc(t.phase)}</td><td>${progress}</td><td class="emitted num">${
       count(t.rowsEmitted)
@@ -104,15 +108,15 @@ function tableRow(connector: string, t: UiSourceTable, now: number): string {
 
 function sinkTable(c: UiConnector, now: number): string {
   if (c.sinkTasks.length === 0) return `<p class="muted">no task reported yet</p>`;
-  const head = [
+  const head: Heading[] = [
     "task",
     "records written",
     "written/s",
     "last 15 min",
-    "errors",
-    "retried",
-    "DLQ",
-    "consumer lag",
+    ["errors", "records that failed at any stage (converter, transform, write), tolerated or not"],
+    ["retried", "records whose write failed retriably and that were redelivered"],
+    ["DLQ", "records sent to the dead letter queue"],
+    ["consumer lag", "records in the task's partitions not yet handed to it"],
   ];
   return table("sink", head, c.sinkTasks.map((t) => sinkRow(c.name, t, now)));
 }
@@ -124,7 +128,7 @@ function sinkRow(connector: string, t: UiSinkTask, now: number): string {
     `<td class="rate num">${perSecond(t.perSecond)}</td><td>${
       rateChart(t.points, "records", now, `${connector}/${t.task}`)
     }</td>` +
-    `<td class="failed num${t.failed > 0 ? " bad" : ""}">${count(t.failed)}</td><td class="retried num">${
+    `<td class="errors num${t.errors > 0 ? " bad" : ""}">${count(t.errors)}</td><td class="retried num">${
       count(t.retried)
     }</td>` +
     `<td class="dlq num">${count(t.deadLettered)}</td><td class="lag num">${count(t.lag)}</td></tr>`;
@@ -139,10 +143,18 @@ function wrap(text: string): string {
   return `<span class="wrap">${esc(text)}</span>`;
 }
 
-/** A table with a header row; `head` is fixed text, `rows` are rendered rows. */
-function table(className: string, head: readonly string[], rows: readonly string[]): string {
-  return `<table class="${className}"><thead><tr>${
-    head.map((h) => `<th>${h}</th>`).join("")
+/** A column heading: its text, or its text and what it means (shown on hover). */
+type Heading = string | readonly [string, string];
+
+/**
+ * A table with a header row; `head` is fixed text, `rows` are rendered rows. It scrolls sideways inside its card
+ * when the window is narrower than its columns (a phone), rather than spill out of the card and the page.
+ */
+function table(className: string, head: readonly Heading[], rows: readonly string[]): string {
+  return `<div class="scroll"><table class="${className}"><thead><tr>${
+    head.map((h) => typeof h === "string" ? `<th>${h}</th>` : `<th title="${esc(h[1])}">${h[0]}</th>`).join(
+      "",
+    )
   }</tr></thead>\n` +
-    `<tbody>${rows.join("\n")}</tbody></table>`;
+    `<tbody>${rows.join("\n")}</tbody></table></div>`;
 }

@@ -1,8 +1,8 @@
 /**
  * What the status page shows, gathered from the herder in one place: each connector with its health (a failed
  * task makes the whole card FAILED or DEGRADED, whatever the connector's own state), its tasks, and for sources
- * each table's progress and rows per second, for sinks each task's written, failed, retried and dead-lettered
- * records and consumer lag. Numbers are the server's (the lag and the ETA as the source task reports them).
+ * each table's progress and rows per second, for sinks each task's records written, record errors (every stage:
+ * converters, transforms, the write), retried and dead-lettered records and consumer lag. Numbers are the server's (the lag and the ETA as the source task reports them).
  */
 import type { Herder } from "../runtime/herder.ts";
 import type { TaskStatusView } from "../runtime/herder/connector_status.ts";
@@ -41,7 +41,8 @@ export interface UiSourceTable extends UiThroughput {
 export interface UiSinkTask extends UiThroughput {
   task: number;
   written: number;
-  failed: number;
+  /** Records that failed at any stage (converter, transform, write), tolerated or not: `tablesync_errors_total`. */
+  errors: number;
   retried: number;
   deadLettered: number;
   /** Records still to consume over the task's partitions; null before the first fetch. */
@@ -129,7 +130,7 @@ export function uiModel(
         return {
           task: r.taskId,
           written,
-          failed: sumOf(counters, "tablesync_sink_records_failed_total"),
+          errors: sumOf(counters, "tablesync_errors_total"),
           retried: sumOf(counters, "tablesync_sink_records_retried_total"),
           deadLettered: sumOf(counters, "tablesync_dlq_records_total"),
           lag: lagOf(gauges),

@@ -11,6 +11,7 @@ export const UI_SCRIPT = `
 "use strict";
 const REFRESH_MS = 2000;
 const TOKEN_KEY = "tablesync.rest.token";
+const REFUSED = "the REST API refused the token (HTTP 401): enter the worker's rest.auth.token";
 const content = document.getElementById("content");
 const problem = document.getElementById("problem");
 const notice = document.getElementById("notice");
@@ -59,7 +60,7 @@ async function refresh() {
   } catch (e) {
     if (e instanceof AuthNeeded) {
       login.hidden = false;
-      problem.textContent = sessionStorage.getItem(TOKEN_KEY) ? "the token was refused" : "";
+      problem.textContent = sessionStorage.getItem(TOKEN_KEY) ? REFUSED : "";
     } else if (e instanceof Unavailable) {
       problem.textContent = "";
       const note = document.createElement("p");
@@ -91,7 +92,7 @@ content.addEventListener("click", async (event) => {
     problem.textContent = "";
   } catch (e) {
     if (e instanceof AuthNeeded) login.hidden = false;
-    problem.textContent = e instanceof AuthNeeded ? "the token was refused" : e.message;
+    problem.textContent = e instanceof AuthNeeded ? REFUSED : e.message;
   }
   await refresh();
 });

@@ -8,14 +8,16 @@ h2 { font-size: 1.1rem; margin: 0; display: flex; gap: .6rem; align-items: basel
 h2 .name { overflow-wrap: anywhere; }
 .wrap { display: inline-block; min-width: 6rem; overflow-wrap: anywhere; }
 table.sink .wrap { min-width: 0; }
-td.num, td.phase, td.eta, td.lag, .percent { white-space: nowrap; }
+td.num, td.phase, td.eta, td.lag, td.worker, .percent { white-space: nowrap; }
 .muted { color: var(--muted); }
 section.connector { border: 1px solid #8884; border-left-width: 6px; border-radius: 6px; padding: .8rem 1rem; margin-bottom: 1rem; }
 section.health-FAILED { border-color: var(--bad); background: #c628280f; }
 section.health-DEGRADED { border-color: var(--warn); background: #b26a000f; }
+.scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; margin-top: .6rem; }
 th, td { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid #8883; vertical-align: top; }
 th { font-weight: 600; font-size: .85rem; }
+th[title] { text-decoration: underline dotted #8888; cursor: help; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .state, .health, .badge { white-space: nowrap; font-size: .8rem; font-weight: 600; padding: 0 .4rem; border-radius: 3px; color: #fff; background: var(--muted); }
 .state.RUNNING { background: var(--ok); }
@@ -25,6 +27,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 progress { width: 6rem; }
 .percent { font-size: .8rem; }
 .chart { color: var(--ok); display: block; }
+.chart-note { font-size: .75rem; color: var(--muted); white-space: nowrap; }
 .warnings ul { margin: 0; padding-left: 1rem; color: var(--warn); }
 .error { color: var(--bad); white-space: pre-wrap; max-width: 28rem; overflow-wrap: anywhere; }
 .actions { margin: .4rem 0 0; display: flex; gap: .4rem; }

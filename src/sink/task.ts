@@ -156,6 +156,8 @@ class TableSinkTask implements SinkTask {
         updateMethod: settings.updateMethod,
       }),
     };
+    // Exposed from the start at 0, so a scrape sees the series before the first retry (rate() and alerts need it).
+    context.metrics.increment("tablesync_sink_records_retried_total", {}, 0);
     context.logger.info(
       {
         routing: settings.routing.mode,

@@ -2,7 +2,8 @@
  * `GET /metrics` of the real daemon: a source reads instance A into a topic, a sink writes that topic into
  * instance B, and a second sink gets a record it cannot write (errors.tolerance=all with a dead letter queue).
  * Every line parses, histograms (instance requests, Kafka produce and commit, event-loop delay) have monotonic
- * cumulative buckets, the process metrics are there, and the sink counters and consumer lag move. Instance A
+ * cumulative buckets, the process metrics are there, and the sink counters and consumer lag move: instance B
+ * answers two updates 503 (one attempt per request), so those records are retried and then written. Instance A
  * keeps sessions and answers two of the source's reads 202 (not done): the instance client's session counters
  * (sessions opened, session waits, not-done responses) appear per instance host and move.
  */
@@ -11,7 +12,7 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceRecords } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { type Exposition, histograms, parseExposition, samplesOf, sumOf } from "../support/prometheus.ts";
-import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { sinkConnectorConfig, sourceConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Metrics-Heron-48";
@@ -22,23 +23,26 @@ Deno.test("metrics: histograms, process metrics, sink counters, consumer lag and
   const NOT_DONE = 2;
   a.faults.add({ method: "GET", table: "incident", fault: { kind: "accepted" }, times: NOT_DONE });
   const b = await startSimulator({ seed: { incident: 0 }, users: [`admin:${PASSWORD}`] });
+  const UNAVAILABLE = 2;
+  b.faults.add({
+    method: "PATCH",
+    table: "incident",
+    fault: { kind: "status", status: 503 },
+    times: UNAVAILABLE,
+  });
   await using kafka = await startKafkaBroker();
   const [topic, textTopic, dlq] = [uniqueName("m.incident"), uniqueName("m.text"), uniqueName("m.dlq")];
   for (const t of [topic, textTopic, dlq]) await kafka.createTopic(t, 2);
-  const sink = (url: string, topics: string, extra: Record<string, string | number>) => ({
-    "connector.class": "TableSinkConnector",
-    "topics": topics,
-    "svc.url": url,
-    "svc.auth.username": "admin",
-    "svc.auth.password": PASSWORD,
-    "svc.sink.table": "incident",
-    ...extra,
-  });
+  const sink = (url: string, topics: string, extra: Record<string, string | number> = {}) =>
+    sinkConnectorConfig(url, PASSWORD, topics, extra);
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers, "offset.flush.interval.ms": 500 },
     connectors: [
       { name: "from-a", config: sourceConnectorConfig(a.url, PASSWORD, { incident: topic }) },
-      { name: "to-b", config: sink(b.url, topic, { "svc.sink.not.found.behavior": "create" }) },
+      {
+        name: "to-b",
+        config: sink(b.url, topic, { "svc.sink.not.found.behavior": "create", "svc.retry.max.attempts": 1 }),
+      },
       {
         name: "text",
         config: sink(b.url, textTopic, {
@@ -83,6 +87,16 @@ Deno.test("metrics: histograms, process metrics, sink counters, consumer lag and
       JSON.stringify(written),
     );
     assertEquals(sumOf(metrics, "tablesync_dlq_records_total", { connector: "text" }), 1);
+    // Retried records: the 503s' batches were redelivered (to-b); a sink that never retried shows 0, not nothing.
+    assert(
+      sumOf(metrics, "tablesync_sink_records_retried_total", { connector: "to-b" }) >= 1,
+      "no retry counted",
+    );
+    assertEquals(metrics.types.get("tablesync_sink_records_retried_total"), "counter");
+    assertEquals(
+      samplesOf(metrics, "tablesync_sink_records_retried_total", { connector: "text" }).map((s) => s.value),
+      [0],
+    );
     const lag = samplesOf(metrics, "tablesync_sink_consumer_lag_records", { connector: "to-b", topic });
     assertEquals(lag.map((s) => s.labels.partition).sort(), ["0", "1"]);
 

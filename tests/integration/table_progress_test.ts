@@ -1,7 +1,8 @@
 /**
  * Per-table progress through the real daemon: `GET /connectors/<name>/tables` during a backfill (phase backfill,
  * rows_remaining from the simulator's Aggregate API, an ETA estimate once the rate was measured for 10 s) and after
- * it (streaming, lag within the poll interval), the same in the metrics, and 404 for an unknown connector.
+ * it (streaming, lag within the poll interval, still so after seconds without a new row), the same in the metrics,
+ * and 404 for an unknown connector.
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
@@ -73,15 +74,22 @@ Deno.test("GET /connectors/<name>/tables shows backfill with rows remaining and 
     assertEquals(after.rows_remaining, null);
     // The sweep that ended the backfill proves the table caught up as of its start; the next sweep, one poll
     // interval later, brings the lag within the interval.
-    const settled = await waitFor(
-      async () => {
-        const row = (await daemon.request("GET", "/connectors/incidents/tables")).body?.[0];
-        return row && row.lag_seconds !== null && row.lag_seconds <= 2 ? row : null;
-      },
-      10_000,
-      "a lag within the poll interval once streaming",
-    );
+    const lagWithinInterval = (what: string) =>
+      waitFor(
+        async () => {
+          const row = (await daemon.request("GET", "/connectors/incidents/tables")).body?.[0];
+          return row && row.lag_seconds !== null && row.lag_seconds <= 2 ? row : null;
+        },
+        10_000,
+        what,
+      );
+    const settled = await lagWithinInterval("a lag within the poll interval once streaming");
     assertEquals(settled.phase, "streaming");
+    // Idle, it stays there: the table gets no new row, yet every poll proves it caught up again, so after 6 s
+    // (twelve poll intervals) the lag is back within the interval rather than 6 s and growing.
+    await new Promise((r) => setTimeout(r, 6000));
+    const idle = await lagWithinInterval("a lag within the poll interval on the idle table");
+    assertEquals(idle.rows_emitted, ROWS);
 
     const missing = await daemon.request("GET", "/connectors/nope/tables");
     assertEquals(missing.status, 404);

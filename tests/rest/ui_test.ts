@@ -1,7 +1,7 @@
 /** The status page's pieces: the throughput history (rates, resets, the 15-minute ring), formats and escaping. */
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { HISTORY_WINDOW_MS, ThroughputHistory } from "../../src/rest/ui_history.ts";
-import { esc, eta } from "../../src/rest/ui_format.ts";
+import { esc, eta, traceSummary } from "../../src/rest/ui_format.ts";
 import { renderContent } from "../../src/rest/ui_html.ts";
 import type { UiConnector } from "../../src/rest/ui_model.ts";
 
@@ -84,4 +84,43 @@ Deno.test("names, warnings, traces and errors are rendered as text", () => {
   assertStringIncludes(html, '<td class="eta">≈ 2 min (estimate)</td>');
   assertStringIncludes(html, '<td class="rate num">2.5</td>');
   assertStringIncludes(html, "<polyline");
+});
+
+Deno.test("a trace shows its message up to the stack: a reason on the next line is kept", () => {
+  const invalid = "Connector configuration is invalid:\nsvc.table.x.timestamp.field: Invalid value nope\n" +
+    "    at validate (file:///src/config.ts:1:1)\nCaused by: Error: deeper";
+  assertEquals(
+    traceSummary(invalid),
+    "Connector configuration is invalid:\nsvc.table.x.timestamp.field: Invalid value nope",
+  );
+  assertEquals(traceSummary("Error: boom\n    at f (x.ts:1:1)"), "Error: boom");
+  assertEquals(traceSummary("x".repeat(700)).length, 600);
+});
+
+Deno.test("a sink row: written, rate, chart with its peak, errors, retried, DLQ, lag, in that order", () => {
+  const connector: UiConnector = {
+    name: "copy",
+    type: "sink",
+    connectorClass: "TableSinkConnector",
+    state: "RUNNING",
+    health: "RUNNING",
+    trace: null,
+    tasks: [{ id: 0, state: "RUNNING", worker: "w", trace: null, warnings: [] }],
+    tables: [],
+    sinkTasks: [{
+      task: 0,
+      written: 12_345,
+      errors: 2,
+      retried: 1,
+      deadLettered: 2,
+      lag: 678,
+      perSecond: 41.6,
+      points: [{ t: 1000, perSecond: 12 }, { t: 2000, perSecond: 41.6 }],
+    }],
+  };
+  const html = renderContent([connector], 2000);
+  // As a text browser reads it (the chart's <title> is its tooltip).
+  const text = html.replace(/<title>[^<]*<\/title>/g, "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ");
+  assertStringIncludes(text, " copy-0 12,345 42 peak 42/s 2 1 2 678 ");
+  assertStringIncludes(html, '<td class="errors num bad">2</td>');
 });

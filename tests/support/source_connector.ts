@@ -37,3 +37,22 @@ export function filteredAliases(
     ])),
   };
 }
+
+/** The config of a sink connector writing `topics` (comma-separated) into `table` of a simulator (user `admin`). */
+export function sinkConnectorConfig(
+  simUrl: string,
+  password: string,
+  topics: string,
+  extra: Record<string, string | number | boolean> = {},
+  table = "incident",
+): Record<string, string | number | boolean> {
+  return {
+    "connector.class": "TableSinkConnector",
+    "topics": topics,
+    "svc.url": simUrl,
+    "svc.auth.username": "admin",
+    "svc.auth.password": password,
+    "svc.sink.table": table,
+    ...extra,
+  };
+}
