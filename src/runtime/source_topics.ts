@@ -1,7 +1,7 @@
 /**
- * A source task's topics before their first record. With `topic.creation.*` (and the worker's
- * `topic.creation.enable`) a missing topic is created through the Admin API with its group's settings
- * (topic_creation.ts). Without it the task does what a producer does: it asks for the topic's metadata with
+ * A source task's topics before their first record. A name Kafka does not allow fails the task at once. With
+ * `topic.creation.*` (and the worker's `topic.creation.enable`) a missing topic is created through the Admin API
+ * with its group's settings (topic_creation.ts). Without it the task does what a producer does: it asks for the topic's metadata with
  * auto-creation allowed, so the broker's own `auto.create.topics.enable` decides. Only when the broker refuses
  * (UNKNOWN_TOPIC_OR_PARTITION for MISSING_FOR_MS, or TOPIC_AUTHORIZATION_FAILED) does the task fail, with one
  * line naming the topic and the fix. A send the broker refuses for lack of Write access later says so likewise.
@@ -11,6 +11,7 @@ import { kafkaErrorType, TopicCreationUnsupportedError } from "../kafka/mod.ts";
 import type { Logger } from "../observability/log.ts";
 import { sleepEndingOnAbort } from "../common/delay.ts";
 import { redact } from "../observability/redact.ts";
+import { topicNameProblem } from "../common/topic_name.ts";
 import { topicCreationFor } from "./topic_creation.ts";
 import { plainTaskError } from "./task_failure.ts";
 
@@ -34,6 +35,13 @@ export interface SourceTopicSettings {
 
 /** Makes sure `topic` exists (or throws a one-line error saying why not and what to do). */
 export async function ensureSourceTopic(topic: string, s: SourceTopicSettings): Promise<void> {
+  // The config's topics are checked when it is validated; a transform (RegexRouter, ...) may still route here.
+  const problem = topicNameProblem(topic);
+  if (problem) {
+    throw plainTaskError(
+      `'${topic}' is not a valid topic name: it ${problem}; check svc.table.<alias>.topic and the transforms that route records`,
+    );
+  }
   if (await s.admin.topicExists(topic)) return;
   if (s.creationWanted) await createTopic(topic, s);
   else await awaitBrokerCreation(topic, s);

@@ -96,6 +96,17 @@ Deno.test("a sink whose topic does not exist yet waits (RUNNING, warning) and co
     const taskOnly = (await daemon.request("GET", "/connectors/listed/tasks/0/status")).body;
     assertEquals(taskOnly.warnings, [waiting], "the task's own status carries the warnings too");
     assertStringIncludes(daemon.output(), waiting, "the warning is logged");
+    // A topic that can never exist is refused up front, naming the property and the entry.
+    const refused = await daemon.request(
+      "PUT",
+      "/connectors/never/config",
+      sinkConfig(sim.url, { topics: "a b" }),
+    );
+    assertEquals(refused.status, 400);
+    assertStringIncludes(
+      refused.body.message,
+      "topics: Invalid value a b for configuration topics: 'a b' is not a valid topic name",
+    );
     const page = await statusPage(daemon);
     assertStringIncludes(page, `<li>${escapeHtml(waiting)}</li>`, "the page shows the warning");
     assertStringIncludes(page, escapeHtml(`waiting for a topic matching topics.regex ${prefix}\\..*`));

@@ -2,6 +2,7 @@
  * Source topics that do not exist yet, on the real broker and on a cluster that cannot create topics:
  *  - without topic.creation.* the broker decides; this one does not auto-create topics, so the task fails with
  *    one line naming the topic and the fixes (create it, enable auto-creation, or the keys that would create it);
+ *    a transform routing records to a name Kafka does not allow fails the task with one line too;
  *  - with topic.creation.* the daemon creates each topic through the admin API with its group's partitions and
  *    topic configs (checked with DescribeConfigs: values that auto-creation would not give), and rows reach it;
  *  - the librdkafka mock (no CreateTopics, as on some managed clusters) makes the task fail with a clear error.
@@ -45,10 +46,21 @@ Deno.test("topic.creation.* creates the source topics on the real broker with ea
   const problems = uniqueName("created.problem");
   const missing = uniqueName("missing.incident");
   const plain = uniqueName("plain");
+  const routed = uniqueName("routed");
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [
       { name: plain, config: sourceConfig(sim.url, { incident: missing }) },
+      {
+        // The config's topic is valid; a transform routes records to a name Kafka does not allow.
+        name: routed,
+        config: sourceConfig(sim.url, { incident: uniqueName("routed") }, {
+          "transforms": "route",
+          "transforms.route.type": "org.apache.kafka.connect.transforms.RegexRouter",
+          "transforms.route.regex": ".*",
+          "transforms.route.replacement": "routed to/nowhere",
+        }),
+      },
       {
         name: uniqueName("create"),
         config: sourceConfig(sim.url, { incident: incidents, problem: problems }, {
@@ -70,6 +82,10 @@ Deno.test("topic.creation.* creates the source topics on the real broker with ea
     assertStringIncludes(trace, "topic.creation.default.partitions");
     assertEquals(trace.split("\n").length, 1, `one line, no stack: ${trace}`);
     assertEquals(await kafka.partitionCount(missing), null, "the plain connector must not create its topic");
+    assertEquals(
+      await failedTrace(daemon, routed),
+      "'routed to/nowhere' is not a valid topic name: it may hold only ASCII letters, digits, '.', '_' and '-'; check svc.table.<alias>.topic and the transforms that route records",
+    );
     // The broker does not auto-create topics: reading before the daemon created them would fail.
     for (const topic of [incidents, problems]) {
       await waitFor(async () => await kafka.partitionCount(topic) !== null, 30_000, `${topic} created`);
