@@ -54,7 +54,14 @@ export class TopicRetention {
       rereading: false,
     };
     this.#topics.set(topic, watched);
-    await this.#read(topic, watched);
+    const failure = await this.#read(topic, watched);
+    // Said once, where operators look: without Describe access on the topic the check is off.
+    if (failure) {
+      this.#o.log.info(
+        { topic, err: failure },
+        `cannot read topic ${topic}'s configs: its retention is not checked`,
+      );
+    }
   }
 
   /** A record about to be written to `topic` with `timestamp` (ms). Cheap: called for every record. */
@@ -77,13 +84,15 @@ export class TopicRetention {
     );
   }
 
-  async #read(topic: string, watched: Watched): Promise<void> {
+  /** Reads the topic's configs; the error when they cannot be read (what was read before stays). */
+  async #read(topic: string, watched: Watched): Promise<Error | null> {
     try {
       const configs = await this.#o.describe(topic);
       watched.retentionMs = timeRetentionOf(configs);
       watched.policy = configs["cleanup.policy"] ?? "delete";
+      return null;
     } catch (e) {
-      this.#o.log.debug({ topic, err: e }, "cannot read the topic's configs; its retention is not checked");
+      return e as Error;
     }
   }
 

@@ -3,10 +3,12 @@
  * written is older than its topic keeps. The configs come from a function, as DescribeConfigs would answer.
  */
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { logger, setLogLevel } from "../../src/observability/log.ts";
+import { logger, setLogLevel, setLogSink } from "../../src/observability/log.ts";
 import { timeRetentionOf, TopicRetention } from "../../src/runtime/topic_retention.ts";
 
-setLogLevel("error");
+const logged: string[] = [];
+setLogSink((line) => logged.push(line));
+setLogLevel("info");
 
 Deno.test("time retention: delete policies with a retention.ms, unless records are stamped on append", () => {
   assertEquals(timeRetentionOf({ "cleanup.policy": "delete", "retention.ms": "60000" }), 60000);
@@ -62,6 +64,11 @@ Deno.test("a record older than its topic keeps raises one warning naming the top
   const old = Date.UTC(2021, 0, 2);
   for (const topic of ["compacted", "undescribable", "unwatched"]) retention.check(topic, old);
   assertEquals(raised.size, 0, "compacted, undescribable and unwatched topics are not checked");
+  assertEquals(
+    logged.filter((l) => l.includes("cannot read topic")).map((l) => JSON.parse(l).msg),
+    ["cannot read topic undescribable's configs: its retention is not checked"],
+    "the check being off is said once",
+  );
   retention.check("short", old);
   retention.check("short", old - 1000);
   assertEquals([...raised.keys()], ["retention:short"]);
