@@ -1,6 +1,7 @@
 /** Reusable validators for property definitions. Each returns a reason string or undefined. */
 import type { Validator } from "./def.ts";
 import type { PropValue } from "../common/props.ts";
+import { MAX_TOPIC_NAME_LENGTH, TOPIC_NAME_PATTERN, topicNameProblem } from "../common/topic_name.ts";
 
 function described(
   fn: (v: PropValue) => string | undefined,
@@ -37,6 +38,32 @@ export const positiveOrBrokerDefault: Validator = described(
   },
   "[1,...] or -1",
   { anyOf: [{ minimum: 1 }, { const: -1 }] },
+);
+
+const TOPIC_NAME_CHARS = `1 to ${MAX_TOPIC_NAME_LENGTH} of a-z A-Z 0-9 . _ -`;
+const TOPIC_NAME_SCHEMA = { pattern: TOPIC_NAME_PATTERN.source, maxLength: MAX_TOPIC_NAME_LENGTH };
+
+/** A name a topic can have (a source's destination topic). */
+export const topicName: Validator = described(
+  (v) => {
+    if (v === null || typeof v !== "string") return undefined;
+    const problem = topicNameProblem(v);
+    return problem ? `not a valid topic name: it ${problem}` : undefined;
+  },
+  `a Kafka topic name (${TOPIC_NAME_CHARS})`,
+  TOPIC_NAME_SCHEMA,
+);
+
+/** Topic names (a sink's `topics`): each one a name a topic can have. */
+export const topicNameList: Validator = described(
+  (v) => {
+    if (!Array.isArray(v)) return undefined;
+    const bad = v.map((t) => [t, topicNameProblem(t)]).filter(([, problem]) => problem);
+    if (bad.length === 0) return undefined;
+    return bad.map(([t, problem]) => `'${t}' is not a valid topic name: it ${problem}`).join("; ");
+  },
+  `Kafka topic names (each ${TOPIC_NAME_CHARS})`,
+  TOPIC_NAME_SCHEMA,
 );
 
 /** A non-empty string. */

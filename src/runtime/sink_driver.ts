@@ -9,7 +9,8 @@
  * Topics that do not exist yet (sink_topics.ts) do not fail the task: it waits, RUNNING with a status warning,
  * and consumes each topic once it appears, from the group's committed offsets (or `auto.offset.reset`). When the
  * topics to consume change (one appeared, or a new one matches `topics.regex`), the consumer is replaced: the old
- * one commits and leaves, a new one joins with the new subscription.
+ * one commits and leaves, a new one joins with the new subscription; when every topic it consumed was deleted,
+ * the consumer closes and the task waits again.
  */
 import type { SinkTask, TopicPartitionOffset } from "../connect/task_api.ts";
 import { RetriableException } from "../connect/task_api.ts";
@@ -205,14 +206,17 @@ export class SinkDriver {
     }
     const resolved = resolveSinkTopics(this.#o.subscription, existing);
     this.#noteWaiting(resolved.waiting);
-    // Topics that disappeared leave the consumer as it is: it reports their loss itself.
-    if (resolved.topics.length === 0 || sameTopics(resolved.topics, this.#topics)) return;
-    this.#o.logger.info({ topics: resolved.topics }, `consuming topics ${resolved.topics.join(", ")}`);
+    if (sameTopics(resolved.topics, this.#topics)) return;
+    // All deleted: the consumer closes (kafkajs would restart it every 300 ms, with a trace) and the task waits.
+    const next = resolved.topics;
+    this.#o.logger.info({ topics: next }, next.length ? `consuming topics ${next}` : "no topic left");
     try {
       await Promise.all(this.#handling);
       await this.#consumer?.close();
-      if (this.#stop.signal.aborted) return;
-      this.#consumer = await this.#createConsumer(resolved.topics);
+      this.#consumer = null;
+      this.#topics = next;
+      if (this.#stop.signal.aborted || next.length === 0) return;
+      this.#consumer = await this.#createConsumer(next);
       await this.#runConsumer(this.#consumer);
     } catch (e) {
       if (!this.#stop.signal.aborted) this.#fail(e as Error);

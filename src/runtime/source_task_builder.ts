@@ -75,6 +75,7 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
     start: () => task.start(config, props, context),
     cleanup: async () => {
       await task.stop().catch((e) => log.warn({ err: e }, "task stop failed"));
+      retention.close();
       await producer.close().catch(() => {});
       await exactlyOnce?.transactions.close().catch(() => {});
       await admin.close().catch(() => {});

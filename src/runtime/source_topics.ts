@@ -1,16 +1,18 @@
 /**
- * A source task's topics before their first record. With `topic.creation.*` (and the worker's
- * `topic.creation.enable`) a missing topic is created through the Admin API with its group's settings
- * (topic_creation.ts). Without it the task does what a producer does: it asks for the topic's metadata with
- * auto-creation allowed, so the broker's own `auto.create.topics.enable` decides. Only when the broker refuses
- * (UNKNOWN_TOPIC_OR_PARTITION for MISSING_FOR_MS, or TOPIC_AUTHORIZATION_FAILED) does the task fail, with one
- * line naming the topic and the fix. A send the broker refuses for lack of Write access later says so likewise.
+ * A source task's topics before their first record. A name Kafka does not allow fails the task at once. With
+ * `topic.creation.*` (and the worker's `topic.creation.enable`) a missing topic is created through the Admin
+ * API with its group's settings (topic_creation.ts). Without it the task does what a producer does: it asks
+ * for the topic's metadata with auto-creation allowed, so the broker's own `auto.create.topics.enable`
+ * decides. Only when the broker refuses (UNKNOWN_TOPIC_OR_PARTITION for MISSING_FOR_MS, or
+ * TOPIC_AUTHORIZATION_FAILED) does the task fail, with one line naming the topic and the fix. A send the
+ * broker refuses later (no Write access, or the topic deleted meanwhile) says so likewise.
  */
 import type { Admin } from "../kafka/mod.ts";
 import { kafkaErrorType, TopicCreationUnsupportedError } from "../kafka/mod.ts";
 import type { Logger } from "../observability/log.ts";
 import { sleepEndingOnAbort } from "../common/delay.ts";
 import { redact } from "../observability/redact.ts";
+import { topicNameProblem } from "../common/topic_name.ts";
 import { topicCreationFor } from "./topic_creation.ts";
 import { plainTaskError } from "./task_failure.ts";
 
@@ -34,6 +36,13 @@ export interface SourceTopicSettings {
 
 /** Makes sure `topic` exists (or throws a one-line error saying why not and what to do). */
 export async function ensureSourceTopic(topic: string, s: SourceTopicSettings): Promise<void> {
+  // The config's topics are checked when it is validated; a transform (RegexRouter, ...) may still route here.
+  const problem = topicNameProblem(topic);
+  if (problem) {
+    throw plainTaskError(
+      `'${topic}' is not a valid topic name: it ${problem}; check svc.table.<alias>.topic and the transforms that route records`,
+    );
+  }
   if (await s.admin.topicExists(topic)) return;
   if (s.creationWanted) await createTopic(topic, s);
   else await awaitBrokerCreation(topic, s);
@@ -84,14 +93,23 @@ async function awaitBrokerCreation(topic: string, s: SourceTopicSettings): Promi
   }
 }
 
-/** The task's error for a send that cannot succeed: one line naming the topics when the broker refused them. */
+/**
+ * The task's error for a send that cannot succeed: one line naming the topics when the broker refused them or
+ * no longer has them (deleted while the task wrote to it: a restart makes sure it exists again, as at start).
+ */
 export function producingFailed(error: Error, topics: string[]): Error {
-  if (kafkaErrorType(error) !== "TOPIC_AUTHORIZATION_FAILED") {
-    return new Error(`producing to Kafka failed: ${redact(error.message)}`, { cause: error });
+  const distinct = [...new Set(topics)];
+  const named = distinct.length === 1 ? `topic ${distinct[0]}` : `one of topics ${distinct.join(", ")}`;
+  switch (kafkaErrorType(error)) {
+    case "TOPIC_AUTHORIZATION_FAILED":
+      return plainTaskError(
+        `not authorized to write to ${named} (TOPIC_AUTHORIZATION_FAILED): grant this connector's principal Write access to it`,
+      );
+    case "UNKNOWN_TOPIC_OR_PARTITION":
+      return plainTaskError(
+        `${named} no longer exists (UNKNOWN_TOPIC_OR_PARTITION: deleted while the task wrote to it?): restart the task, which creates it again (topic.creation.*) or lets the broker do so (auto.create.topics.enable), or create it yourself`,
+      );
+    default:
+      return new Error(`producing to Kafka failed: ${redact(error.message)}`, { cause: error });
   }
-  return plainTaskError(
-    `not authorized to write to topic ${
-      [...new Set(topics)].join(", ")
-    } (TOPIC_AUTHORIZATION_FAILED): grant this connector's principal Write access to it`,
-  );
 }

@@ -25,13 +25,13 @@ export interface TopicRetentionOptions {
   describe: (topic: string) => Promise<Record<string, string>>;
   warnings: Pick<TaskWarnings, "set" | "clear">;
   log: Logger;
+  /** How often a warned topic's configs are read again (default RECHECK_MS). */
+  recheckMs?: number;
 }
 
 interface Watched {
   retentionMs: number | null;
   policy: string;
-  /** When the configs were read. */
-  readAt: number;
   warned: boolean;
   rereading: boolean;
 }
@@ -39,6 +39,7 @@ interface Watched {
 export class TopicRetention {
   readonly #o: TopicRetentionOptions;
   readonly #topics = new Map<string, Watched>();
+  #rechecks: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: TopicRetentionOptions) {
     this.#o = options;
@@ -49,56 +50,71 @@ export class TopicRetention {
     const watched: Watched = {
       retentionMs: null,
       policy: "",
-      readAt: Date.now(),
       warned: false,
       rereading: false,
     };
     this.#topics.set(topic, watched);
-    await this.#read(topic, watched);
+    const failure = await this.#read(topic, watched);
+    // Said once, where operators look: without Describe access on the topic the check is off.
+    if (failure) {
+      this.#o.log.info(
+        { topic, err: failure },
+        `cannot read topic ${topic}'s configs: its retention is not checked`,
+      );
+    }
   }
 
   /** A record about to be written to `topic` with `timestamp` (ms). Cheap: called for every record. */
   check(topic: string, timestamp: number | undefined): void {
     const watched = this.#topics.get(topic);
     if (!watched || watched.retentionMs === null || timestamp === undefined) return;
-    const now = Date.now();
-    if (watched.warned) {
-      if (!watched.rereading && now - watched.readAt >= RECHECK_MS) void this.#reread(topic, watched);
-      return;
-    }
-    if (timestamp >= now - watched.retentionMs) return;
+    if (watched.warned || timestamp >= Date.now() - watched.retentionMs) return;
     watched.warned = true;
+    // Read again on a timer, not on records: a table whose backfill ended writes none, yet a fix must show.
+    this.#rechecks ??= setInterval(() => this.#recheck(), this.#o.recheckMs ?? RECHECK_MS);
     this.#o.warnings.set(
       `retention:${topic}`,
       `topic ${topic} deletes records older than ${
         age(watched.retentionMs)
       } (cleanup.policy=${watched.policy}, ` +
         `retention.ms=${watched.retentionMs}) and records carry their rows' timestamps: rows last updated ` +
-        `${new Date(timestamp).toISOString()} are being written and will be deleted soon after; set ` +
-        `retention.ms=-1 or cleanup.policy=compact, or message.timestamp.type=LogAppendTime, on the topic`,
+        `${new Date(timestamp).toISOString()} are written to it and deleted soon after; set ` +
+        `retention.ms=-1 or cleanup.policy=compact, or message.timestamp.type=LogAppendTime, on the topic, then ` +
+        `reset the connector's offsets (stopped: DELETE /connectors/<name>/offsets) to write the deleted rows again`,
     );
   }
 
-  async #read(topic: string, watched: Watched): Promise<void> {
+  /** Reads the topic's configs; the error when they cannot be read (what was read before stays). */
+  async #read(topic: string, watched: Watched): Promise<Error | null> {
     try {
       const configs = await this.#o.describe(topic);
       watched.retentionMs = timeRetentionOf(configs);
       watched.policy = configs["cleanup.policy"] ?? "delete";
+      return null;
     } catch (e) {
-      this.#o.log.debug({ topic, err: e }, "cannot read the topic's configs; its retention is not checked");
+      return e as Error;
     }
-    watched.readAt = Date.now();
   }
 
-  /** A warned topic read again: a fix (retention, policy or timestamp type) clears the warning. */
-  async #reread(topic: string, watched: Watched): Promise<void> {
-    watched.rereading = true;
-    const before = watched.retentionMs;
-    await this.#read(topic, watched);
-    watched.rereading = false;
-    if (watched.retentionMs === before) return;
-    watched.warned = false;
-    this.#o.warnings.clear(`retention:${topic}`);
+  /** Warned topics read again: a fix (retention, policy or timestamp type) clears the warning. */
+  async #recheck(): Promise<void> {
+    for (const [topic, watched] of this.#topics) {
+      if (!watched.warned || watched.rereading) continue;
+      watched.rereading = true;
+      const before = watched.retentionMs;
+      await this.#read(topic, watched);
+      watched.rereading = false;
+      if (watched.retentionMs === before) continue;
+      watched.warned = false;
+      this.#o.warnings.clear(`retention:${topic}`);
+    }
+    if (![...this.#topics.values()].some((w) => w.warned)) this.close();
+  }
+
+  /** Stops reading warned topics again (the task stops). */
+  close(): void {
+    clearInterval(this.#rechecks);
+    this.#rechecks = undefined;
   }
 }
 

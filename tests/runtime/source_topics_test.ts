@@ -31,7 +31,7 @@ Deno.test("kafkaErrorType finds the protocol error inside kafkajs's wrappers", (
   assertEquals(kafkaErrorType(new Error("plain")), null);
 });
 
-Deno.test("a refused send is one line naming the topics; another failure keeps its cause", () => {
+Deno.test("a refused send, or one to a deleted topic, is one line naming the topics; another failure keeps its cause", () => {
   const error = producingFailed(bailed(refused()), [
     "svc.incident",
     "svc.problem",
@@ -41,7 +41,23 @@ Deno.test("a refused send is one line naming the topics; another failure keeps i
   assertEquals(error.stack, error.message);
   assertEquals(
     error.message,
-    "not authorized to write to topic svc.incident, svc.problem (TOPIC_AUTHORIZATION_FAILED): grant this connector's principal Write access to it",
+    "not authorized to write to one of topics svc.incident, svc.problem (TOPIC_AUTHORIZATION_FAILED): grant this connector's principal Write access to it",
+  );
+  const deleted = producingFailed(
+    bailed(
+      new KafkaJSProtocolError({
+        type: "UNKNOWN_TOPIC_OR_PARTITION",
+        code: 3,
+        retriable: true,
+        message: "This server does not host this topic-partition",
+      }),
+    ),
+    ["svc.incident", "svc.incident"],
+  );
+  assertEquals(deleted.stack, deleted.message);
+  assertEquals(
+    deleted.message,
+    "topic svc.incident no longer exists (UNKNOWN_TOPIC_OR_PARTITION: deleted while the task wrote to it?): restart the task, which creates it again (topic.creation.*) or lets the broker do so (auto.create.topics.enable), or create it yourself",
   );
   const other = new Error("Broker closed the connection");
   const failed = producingFailed(other, ["svc.incident"]);

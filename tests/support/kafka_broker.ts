@@ -38,6 +38,10 @@ export interface KafkaBroker extends AsyncDisposable {
   ): Promise<void>;
   /** The topic's configs as the broker reports them (DescribeConfigs), defaults included. */
   topicConfig(name: string): Promise<Record<string, string>>;
+  /** Replaces the topic's configs (AlterConfigs: those not given return to the broker's defaults). */
+  alterTopicConfig(name: string, configs: Record<string, string>): Promise<void>;
+  /** Deletes a topic (and waits until the broker no longer lists it). */
+  deleteTopic(name: string): Promise<void>;
   /** Partition count of a topic, or null when it does not exist. */
   partitionCount(name: string): Promise<number | null>;
   /** Committed offsets of a consumer group: "topic/partition" → offset. */
@@ -127,6 +131,22 @@ export async function startKafkaBroker(): Promise<KafkaBroker> {
         resources: [{ type: ConfigResourceTypes.TOPIC, name }],
       });
       return Object.fromEntries(resources[0].configEntries.map((e) => [e.configName, e.configValue]));
+    },
+    async alterTopicConfig(name, configs) {
+      await ready();
+      await admin.alterConfigs({
+        validateOnly: false,
+        resources: [{
+          type: ConfigResourceTypes.TOPIC,
+          name,
+          configEntries: Object.entries(configs).map(([name, value]) => ({ name, value })),
+        }],
+      });
+    },
+    async deleteTopic(name) {
+      await ready();
+      await admin.deleteTopics({ topics: [name] });
+      while ((await admin.listTopics()).includes(name)) await new Promise((r) => setTimeout(r, 100));
     },
     async partitionCount(name) {
       await ready();

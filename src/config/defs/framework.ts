@@ -3,7 +3,7 @@
  * moves between tablesync and a Connect cluster unchanged. Groups follow Connect's validate output.
  */
 import { group, type PropertyDef } from "../def.ts";
-import { nonEmpty, range, regex } from "../validators.ts";
+import { nonEmpty, range, regex, topicNameList } from "../validators.ts";
 
 const common = group("Common");
 const transforms = group("Transforms");
@@ -195,6 +195,7 @@ export const SOURCE_FRAMEWORK_DEFS: readonly PropertyDef[] = [
 export const SINK_FRAMEWORK_DEFS: readonly PropertyDef[] = [
   common("topics", "LIST", "Topics to consume. Exactly one of topics and topics.regex.", {
     default: "",
+    validator: topicNameList,
     importance: "HIGH",
   }),
   common(

@@ -3,7 +3,7 @@
  * The template is declared once; `tableDefs(alias)` instantiates it in the group "Table: <alias>".
  */
 import { group, type PropertyDef } from "../def.ts";
-import { dateTime, identifier, nonEmpty, range } from "../validators.ts";
+import { dateTime, identifier, nonEmpty, range, topicName } from "../validators.ts";
 
 export const TABLE_PREFIX = "svc.table.";
 const DEFAULT_START_TIMESTAMP = "1970-01-01 00:00:00";
@@ -22,7 +22,7 @@ export function tableDefs(alias: string): PropertyDef[] {
         validator: identifier,
       },
     ),
-    table(key("topic"), "STRING", "Destination topic.", { importance: "HIGH", validator: nonEmpty }),
+    table(key("topic"), "STRING", "Destination topic.", { importance: "HIGH", validator: topicName }),
     table(
       key("start.timestamp"),
       "STRING",
