@@ -14,7 +14,7 @@ import type { TaskMetrics } from "../connect/task_api.ts";
 import type { Logger } from "../observability/log.ts";
 import type { MetricsRegistry } from "../observability/metrics.ts";
 import { ErrorHandler, errorHandlingConfig } from "./errors/error_handler.ts";
-import { DeadLetterQueue } from "./errors/dead_letter_queue.ts";
+import { DeadLetterQueue, ensureDeadLetterQueueTopic } from "./errors/dead_letter_queue.ts";
 import type { RecordConverters } from "./record_bytes.ts";
 import type { SinkDriver } from "./sink_driver.ts";
 import type { SourceDriver } from "./source_driver.ts";
@@ -107,6 +107,17 @@ export async function taskEnvironment(msg: StartMessage, hooks: EnvironmentHooks
       producer: () => kafka.producer(kafkaOptions.producer),
     })
     : null;
+  if (dlqTopic) {
+    const admin = await kafka.admin();
+    try {
+      const rf = props["errors.deadletterqueue.topic.replication.factor"] as number;
+      if (await ensureDeadLetterQueueTopic(admin, dlqTopic, rf)) {
+        log.info({ topic: dlqTopic }, "created the dead letter queue topic");
+      }
+    } finally {
+      await admin.close();
+    }
+  }
   const stopSignal = new AbortController();
   const errors = new ErrorHandler(errorHandlingConfig(props), {
     logger: log,
