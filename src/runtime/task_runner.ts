@@ -154,6 +154,7 @@ export class TaskRunner {
     if (this.state === "FAILED") return;
     this.state = "FAILED";
     this.trace = redact(trace);
+    this.warnings = []; // a failed task waits for nothing: its trace says what is wrong
     log.error({ task: this.label, trace: this.trace }, `task ${this.label} failed`);
     this.#hooks.onStateChange();
     this.#terminate();

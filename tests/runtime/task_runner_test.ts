@@ -26,6 +26,7 @@ Deno.test("a worker that throws an uncaught error is FAILED with its trace", asy
   });
   await waitFor(() => runner.state === "FAILED", 10_000, "FAILED");
   assertStringIncludes(runner.trace!, "task blew up outside the driver");
+  assertEquals(runner.warnings, [], "a failed task waits for nothing: its trace says what is wrong");
   assert(changes >= 2, "state changes reported");
   await runner.stop(100);
   assertEquals(runner.state, "FAILED");
