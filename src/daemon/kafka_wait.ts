@@ -6,7 +6,9 @@
  * seconds and end in a chain of exceptions; then it asks for the cluster id through the client.
  *
  * While the cluster cannot be reached, `onWaiting` gets one line per distinct reason; an abort (a signal during
- * start) ends the wait with a KafkaWaitAborted.
+ * start) ends the wait with a KafkaWaitAborted. A cluster that refuses tablesync's credentials ends the wait at
+ * once, as Connect's worker stops on a SaslAuthenticationException: retrying cannot help. The client given
+ * should log quietly: the wait reports its reasons itself, where the client would log every retry.
  */
 import type { KafkaClient } from "../kafka/mod.ts";
 import { settlesWithin, sleepEndingOnAbort } from "../common/delay.ts";
@@ -39,9 +41,17 @@ export async function waitForKafka(kafka: KafkaClient, options: KafkaWaitOptions
     if (options.signal?.aborted) throw new KafkaWaitAborted(`stopped while waiting for ${where}`);
     const reason = await firstUnreachable(servers) ?? await clusterIdOrReason(kafka, deadline);
     if (reason.ok) return reason.clusterId;
-    if (Date.now() >= deadline) {
+    if (reason.refused) {
       throw new KafkaUnreachableError(
-        `cannot reach ${where}: ${reason.why}; gave up after ${Math.round(options.timeoutMs / 1000)} s`,
+        `${where} refused tablesync's credentials: ${reason.why} (check security.protocol, sasl.mechanism, ` +
+          `sasl.jaas.config)`,
+      );
+    }
+    if (Date.now() >= deadline) {
+      // A round cut short by the deadline knows no reason of its own: the last one seen says more.
+      const why = reason.why === NO_ANSWER && reported ? reported : reason.why;
+      throw new KafkaUnreachableError(
+        `cannot reach ${where}: ${why}; gave up after ${Math.round(options.timeoutMs / 1000)} s`,
       );
     }
     if (reason.why !== reported) {
@@ -54,7 +64,9 @@ export async function waitForKafka(kafka: KafkaClient, options: KafkaWaitOptions
   }
 }
 
-type Round = { ok: true; clusterId: string } | { ok: false; why: string };
+type Round = { ok: true; clusterId: string } | { ok: false; why: string; refused?: boolean };
+
+const NO_ANSWER = "the cluster does not answer";
 
 /** A reason when no bootstrap server accepts a TCP connection; undefined when one does. */
 async function firstUnreachable(servers: string[]): Promise<Round | undefined> {
@@ -91,10 +103,29 @@ async function clusterIdOrReason(kafka: KafkaClient, deadline: number): Promise<
       return { ok: true, clusterId: await asking };
     }
     asking.catch(() => {});
-    return { ok: false, why: "the cluster does not answer" };
+    return { ok: false, why: NO_ANSWER };
   } catch (e) {
-    return { ok: false, why: oneLine(e as Error) };
+    const why = oneLine(e as Error);
+    if (isAuthenticationFailure(e as Error)) return { ok: false, why, refused: true };
+    // kafkajs's words when the broker hangs up on its first request: typically a TLS or SASL listener.
+    if (/^(Closed connection|Connection closed)/.test(why)) {
+      return {
+        ok: false,
+        why: `${why} (the broker hung up: does its listener want TLS or SASL? security.protocol)`,
+      };
+    }
+    return { ok: false, why };
   }
+}
+
+/** A SASL handshake or authentication the broker refused (kafkajs's own error, or one it wraps). */
+function isAuthenticationFailure(e: Error): boolean {
+  for (let error: unknown = e; error instanceof Error; error = error.cause) {
+    if (/SASLAuthenticationError$/.test(error.name) || /authentication failed/i.test(error.message)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 function describeConnectError(e: Error): string {
@@ -110,7 +141,8 @@ function describeConnectError(e: Error): string {
 export function oneLine(e: Error): string {
   const parts = [e.message || e.name];
   for (let cause = e.cause; cause instanceof Error && parts.length < 4; cause = cause.cause) {
-    if (!parts.includes(cause.message)) parts.push(cause.message);
+    // A cause whose words the line already holds (errors that quote their cause) adds nothing.
+    if (!parts.some((part) => part.includes(cause.message))) parts.push(cause.message);
   }
   return parts.join(": ");
 }
