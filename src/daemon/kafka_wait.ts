@@ -26,10 +26,13 @@ export interface KafkaWaitOptions {
   signal?: AbortSignal;
   /** Called with "cannot reach Kafka at ...: <reason>" when a round fails for a reason not reported yet. */
   onWaiting?: (line: string) => void;
+  /** How long one request for the cluster id may go unanswered before the wait says so; default 10 s. */
+  silenceMs?: number;
 }
 
 const CONNECT_TIMEOUT_MS = 5_000;
 const RETRY_MS = 1_000;
+const SILENCE_MS = 10_000;
 
 /** The cluster id, once the cluster answers. */
 export async function waitForKafka(kafka: KafkaClient, options: KafkaWaitOptions): Promise<string> {
@@ -37,10 +40,17 @@ export async function waitForKafka(kafka: KafkaClient, options: KafkaWaitOptions
   const where = `Kafka at ${servers.join(",")} (bootstrap.servers)`;
   const deadline = Date.now() + options.timeoutMs;
   let reported = "";
+  // A request for the cluster id still unanswered (a port that accepts but does not speak Kafka, a broker that
+  // hangs): the next round waits on for it rather than asking again, after saying so.
+  let asking: Promise<string> | null = null;
   for (;;) {
     if (options.signal?.aborted) throw new KafkaWaitAborted(`stopped while waiting for ${where}`);
-    const reason = await firstUnreachable(servers) ?? await clusterIdOrReason(kafka, deadline);
+    const unreachable = await firstUnreachable(servers);
+    asking = unreachable ? null : asking ?? askClusterId(kafka);
+    const within = Math.max(1, Math.min(options.silenceMs ?? SILENCE_MS, deadline - Date.now()));
+    const reason = unreachable ?? await clusterIdOrReason(asking!, within);
     if (reason.ok) return reason.clusterId;
+    if (reason.why !== NO_ANSWER) asking = null; // it settled: the next round asks again
     if (reason.refused) {
       throw new KafkaUnreachableError(
         `${where} refused tablesync's credentials: ${reason.why} (check security.protocol, sasl.mechanism, ` +
@@ -89,7 +99,8 @@ async function firstUnreachable(servers: string[]): Promise<Round | undefined> {
   return { ok: false, why };
 }
 
-async function clusterIdOrReason(kafka: KafkaClient, deadline: number): Promise<Round> {
+/** The cluster id through a short-lived admin client (closed however the request ends). */
+function askClusterId(kafka: KafkaClient): Promise<string> {
   const asking = (async () => {
     const admin = await kafka.admin();
     try {
@@ -98,11 +109,15 @@ async function clusterIdOrReason(kafka: KafkaClient, deadline: number): Promise<
       await admin.close().catch(() => {});
     }
   })();
+  asking.catch(() => {}); // a request given up on when the wait ends may still fail
+  return asking;
+}
+
+async function clusterIdOrReason(asking: Promise<string>, withinMs: number): Promise<Round> {
   try {
-    if (await settlesWithin(asking, Math.max(1, deadline - Date.now()))) {
+    if (await settlesWithin(asking, withinMs)) {
       return { ok: true, clusterId: await asking };
     }
-    asking.catch(() => {});
     return { ok: false, why: NO_ANSWER };
   } catch (e) {
     const why = oneLine(e as Error);
