@@ -21,7 +21,8 @@ Runs the daemon: the connectors of the config file, the REST API on the worker's
 At start it waits up to 30 s for Kafka (bootstrap.servers), as Kafka Connect's worker does,
 printing one line while it cannot reach it:
   tablesync: cannot reach Kafka at HOST:PORT (bootstrap.servers): connection refused; retrying ...
-then gives up with exit status 1 (a service manager restarts it). Warnings about the file
+then gives up with exit status 1 (a service manager restarts it); credentials the cluster
+refuses end the start at once, in one line. Warnings about the file
 (no connectors, unknown worker keys) are logged; errors (see 'tablesync validate') stop the start.
 
 Exit status: 0 after a graceful shutdown (also when stopped while waiting for Kafka), 1 when the

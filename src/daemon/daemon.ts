@@ -121,13 +121,17 @@ async function startWorker(
   options: StartOptions,
 ): Promise<RunningDaemon> {
   const values = worker.values;
-  const kafka = createKafka((await kafkaOptionsFromProperties(strings)).connection);
+  const connection = (await kafkaOptionsFromProperties(strings)).connection;
+  const kafka = createKafka(connection);
   readiness.watchKafka(new KafkaReachability(kafka, strings["bootstrap.servers"]));
   // In a worker group /ready names the group check from the start: not ready until this member holds an assignment.
   let groupJoined = () => false;
   if (values["group.id"]) readiness.watchGroup(() => groupJoined());
   readiness.stage = `waiting for Kafka at ${strings["bootstrap.servers"]}`;
-  const clusterId = await waitForKafka(kafka, {
+  // The wait says why in one line per reason; its own client logs kafkajs's retries only at debug.
+  const kafkaLog = logger("kafka");
+  const waitLog = kafkaLog.isLevelEnabled("debug") ? kafkaLog : kafkaLog.child({}, { level: "error" });
+  const clusterId = await waitForKafka(createKafka(connection, { log: waitLog }), {
     timeoutMs: KAFKA_START_TIMEOUT_MS,
     signal: options.signal,
     onWaiting: options.onKafkaWaiting ?? ((line) => log.warn(line)),

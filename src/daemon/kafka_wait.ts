@@ -6,7 +6,9 @@
  * seconds and end in a chain of exceptions; then it asks for the cluster id through the client.
  *
  * While the cluster cannot be reached, `onWaiting` gets one line per distinct reason; an abort (a signal during
- * start) ends the wait with a KafkaWaitAborted.
+ * start) ends the wait with a KafkaWaitAborted. A cluster that refuses tablesync's credentials ends the wait at
+ * once, as Connect's worker stops on a SaslAuthenticationException: retrying cannot help. The client given
+ * should log quietly: the wait reports its reasons itself, where the client would log every retry.
  */
 import type { KafkaClient } from "../kafka/mod.ts";
 import { settlesWithin, sleepEndingOnAbort } from "../common/delay.ts";
@@ -24,10 +26,13 @@ export interface KafkaWaitOptions {
   signal?: AbortSignal;
   /** Called with "cannot reach Kafka at ...: <reason>" when a round fails for a reason not reported yet. */
   onWaiting?: (line: string) => void;
+  /** How long one request for the cluster id may go unanswered before the wait says so; default 10 s. */
+  silenceMs?: number;
 }
 
 const CONNECT_TIMEOUT_MS = 5_000;
 const RETRY_MS = 1_000;
+const SILENCE_MS = 10_000;
 
 /** The cluster id, once the cluster answers. */
 export async function waitForKafka(kafka: KafkaClient, options: KafkaWaitOptions): Promise<string> {
@@ -35,13 +40,28 @@ export async function waitForKafka(kafka: KafkaClient, options: KafkaWaitOptions
   const where = `Kafka at ${servers.join(",")} (bootstrap.servers)`;
   const deadline = Date.now() + options.timeoutMs;
   let reported = "";
+  // A request for the cluster id still unanswered (a port that accepts but does not speak Kafka, a broker that
+  // hangs): the next round waits on for it rather than asking again, after saying so.
+  let asking: Promise<string> | null = null;
   for (;;) {
     if (options.signal?.aborted) throw new KafkaWaitAborted(`stopped while waiting for ${where}`);
-    const reason = await firstUnreachable(servers) ?? await clusterIdOrReason(kafka, deadline);
+    const unreachable = await firstUnreachable(servers);
+    asking = unreachable ? null : asking ?? askClusterId(kafka);
+    const within = Math.max(1, Math.min(options.silenceMs ?? SILENCE_MS, deadline - Date.now()));
+    const reason = unreachable ?? await clusterIdOrReason(asking!, within);
     if (reason.ok) return reason.clusterId;
-    if (Date.now() >= deadline) {
+    if (reason.why !== NO_ANSWER) asking = null; // it settled: the next round asks again
+    if (reason.refused) {
       throw new KafkaUnreachableError(
-        `cannot reach ${where}: ${reason.why}; gave up after ${Math.round(options.timeoutMs / 1000)} s`,
+        `${where} refused tablesync's credentials: ${reason.why} (check security.protocol, sasl.mechanism, ` +
+          `sasl.jaas.config)`,
+      );
+    }
+    if (Date.now() >= deadline) {
+      // A round cut short by the deadline knows no reason of its own: the last one seen says more.
+      const why = reason.why === NO_ANSWER && reported ? reported : reason.why;
+      throw new KafkaUnreachableError(
+        `cannot reach ${where}: ${why}; gave up after ${Math.round(options.timeoutMs / 1000)} s`,
       );
     }
     if (reason.why !== reported) {
@@ -54,7 +74,9 @@ export async function waitForKafka(kafka: KafkaClient, options: KafkaWaitOptions
   }
 }
 
-type Round = { ok: true; clusterId: string } | { ok: false; why: string };
+type Round = { ok: true; clusterId: string } | { ok: false; why: string; refused?: boolean };
+
+const NO_ANSWER = "the cluster does not answer";
 
 /** A reason when no bootstrap server accepts a TCP connection; undefined when one does. */
 async function firstUnreachable(servers: string[]): Promise<Round | undefined> {
@@ -77,7 +99,8 @@ async function firstUnreachable(servers: string[]): Promise<Round | undefined> {
   return { ok: false, why };
 }
 
-async function clusterIdOrReason(kafka: KafkaClient, deadline: number): Promise<Round> {
+/** The cluster id through a short-lived admin client (closed however the request ends). */
+function askClusterId(kafka: KafkaClient): Promise<string> {
   const asking = (async () => {
     const admin = await kafka.admin();
     try {
@@ -86,15 +109,38 @@ async function clusterIdOrReason(kafka: KafkaClient, deadline: number): Promise<
       await admin.close().catch(() => {});
     }
   })();
+  asking.catch(() => {}); // a request given up on when the wait ends may still fail
+  return asking;
+}
+
+async function clusterIdOrReason(asking: Promise<string>, withinMs: number): Promise<Round> {
   try {
-    if (await settlesWithin(asking, Math.max(1, deadline - Date.now()))) {
+    if (await settlesWithin(asking, withinMs)) {
       return { ok: true, clusterId: await asking };
     }
-    asking.catch(() => {});
-    return { ok: false, why: "the cluster does not answer" };
+    return { ok: false, why: NO_ANSWER };
   } catch (e) {
-    return { ok: false, why: oneLine(e as Error) };
+    const why = oneLine(e as Error);
+    if (isAuthenticationFailure(e as Error)) return { ok: false, why, refused: true };
+    // kafkajs's words when the broker hangs up on its first request: typically a TLS or SASL listener.
+    if (/^(Closed connection|Connection closed)/.test(why)) {
+      return {
+        ok: false,
+        why: `${why} (the broker hung up: does its listener want TLS or SASL? security.protocol)`,
+      };
+    }
+    return { ok: false, why };
   }
+}
+
+/** A SASL handshake or authentication the broker refused (kafkajs's own error, or one it wraps). */
+function isAuthenticationFailure(e: Error): boolean {
+  for (let error: unknown = e; error instanceof Error; error = error.cause) {
+    if (/SASLAuthenticationError$/.test(error.name) || /authentication failed/i.test(error.message)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 function describeConnectError(e: Error): string {
@@ -110,7 +156,8 @@ function describeConnectError(e: Error): string {
 export function oneLine(e: Error): string {
   const parts = [e.message || e.name];
   for (let cause = e.cause; cause instanceof Error && parts.length < 4; cause = cause.cause) {
-    if (!parts.includes(cause.message)) parts.push(cause.message);
+    // A cause whose words the line already holds (errors that quote their cause) adds nothing.
+    if (!parts.some((part) => part.includes(cause.message))) parts.push(cause.message);
   }
   return parts.join(": ");
 }

