@@ -45,14 +45,14 @@ function systemdAnalyze(): boolean {
   }
 }
 
-/** The unit with ExecStart pointing at a program that exists here (verify checks it is executable). */
+/** The unit with ExecStart and ExecStartPost pointing at a program that exists here (verify checks it is executable). */
 async function unitHere(): Promise<string> {
   const dir = await Deno.makeTempDir();
   const path = `${dir}/tablesync.service`;
   const text = await Deno.readTextFile(UNIT);
   await Deno.writeTextFile(
     path,
-    text.replace("ExecStart=/usr/local/bin/tablesync", `ExecStart=${Deno.execPath()}`),
+    text.replaceAll(/^(ExecStart(?:Post)?)=\/usr\/local\/bin\/tablesync/gm, `$1=${Deno.execPath()}`),
   );
   return path;
 }
