@@ -27,7 +27,7 @@ Prints the daemon's answer in one line. Neither path needs rest.auth.token.
 
 Without --url and --config it asks $TABLESYNC_LISTENERS's first listener, else http://127.0.0.1:8083.
 
-  HEALTHCHECK CMD ["/usr/local/bin/tablesync", "probe", "--ready"]             (container image)
+  HEALTHCHECK CMD ["/usr/local/bin/tablesync", "probe"]                        (container image)
   ExecStartPost=/usr/local/bin/tablesync probe --ready --config FILE --wait 120   (systemd)
 
 Exit status: 0 when the daemon answered 200, 1 when it answered otherwise or could not be reached,
