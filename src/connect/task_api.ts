@@ -115,6 +115,13 @@ export interface TopicPartitionOffset {
 
 export interface SinkTaskContext extends TaskContext {
   /**
+   * Aborted when writes already sent to the instance must be abandoned: at once when the task fails or is killed,
+   * and late in a graceful stop (after 60 % of task.shutdown.graceful.timeout.ms). Until then a stopping task
+   * starts no new write (`signal`) but lets the sent ones finish, so they are committed rather than redelivered: an
+   * abandoned create is ambiguous (the row may exist), and its redelivery would create it again.
+   */
+  readonly writeSignal: AbortSignal;
+  /**
    * Reports a record that failed permanently in the task (Connect's ErrantRecordReporter). With
    * `errors.tolerance=all` it goes to the dead letter queue (when one is set) and the promise resolves;
    * otherwise it rejects with an error that fails the task.

@@ -12,7 +12,7 @@ import { sinkGroupOf } from "./sink_group.ts";
 import type { BuiltTask, TaskEnvironment } from "./task_environment.ts";
 
 export function buildSinkTask(env: TaskEnvironment): BuiltTask {
-  const { msg, log, config, props, errors, dlq, stopSignal } = env;
+  const { msg, log, config, props, errors, dlq, stopSignal, abandonSignal } = env;
   const task = newTask("sink");
   let sinkDriver: SinkDriver | null = null;
   const context: SinkTaskContext = {
@@ -21,6 +21,7 @@ export function buildSinkTask(env: TaskEnvironment): BuiltTask {
     logger: log,
     metrics: env.taskMetrics,
     signal: stopSignal.signal,
+    writeSignal: abandonSignal.signal,
     reportRecordError: async (record, error) => {
       await errors.handleFailure("TASK_PUT", error, {
         executingClass: "io.tablesync.TableSinkTask",

@@ -39,6 +39,8 @@ export interface TaskEnvironment {
   readonly dlq: DeadLetterQueue | null;
   /** Aborted when the task is asked to stop. */
   readonly stopSignal: AbortController;
+  /** Aborted when in-flight instance writes must be abandoned (SinkTaskContext.writeSignal). */
+  readonly abandonSignal: AbortController;
   readonly post: (message: WorkerToMain) => void;
   /** KIP-558: the drivers record each topic they produce to or consume from. */
   readonly activeTopics: ActiveTopics;
@@ -119,6 +121,7 @@ export async function taskEnvironment(msg: StartMessage, hooks: EnvironmentHooks
     }
   }
   const stopSignal = new AbortController();
+  const abandonSignal = new AbortController();
   const errors = new ErrorHandler(errorHandlingConfig(props), {
     logger: log,
     dlq,
@@ -139,6 +142,7 @@ export async function taskEnvironment(msg: StartMessage, hooks: EnvironmentHooks
     errors,
     dlq,
     stopSignal,
+    abandonSignal,
     warnings,
   };
 }

@@ -126,20 +126,27 @@ async function start(msg: StartMessage): Promise<void> {
   post({ type: "state", state: pauseWanted ? "PAUSED" : "RUNNING" });
   running = driver.run();
   stopOn = env.stopSignal;
+  abandonOn = env.abandonSignal;
   running.catch((e) => fail(e));
 }
 
 let stopOn: AbortController | null = null;
+/** Abandons in-flight instance writes: late in a graceful stop, at once on a failure. */
+let abandonOn: AbortController | null = null;
 let finished = false;
 
 async function stop(timeoutMs: number): Promise<void> {
   stopping = true;
   stopOn?.abort();
   driver?.stop();
+  // Writes already sent get most of the budget to finish (and be committed); then they are abandoned.
+  const abandon = setTimeout(() => abandonOn?.abort(), timeoutMs * 0.6);
   if (running) {
     // Leave a fifth of the budget for closing the task and the producers before the main thread terminates us.
     await settlesWithin(running.catch(() => {}), timeoutMs * 0.8);
   }
+  clearTimeout(abandon);
+  abandonOn?.abort();
   await cleanup?.();
   finish();
 }
@@ -157,6 +164,7 @@ function fail(error: unknown): void {
   post({ type: "metrics", snapshot: metrics.snapshot() });
   post({ type: "state", state: "FAILED", trace: traceOf(error) });
   stopOn?.abort();
+  abandonOn?.abort();
   cleanup?.().finally(() => finish(traceOf(error)));
 }
 

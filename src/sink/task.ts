@@ -248,8 +248,8 @@ class TableSinkTask implements SinkTask {
       const { plan } = planned;
       const { body, dropped } = plan.operation === "delete"
         ? { body: plan.body, dropped: [] }
-        : await unknownFields.apply(plan.table, plan.body, context.signal);
-      const result = await writer.write(plan, body, context.signal);
+        : await unknownFields.apply(plan.table, plan.body, context.writeSignal);
+      const result = await writer.write(plan, body, context.writeSignal);
       report = { ...report, operation: result.operation, sysId: result.sysId };
       const reports = [successReport(report, result.status, result.outcome)];
       if (dropped.length > 0) {

@@ -57,6 +57,8 @@ export function fakeSinkContext(tolerance: "all" | "none" = "all"): FakeSinkCont
       set() {},
     },
     signal: controller.signal,
+    // One signal here: these tests' abort() is the runtime failing or killing the task (both abandon writes).
+    writeSignal: controller.signal,
     recordErrors,
     lines,
     counters,

@@ -1,0 +1,91 @@
+/**
+ * `tablesync run`'s signals on the real daemon, with a sink whose creates the instance holds:
+ * - the first SIGTERM is a graceful shutdown that lets a create already sent finish and commits its offset, so a
+ *   restart does not redeliver it (before, the stop abandoned the POST at once and left the record uncommitted, and
+ *   its redelivery created a second row: an abandoned create is ambiguous, the instance may have applied it);
+ * - a second signal during a graceful shutdown exits at once with status 1 and says so (an operator's second
+ *   Ctrl-C), as the README and `run --help` promise.
+ */
+import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
+import { produceRecords } from "../support/kafka_helpers.ts";
+import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { sinkConnectorConfig } from "../support/source_connector.ts";
+import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
+
+const PASSWORD = "pw-Second-Signal-Kite-61";
+
+function createInFlight(sim: Simulator): boolean {
+  return Object.keys(sim.counters.inFlightByRoute()).some((route) => route.startsWith("POST "));
+}
+
+async function rows(sim: Simulator): Promise<number> {
+  const res = await fetch(`${sim.url}/api/now/table/incident?sysparm_fields=sys_id`, {
+    headers: { authorization: `Basic ${btoa(`admin:${PASSWORD}`)}`, accept: "application/json" },
+  });
+  return (await res.json()).result.length;
+}
+
+Deno.test({
+  name: "run: a graceful stop lets a sent create finish and commits it; a second signal exits at once with 1",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async (t) => {
+    const sim = await startSimulator({ seed: { incident: 0 }, users: [`admin:${PASSWORD}`] });
+    await using kafka = await startKafkaBroker();
+    const topic = uniqueName("sig.in");
+    await kafka.createTopic(topic, 1);
+    const start = (graceMs: number) =>
+      startDaemonProcess({
+        worker: { "bootstrap.servers": kafka.bootstrapServers, "task.shutdown.graceful.timeout.ms": graceMs },
+        // No key: every record is a create (key_value mode).
+        connectors: [{ name: "held", config: sinkConnectorConfig(sim.url, PASSWORD, topic) }],
+      });
+    const createHeld = async (daemon: DaemonProcess, ms: number) => {
+      sim.faults.add({ method: "POST", table: "incident", fault: { kind: "latency", ms }, times: 1 });
+      await produceRecords(kafka.bootstrapServers, topic, [{
+        key: null,
+        value: JSON.stringify({ number: "1" }),
+      }]);
+      await waitFor(() => createInFlight(sim), 30_000, "the sink's create reached the instance (held there)");
+      daemon.process.kill("SIGTERM");
+      await waitFor(
+        () => daemon.output().includes("received SIGTERM"),
+        10_000,
+        "the graceful shutdown began",
+      );
+    };
+    try {
+      await t.step("a create sent before the signal finishes and is committed", async () => {
+        const daemon = await start(30_000);
+        try {
+          await createHeld(daemon, 3_000);
+          // SIGCONT: wait for the exit without a second SIGTERM (which would exit at once).
+          const { code } = await daemon.stop("SIGCONT");
+          assertEquals(code, 0, daemon.output().slice(-3000));
+          assertStringIncludes(daemon.output(), "tablesync stopped");
+          assertEquals(await rows(sim), 1, "the held create was applied");
+          // Committed by the graceful stop: a restart does not redeliver the record (and create the row again).
+          assertEquals(await kafka.groupOffsets("connect-held", topic), { [`${topic}/0`]: 1 });
+        } finally {
+          await daemon.stop("SIGKILL");
+        }
+      });
+
+      await t.step("a second signal during the graceful shutdown exits at once with status 1", async () => {
+        const daemon = await start(120_000);
+        try {
+          await createHeld(daemon, 15_000);
+          const { code } = await daemon.stop("SIGTERM");
+          assertEquals(code, 1, daemon.output().slice(-2000));
+          assertStringIncludes(daemon.output(), "second signal: exiting at once");
+          assert(!daemon.output().includes("tablesync stopped"), "the graceful shutdown did not finish");
+        } finally {
+          await daemon.stop("SIGKILL");
+        }
+      });
+    } finally {
+      await sim.stop();
+    }
+  },
+});
