@@ -54,6 +54,13 @@ export const topicName: Validator = described(
   TOPIC_NAME_SCHEMA,
 );
 
+/** A topic name, or blank for none (the dead letter queue, a reporter topic): it is produced to, maybe created. */
+export const topicNameOrBlank: Validator = described(
+  (v) => v === "" ? undefined : topicName(v),
+  `blank, or a Kafka topic name (${TOPIC_NAME_CHARS})`,
+  { pattern: "^[a-zA-Z0-9._-]*$", maxLength: MAX_TOPIC_NAME_LENGTH },
+);
+
 /** Topic names (a sink's `topics`): each one a name a topic can have. */
 export const topicNameList: Validator = described(
   (v) => {

@@ -49,3 +49,31 @@ Deno.test("every entry of a sink's topics must be a topic name; each bad one is 
   assertStringIncludes(errors[0], `'..' is not a valid topic name: it cannot be "." or ".."`);
   assertStringIncludes(errors[0], "is 300 characters long, more than Kafka's 249");
 });
+
+Deno.test("the dead letter queue and reporter topics must be topic names (blank: none)", () => {
+  const sink = (extra: Record<string, string>) =>
+    errorsOf({
+      "connector.class": "TableSinkConnector",
+      topics: "in",
+      "svc.sink.table": "incident",
+      ...extra,
+    });
+  const keys = [
+    "errors.deadletterqueue.topic.name",
+    "svc.sink.reporter.success.topic",
+    "svc.sink.reporter.error.topic",
+  ];
+  const good = sink({
+    "errors.deadletterqueue.topic.name": "dlq.in",
+    "svc.sink.reporter.success.topic": "ok.in",
+    "svc.sink.reporter.error.topic": "",
+  });
+  for (const key of keys) assertEquals(good.get(key), undefined, key);
+  // The task would create the dead letter queue topic at start and fail with a hint about permissions.
+  const bad = sink(Object.fromEntries(keys.map((key) => [key, "dead letters"])));
+  for (const key of keys) {
+    assertEquals(bad.get(key), [
+      `Invalid value dead letters for configuration ${key}: not a valid topic name: it may hold only ASCII letters, digits, '.', '_' and '-'`,
+    ]);
+  }
+});

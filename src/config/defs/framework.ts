@@ -3,7 +3,7 @@
  * moves between tablesync and a Connect cluster unchanged. Groups follow Connect's validate output.
  */
 import { group, type PropertyDef } from "../def.ts";
-import { nonEmpty, range, regex, topicNameList } from "../validators.ts";
+import { nonEmpty, range, regex, topicNameList, topicNameOrBlank } from "../validators.ts";
 
 const common = group("Common");
 const transforms = group("Transforms");
@@ -118,6 +118,7 @@ export const ERROR_DEFS: readonly PropertyDef[] = [
     "Dead letter queue topic for records that failed conversion, transformation or writing. Blank disables it.",
     {
       default: "",
+      validator: topicNameOrBlank,
     },
   ),
   errors(

@@ -1,6 +1,6 @@
 /** Sink connector properties. Names the spec leaves open follow the sink issue's choices. */
 import { group, type PropertyDef } from "../def.ts";
-import { identifier, identifierList, nonEmpty, pairList, range } from "../validators.ts";
+import { identifier, identifierList, nonEmpty, pairList, range, topicNameOrBlank } from "../validators.ts";
 
 const sink = group("Sink");
 const fields = group("Sink Fields");
@@ -213,6 +213,7 @@ export const SINK_DEFS: readonly PropertyDef[] = [
     "Topic for success reports. Must exist; the sink never creates it.",
     {
       default: null,
+      validator: topicNameOrBlank,
     },
   ),
   reporter(
@@ -221,6 +222,7 @@ export const SINK_DEFS: readonly PropertyDef[] = [
     "Topic for error reports. Must exist; the sink never creates it.",
     {
       default: null,
+      validator: topicNameOrBlank,
     },
   ),
 ];
