@@ -14,7 +14,7 @@
  */
 import type { SinkTask, TopicPartitionOffset } from "../connect/task_api.ts";
 import { RetriableException } from "../connect/task_api.ts";
-import { SinkRecord } from "../connect/record.ts";
+import type { SinkRecord } from "../connect/record.ts";
 import type {
   Admin,
   ConsumedBatch,
@@ -22,12 +22,14 @@ import type {
   Consumer,
   KafkaClient,
   Subscription,
+  TopicPartition,
 } from "../kafka/mod.ts";
 import type { Logger } from "../observability/log.ts";
 import type { MetricsRegistry } from "../observability/metrics.ts";
 import { ConsumerLagGauges } from "./consumer_lag_gauges.ts";
 import type { ErrorHandler } from "./errors/error_handler.ts";
-import { ConversionError, fromBytes, prepareFromBytes, type RecordConverters } from "./record_bytes.ts";
+import type { RecordConverters } from "./record_bytes.ts";
+import { toSinkRecord } from "./sink_record_conversion.ts";
 import { PauseGate } from "./pause_gate.ts";
 import { retryBackoffMs, sleepEndingOnAbort } from "../common/delay.ts";
 import type { RecordTransformer } from "./source_driver.ts";
@@ -214,6 +216,7 @@ export class SinkDriver {
       await Promise.all(this.#handling);
       await this.#consumer?.close();
       this.#consumer = null;
+      await this.#forgetAll();
       this.#topics = next;
       if (this.#stop.signal.aborted || next.length === 0) return;
       this.#consumer = await this.#createConsumer(next);
@@ -235,14 +238,32 @@ export class SinkDriver {
       onPartitionsRevoked: async (partitions) => {
         await o.task.close?.(partitions);
         await this.#commit();
-        for (const p of partitions) {
-          this.#consumed.delete(tpKey(p.topic, p.partition));
-          this.#raw.delete(tpKey(p.topic, p.partition));
-          this.#lag.unset(p.topic, p.partition);
-        }
+        this.#forget(partitions);
       },
     });
     return created.then((c) => consumer = c);
+  }
+
+  /** Drops what is known of partitions no longer consumed here, what was last committed for them too. */
+  #forget(partitions: readonly TopicPartition[]): void {
+    for (const p of partitions) {
+      const key = tpKey(p.topic, p.partition);
+      this.#consumed.delete(key);
+      this.#committed.delete(key);
+      this.#raw.delete(key);
+      this.#lag.unset(p.topic, p.partition);
+    }
+  }
+
+  /**
+   * After a consumer closed: a deleted topic's partitions may have left its assignment first, unrevoked. Kept,
+   * they would meet a topic created again with that name (a commit equal to the old offset skipped, so redelivered).
+   */
+  async #forgetAll(): Promise<void> {
+    const keys = new Set([...this.#consumed.keys(), ...this.#committed.keys(), ...this.#raw.keys()]);
+    const known = [...keys].map((key) => key.split("\u0000")).map(([topic, p]) => ({ topic, partition: +p }));
+    if (known.length > 0) await this.#o.task.close?.(known);
+    this.#forget(known);
   }
 
   async #runConsumer(consumer: Consumer): Promise<void> {
@@ -295,7 +316,7 @@ export class SinkDriver {
     this.#raw.set(key, kept);
     const records: SinkRecord[] = [];
     for (const consumed of batch.records) {
-      const record = await this.#toSinkRecord(consumed);
+      const record = await toSinkRecord(consumed, this.#o);
       if (record) records.push(record);
     }
     this.#o.metrics.increment(
@@ -326,48 +347,6 @@ export class SinkDriver {
     });
     this.#lag.set(batch.topic, batch.partition, batch.highWatermark, last.offset + 1);
     if (Date.now() - this.#lastCommit >= this.#o.commitIntervalMs) await this.#commit();
-  }
-
-  async #toSinkRecord(consumed: ConsumedRecord): Promise<SinkRecord | null> {
-    const o = this.#o;
-    let parts;
-    try {
-      const pending = prepareFromBytes(o.converters, consumed.topic, consumed);
-      if (pending) await pending;
-      parts = fromBytes(o.converters, consumed.topic, consumed);
-    } catch (e) {
-      if (!(e instanceof ConversionError)) throw e;
-      await o.errors.handleFailure(e.stage, e.original, {
-        executingClass: e.executingClass,
-        describe: () =>
-          `consumed record is {topic='${consumed.topic}', partition=${consumed.partition}, offset=${consumed.offset}}`,
-        failedRecord: () => ({ ...consumed }),
-      });
-      return null;
-    }
-    const record = new SinkRecord({
-      topic: consumed.topic,
-      kafkaPartition: consumed.partition,
-      kafkaOffset: consumed.offset,
-      keySchema: parts.key.schema,
-      key: parts.key.value,
-      valueSchema: parts.value.schema,
-      value: parts.value.value,
-      timestamp: consumed.timestamp,
-      timestampType: "CreateTime",
-      headers: parts.headers,
-    });
-    try {
-      return o.transforms.apply(record);
-    } catch (e) {
-      const result = await o.errors.execute("TRANSFORMATION", () => o.transforms.apply(record), {
-        executingClass: (e as { transformClass?: string }).transformClass ?? "transforms",
-        describe: () =>
-          `consumed record is {topic='${consumed.topic}', partition=${consumed.partition}, offset=${consumed.offset}}`,
-        failedRecord: () => ({ ...consumed }),
-      });
-      return result.ok ? result.value : null;
-    }
   }
 
   /** Commits what the task says is safe. Serialised, so commits never overtake each other. */
