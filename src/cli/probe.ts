@@ -59,12 +59,25 @@ async function targetFromConfig(path: string): Promise<ProbeTarget> {
   const baseUrl = probeBaseUrl(listeners[0]);
   const certPath = worker.values["listeners.https.ssl.certificate.location"] as string | null;
   if (!baseUrl.startsWith("https:") || !certPath) return { baseUrl };
-  return { baseUrl, caCert: await Deno.readTextFile(certPath) };
+  try {
+    return { baseUrl, caCert: await Deno.readTextFile(certPath) };
+  } catch (e) {
+    throw new ConfigError(
+      `${path}: listeners.https.ssl.certificate.location ${certPath}: cannot read it: ${
+        (e as Error).message
+      }`,
+    );
+  }
 }
 
 function targetFromEnvironment(): ProbeTarget {
   const first = Deno.env.get("TABLESYNC_LISTENERS")?.split(",")[0]?.trim();
-  return { baseUrl: first ? probeBaseUrl(first) : DEFAULT_URL };
+  if (!first) return { baseUrl: DEFAULT_URL };
+  try {
+    return { baseUrl: probeBaseUrl(first) };
+  } catch {
+    throw new ConfigError(`TABLESYNC_LISTENERS: ${first} is not a URL (e.g. http://0.0.0.0:8083)`);
+  }
 }
 
 /** One GET: the status and the answer's message (or why there was no answer). */

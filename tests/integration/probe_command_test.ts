@@ -17,10 +17,13 @@ function freePort(): number {
   return port;
 }
 
-async function probe(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function probe(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", MAIN, "probe", ...args],
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...env },
     stdin: "null",
   }).output();
   const text = new TextDecoder();
@@ -86,4 +89,32 @@ Deno.test({
       await daemon.stop();
     }
   },
+});
+
+Deno.test("probe: an address it cannot use is one line and exit 1, not a stack trace", async () => {
+  const listeners = await probe([], { TABLESYNC_LISTENERS: "0.0.0.0:8083" });
+  assertEquals(listeners.code, 1, listeners.stderr);
+  assertEquals(
+    listeners.stderr,
+    "error: TABLESYNC_LISTENERS: 0.0.0.0:8083 is not a URL (e.g. http://0.0.0.0:8083)\n",
+  );
+  const dir = await Deno.makeTempDir({ prefix: "tablesync-probe-" });
+  try {
+    const configPath = `${dir}/tablesync.json`;
+    const worker = {
+      "listeners": "https://0.0.0.0:8443",
+      "listeners.https.ssl.certificate.location": `${dir}/absent.pem`,
+      "listeners.https.ssl.key.location": `${dir}/absent.key`,
+    };
+    await Deno.writeTextFile(configPath, JSON.stringify({ worker, connectors: [] }));
+    const cert = await probe(["--config", configPath]);
+    assertEquals(cert.code, 1, cert.stderr);
+    assertStringIncludes(
+      cert.stderr,
+      `listeners.https.ssl.certificate.location ${dir}/absent.pem: cannot read it`,
+    );
+    assertEquals(cert.stderr.trim().split("\n").length, 1, cert.stderr);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
