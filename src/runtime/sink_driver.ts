@@ -330,7 +330,10 @@ export class SinkDriver {
         await this.#o.task.put(records);
         break;
       } catch (e) {
-        if (!(e instanceof RetriableException) || this.#stop.signal.aborted || !isRunning()) throw e;
+        // Stopping, with writes abandoned: the records the task handled before them are committed on close
+        // (preCommit stops at the first one not handled), not redelivered, a create among them made twice.
+        if (e instanceof RetriableException && this.#stop.signal.aborted) break;
+        if (!(e instanceof RetriableException) || !isRunning()) throw e;
         const wait = retryBackoffMs(attempt, this.#o.maxRetryBackoffMs ?? 30000);
         this.#o.logger.warn(
           { err: e, attempt, waitMs: Math.round(wait) },

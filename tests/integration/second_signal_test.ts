@@ -3,6 +3,8 @@
  * - the first SIGTERM is a graceful shutdown that lets a create already sent finish and commits its offset, so a
  *   restart does not redeliver it (before, the stop abandoned the POST at once and left the record uncommitted, and
  *   its redelivery created a second row: an abandoned create is ambiguous, the instance may have applied it);
+ * - a write still held when the stop's share of the graceful timeout runs out is abandoned, and the records of its
+ *   batch written before it are still committed (before, the whole batch was redelivered);
  * - a second signal during a graceful shutdown exits at once with status 1 and says so (an operator's second
  *   Ctrl-C), as the README and `run --help` promise.
  */
@@ -31,7 +33,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async (t) => {
-    const sim = await startSimulator({ seed: { incident: 0 }, users: [`admin:${PASSWORD}`] });
+    const sim = await startSimulator({ seed: { incident: 1 }, users: [`admin:${PASSWORD}`] });
     await using kafka = await startKafkaBroker();
     const topic = uniqueName("sig.in");
     await kafka.createTopic(topic, 1);
@@ -64,13 +66,54 @@ Deno.test({
           const { code } = await daemon.stop("SIGCONT");
           assertEquals(code, 0, daemon.output().slice(-3000));
           assertStringIncludes(daemon.output(), "tablesync stopped");
-          assertEquals(await rows(sim), 1, "the held create was applied");
+          assertEquals(await rows(sim), 2, "the held create was applied (next to the seeded row)");
           // Committed by the graceful stop: a restart does not redeliver the record (and create the row again).
           assertEquals(await kafka.groupOffsets("connect-held", topic), { [`${topic}/0`]: 1 });
         } finally {
           await daemon.stop("SIGKILL");
         }
       });
+
+      await t.step(
+        "a write still held when the stop gives up is abandoned; the batch's written records are committed",
+        async () => {
+          const daemon = await start(6_000);
+          try {
+            const [existing] = sim.table("incident").sysIds();
+            // One batch: an update the instance answers, then a create it holds past the stop's 60 % (3.6 s):
+            // abandoned, the create stays uncommitted, but the update before it must not be redelivered.
+            sim.faults.add({
+              method: "POST",
+              table: "incident",
+              fault: { kind: "latency", ms: 20_000 },
+              times: 1,
+            });
+            await produceRecords(kafka.bootstrapServers, topic, [
+              {
+                key: existing,
+                value: JSON.stringify({ short_description: "updated in the batch" }),
+                partition: 0,
+              },
+              { key: null, value: JSON.stringify({ number: "2" }), partition: 0 },
+            ]);
+            await waitFor(
+              () => createInFlight(sim),
+              30_000,
+              "the batch's create reached the instance (held there)",
+            );
+            await waitFor(
+              () => sim.table("incident").get(existing)?.short_description === "updated in the batch",
+              30_000,
+              "the batch's update was applied",
+            );
+            const { code } = await daemon.stop("SIGTERM");
+            assertEquals(code, 0, daemon.output().slice(-3000));
+            assertEquals(await kafka.groupOffsets("connect-held", topic), { [`${topic}/0`]: 2 });
+          } finally {
+            await daemon.stop("SIGKILL");
+          }
+        },
+      );
 
       await t.step("a second signal during the graceful shutdown exits at once with status 1", async () => {
         const daemon = await start(120_000);
