@@ -2,7 +2,7 @@
  * `tablesync probe [--ready] [--url URL | --config FILE] [--wait SECONDS]`: asks a running daemon's `/health`
  * (or `/ready`) and exits 0 when it answers 200, 1 otherwise. It is the probe a scratch image's HEALTHCHECK and a
  * systemd unit's ExecStartPost can run: the image has no shell, curl or wget, and the unit's start should finish
- * only once the worker serves (`--ready --wait 120`).
+ * only once the worker serves (`--ready --wait 90`, within the unit's TimeoutStartSec=120).
  */
 import { type Command, wantsHelp } from "./command.ts";
 import { flag, parseArgs, UsageError } from "./args.ts";
@@ -28,7 +28,7 @@ Prints the daemon's answer in one line. Neither path needs rest.auth.token.
 Without --url and --config it asks $TABLESYNC_LISTENERS's first listener, else http://127.0.0.1:8083.
 
   HEALTHCHECK CMD ["/usr/local/bin/tablesync", "probe"]                        (container image)
-  ExecStartPost=/usr/local/bin/tablesync probe --ready --config FILE --wait 120   (systemd)
+  ExecStartPost=/usr/local/bin/tablesync probe --ready --config FILE --wait 90    (systemd)
 
 Exit status: 0 when the daemon answered 200, 1 when it answered otherwise or could not be reached,
 2 on usage errors.`;
