@@ -22,7 +22,8 @@ Prints the daemon's answer in one line. Neither path needs rest.auth.token.
   --url URL        the daemon's REST API, e.g. http://127.0.0.1:8083
   --config FILE    take the address from the config file's first listener (and $TABLESYNC_LISTENERS
                    when the file sets none); a wildcard host (0.0.0.0, [::]) is asked on the loopback
-                   interface. An https:// listener's own certificate is trusted.
+                   interface. An https:// listener's own certificate is trusted; it must name the
+                   host asked (127.0.0.1 for a wildcard listener), else give --url with a name it holds.
   --wait SECONDS   ask again every second until the answer is 200 or SECONDS have passed
 
 Without --url and --config it asks $TABLESYNC_LISTENERS's first listener, else http://127.0.0.1:8083.
