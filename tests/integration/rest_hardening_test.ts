@@ -184,7 +184,8 @@ Deno.test("REST hardening, probes, loggers and active topics on the real daemon"
       assertEquals(big.status, 413, `${method} ${path}: ${big.text}`);
       assert(big.bytesSent < total / 2, `${method} ${path}: sent ${big.bytesSent} bytes before the answer`);
       const grew = (await peakRssBytes(daemon.process.pid)) - peak;
-      assert(grew < total / 4, `${method} ${path}: the daemon's peak RSS grew by ${grew} bytes`);
+      // Half the body: buffering it whole grows the peak by at least the body; GC and tasks move it by a few MB.
+      assert(grew < total / 2, `${method} ${path}: the daemon's peak RSS grew by ${grew} bytes`);
     }
     // Offsets its task could not resume from are refused (it would read the table again), naming the field.
     const partition = { table: "incident", instance: "127.0.0.1", query_fingerprint: "f632a74e2d20a1f9" };
