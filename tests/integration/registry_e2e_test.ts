@@ -78,7 +78,12 @@ Deno.test("Avro, JSON Schema and Protobuf: instance A → source → registry-fr
   try {
     const ta = a.table("incident");
     const tb = b.table("incident");
-    await waitFor(() => tb.count === ta.count, 60_000, `${ta.count} rows in B`);
+    try {
+      await waitFor(() => tb.count === ta.count, 60_000, `${ta.count} rows in B`);
+    } catch (e) {
+      console.error(daemon.output().split("\n").slice(-120).join("\n"));
+      throw e;
+    }
     const projected = (row: Record<string, string>) =>
       Object.fromEntries(FIELDS.split(",").filter((f) => f !== "sys_updated_on").map((f) => [f, row[f]]));
     for (const id of ta.sysIds()) assertEquals(projected(tb.get(id)!), projected(ta.get(id)!), `row ${id}`);
