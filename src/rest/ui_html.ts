@@ -31,7 +31,9 @@ function card(c: UiConnector, now: number): string {
 ${actions(c)}
 ${c.trace ? `<p class="error">${esc(traceSummary(c.trace))}</p>` : ""}
 ${tasksTable(c)}
-${c.type === "source" ? sourceTables(c, now) : ""}${c.type === "sink" ? sinkTable(c, now) : ""}
+${c.type === "source" ? sourceTables(c, now) : ""}${c.type === "sink" ? sinkTable(c, now) : ""}${
+    remoteNote(c)
+  }
 </section>`;
 }
 
@@ -65,8 +67,22 @@ function taskRow(connector: string, t: UiTask): string {
     `<td class="error">${t.trace ? esc(traceSummary(t.trace)) : ""}</td></tr>`;
 }
 
+/**
+ * In a worker group each member reports the tasks it runs; without this note a table of a task running on
+ * another member was simply missing from the page.
+ */
+function remoteNote(c: UiConnector): string {
+  if (c.remoteTasks.length === 0) return "";
+  const what = c.type === "sink" ? "numbers" : "tables";
+  const where = c.remoteTasks.map((t) => `task ${t.id} on ${esc(t.worker)}`).join(", ");
+  return `<p class="muted remote-tasks">The ${what} of ${where} are on that worker's status page: each worker ` +
+    `shows the tasks it runs.</p>`;
+}
+
 function sourceTables(c: UiConnector, now: number): string {
-  if (c.tables.length === 0) return `<p class="muted">no table reported yet</p>`;
+  if (c.tables.length === 0) {
+    return c.remoteTasks.length > 0 ? "" : `<p class="muted">no table reported yet</p>`;
+  }
   const head: Heading[] = [
     "alias",
     "table",
@@ -107,7 +123,9 @@ function tableRow(connector: string, t: UiSourceTable, now: number): string {
 }
 
 function sinkTable(c: UiConnector, now: number): string {
-  if (c.sinkTasks.length === 0) return `<p class="muted">no task reported yet</p>`;
+  if (c.sinkTasks.length === 0) {
+    return c.remoteTasks.length > 0 ? "" : `<p class="muted">no task reported yet</p>`;
+  }
   const head: Heading[] = [
     "task",
     "records written",

@@ -75,6 +75,7 @@ Deno.test("names, warnings, traces and errors are rendered as text", () => {
       points: [{ t: 1000, perSecond: 2 }, { t: 2000, perSecond: 3 }],
     }],
     sinkTasks: [],
+    remoteTasks: [],
   };
   const html = renderContent([connector], 2000);
   assert(!html.includes("<script>"), "markup from a name reached the page");
@@ -117,10 +118,39 @@ Deno.test("a sink row: written, rate, chart with its peak, errors, retried, DLQ,
       perSecond: 41.6,
       points: [{ t: 1000, perSecond: 12 }, { t: 2000, perSecond: 41.6 }],
     }],
+    remoteTasks: [],
   };
   const html = renderContent([connector], 2000);
   // As a text browser reads it (the chart's <title> is its tooltip).
   const text = html.replace(/<title>[^<]*<\/title>/g, "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ");
   assertStringIncludes(text, " copy-0 12,345 42 peak 42/s 2 1 2 678 ");
   assertStringIncludes(html, '<td class="errors num bad">2</td>');
+});
+
+Deno.test("in a worker group the page says where the tables of tasks running on other workers are", () => {
+  const connector: UiConnector = {
+    name: "grp",
+    type: "source",
+    connectorClass: "TableSourceConnector",
+    state: "RUNNING",
+    health: "RUNNING",
+    trace: null,
+    tasks: [
+      { id: 0, state: "RUNNING", worker: "10.0.0.2:8083", trace: null, warnings: [] },
+      { id: 1, state: "RUNNING", worker: "10.0.0.1:8083", trace: null, warnings: [] },
+    ],
+    tables: [],
+    sinkTasks: [],
+    remoteTasks: [{ id: 0, worker: "10.0.0.2:8083" }, { id: 1, worker: "10.0.0.1:8083" }],
+  };
+  const html = renderContent([connector], 2000);
+  assertStringIncludes(
+    html,
+    "The tables of task 0 on 10.0.0.2:8083, task 1 on 10.0.0.1:8083 are on that worker's status page",
+  );
+  // Not "no table reported yet": the tables exist, on the other workers' pages.
+  assert(!html.includes("no table reported yet"), html);
+  const alone = renderContent([{ ...connector, remoteTasks: [] }], 2000);
+  assertStringIncludes(alone, "no table reported yet");
+  assert(!alone.includes("status page"), alone);
 });
