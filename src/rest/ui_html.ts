@@ -22,12 +22,19 @@ function card(c: UiConnector, now: number): string {
   const healthNote = failedTasks > 0
     ? ` <span class="badge FAILED">${failedTasks} of ${c.tasks.length} tasks failed</span>`
     : "";
+  const state = `<span class="state ${esc(c.state)}">${esc(c.state)}</span>`;
   return `<section class="connector health-${esc(c.health)}" data-connector="${name}" data-health="${
     esc(c.health)
   }">
-<h2><span class="name">${name}</span> <span class="state ${esc(c.state)}">${esc(c.state)}</span>${
-    c.health !== c.state ? ` <span class="health ${esc(c.health)}">${esc(c.health)}</span>` : ""
-  }${healthNote} <span class="muted">${esc(c.type)} · ${esc(c.connectorClass)}</span></h2>
+<h2><span class="name">${name}</span> ${
+    c.health !== c.state
+      // The health first, the connector's own state after it, named: "RUNNING FAILED" side by side read as a
+      // contradiction (the connector runs; its tasks failed).
+      ? `<span class="health ${esc(c.health)}">${
+        esc(c.health)
+      }</span>${healthNote} <span class="muted">connector</span> ${state}`
+      : `${state}${healthNote}`
+  } <span class="muted">${esc(c.type)} · ${esc(c.connectorClass)}</span></h2>
 ${actions(c)}
 ${c.trace ? `<p class="error">${esc(traceSummary(c.trace))}</p>` : ""}
 ${tasksTable(c)}

@@ -81,6 +81,9 @@ Deno.test("names, warnings, traces and errors are rendered as text", () => {
   assert(!html.includes("<script>"), "markup from a name reached the page");
   assertStringIncludes(html, 'data-health="DEGRADED"');
   assertStringIncludes(html, "1 of 2 tasks failed");
+  // The card's health comes first and the connector's own state after it, named as such.
+  const heading = /<h2>.*<\/h2>/s.exec(html)![0].replace(/<[^>]*>/g, " ").replace(/\s+/g, " ");
+  assertStringIncludes(heading, "DEGRADED 1 of 2 tasks failed connector RUNNING");
   assertStringIncludes(html, "<li>waiting for topic &lt;script&gt;");
   assertStringIncludes(html, '<td class="eta">≈ 2 min (estimate)</td>');
   assertStringIncludes(html, '<td class="rate num">2.5</td>');
