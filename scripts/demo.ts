@@ -36,13 +36,61 @@ import {
 } from "../tests/support/kafka_broker_process.ts";
 import { addWatchdogClient, watchOwner } from "../tests/support/owner_watchdog.ts";
 import { createKafka } from "../src/kafka/mod.ts";
+import { parseArgs } from "node:util";
 
-function option(name: string, fallback: number): number {
-  const i = Deno.args.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const n = Number(Deno.args[i + 1]);
-  if (!Number.isFinite(n) || n < 0) {
-    console.error(`--${name} needs a number`);
+const USAGE =
+  `usage: scripts/demo [--seconds N] [--rows N] [--writer-rate N] [--latency-ms N] [--delete-every N]
+                    [--bootstrap-servers HOST:PORT] [--exactly-once]
+
+  --seconds N                 stop after N seconds (default: run until Ctrl-C)
+  --rows N                    incidents in the simulator (default 40000)
+  --writer-rate N             changes per second around which the writer's rate rises and falls (default 100)
+  --latency-ms N              the simulator's time per request (default 250)
+  --delete-every N            delete a row over the table API every N seconds, 0 for none (default 3)
+  --bootstrap-servers H:P     use a Kafka cluster that already runs instead of starting a broker
+  --exactly-once              exactly.once.source.support: enabled`;
+
+// Strict, as tablesync's own commands: --help prints the usage, an unknown flag or a missing value exits 2 (an
+// unknown flag, --help included, used to start the whole demo).
+let parsed: ReturnType<typeof parseDemoArgs>;
+function parseDemoArgs() {
+  const number = { type: "string" } as const;
+  return parseArgs({
+    args: Deno.args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      help: { type: "boolean", short: "h" },
+      seconds: number,
+      rows: number,
+      "writer-rate": number,
+      "latency-ms": number,
+      "delete-every": number,
+      "bootstrap-servers": { type: "string" },
+      "exactly-once": { type: "boolean" },
+    },
+  }).values;
+}
+try {
+  parsed = parseDemoArgs();
+} catch (e) {
+  console.error(`scripts/demo: ${(e as Error).message.split("\n")[0]}\n${USAGE}`);
+  Deno.exit(2);
+}
+if (parsed.help) {
+  console.log(USAGE);
+  Deno.exit(0);
+}
+
+function option(
+  name: "seconds" | "rows" | "writer-rate" | "latency-ms" | "delete-every",
+  fallback: number,
+): number {
+  const given = parsed[name];
+  if (given === undefined) return fallback;
+  const n = Number(given);
+  if (given.trim() === "" || !Number.isFinite(n) || n < 0) {
+    console.error(`scripts/demo: --${name} needs a number of 0 or more, not ${JSON.stringify(given)}`);
     Deno.exit(2);
   }
   return n;
@@ -53,8 +101,7 @@ const rows = option("rows", 40000);
 const writerRate = option("writer-rate", 100);
 const latencyMs = option("latency-ms", 250);
 const deleteEvery = option("delete-every", 3);
-const bootstrapIndex = Deno.args.indexOf("--bootstrap-servers");
-const givenBootstraps = bootstrapIndex >= 0 ? Deno.args[bootstrapIndex + 1] : undefined;
+const givenBootstraps = parsed["bootstrap-servers"];
 const root = new URL("..", import.meta.url).pathname;
 const configPath = `${root}deploy/examples/demo.yaml`;
 const demoConnector = (await loadConfigFile(configPath)).connectors[0];
@@ -85,7 +132,7 @@ if (givenBootstraps === undefined) {
 const bootstraps = givenBootstraps ?? broker!.bootstrapServers;
 
 // The one key that turns exactly-once on, flipped in a copy of the demo config.
-const exactlyOnce = Deno.args.includes("--exactly-once");
+const exactlyOnce = parsed["exactly-once"] === true;
 const runConfigPath = `${dataDir}/demo.yaml`;
 await Deno.writeTextFile(
   runConfigPath,

@@ -2,7 +2,7 @@
  * `tablesync simulate`: runs the instance simulator until SIGINT/SIGTERM.
  * Prints `listening on <url>` on stdout once it accepts requests (scripts wait for that line).
  */
-import { type FaultRule, type SimulatorOptions, startSimulator } from "../sim/mod.ts";
+import { type FaultRule, SEEDABLE_TABLES, type SimulatorOptions, startSimulator } from "../sim/mod.ts";
 import { SIMULATE_USAGE } from "./simulate_usage.ts";
 
 class UsageError extends Error {}
@@ -20,6 +20,10 @@ function parseSeed(value: string | undefined): Record<string, number> {
   for (const part of value.split(",")) {
     const m = /^([a-z0-9_]+)=(\d+)$/.exec(part.trim());
     if (!m) throw new UsageError(`--seed: bad entry "${part}" (expected table=count)`);
+    // Checked here so a table it cannot generate is a usage error, not an uncaught RangeError at start.
+    if (!SEEDABLE_TABLES.includes(m[1])) {
+      throw new UsageError(`--seed: cannot generate rows for ${m[1]}; tables: ${SEEDABLE_TABLES.join(", ")}`);
+    }
     out[m[1]] = Number(m[2]);
   }
   return out;

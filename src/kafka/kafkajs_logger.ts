@@ -6,10 +6,11 @@
  * WARN → warn. kafkajs INFO is lifecycle chatter ("Starting", "Stopped", each join) that the daemon reports in its
  * own words, so it becomes debug; kafkajs DEBUG (every request) becomes trace. Lines pass through the redaction layer like every other log line.
  *
- * Two warnings are lowered to debug: "Limiting retries for the idempotent producer may invalidate EoS guarantees",
+ * Some warnings are lowered to debug: "Limiting retries for the idempotent producer may invalidate EoS guarantees",
  * logged for every transactional producer (it warns of resending after retries ran out; an exactly-once task
  * never does that: a failed transaction fails the task, which starts over with a new producer), and the
- * CONCURRENT_TRANSACTIONS answers kafkajs retries after every commit (below).
+ * CONCURRENT_TRANSACTIONS answers kafkajs retries after every commit, and answers given while a leader or
+ * coordinator is being elected, which kafkajs retries (below).
  */
 import { type logCreator as KafkajsLogCreator, logLevel as KafkajsLogLevel } from "kafkajs";
 import { type Logger, logger } from "../observability/log.ts";
@@ -27,6 +28,14 @@ const LOWERED_TO_DEBUG = /^Limiting retries for the idempotent producer/;
  * until the commit's markers are written, and kafkajs retries it; a warning per transaction would flood the log.
  */
 const EXPECTED_RETRY = /another concurrent operation on the same transaction was ongoing/;
+/**
+ * A request answered while a partition's leader or a group's coordinator is still being elected (the first
+ * seconds after a topic is created or a broker starts) is retried by kafkajs; each answer was a warning at
+ * every demo's start ("This server is not the leader for that topic-partition"). A retry that runs out still
+ * fails its caller, which reports it.
+ */
+const ELECTION_IN_PROGRESS =
+  /^Response .*(This server is not the leader for that topic-partition|There is no leader for this topic-partition|The group coordinator is not available|The coordinator is loading)/;
 
 /** A kafkajs `logCreator` writing to `target` (defaults to logger("kafka")). */
 export function kafkajsLogCreator(target: Logger = logger("kafka")): KafkajsLogCreator {
@@ -35,7 +44,10 @@ export function kafkajsLogCreator(target: Logger = logger("kafka")): KafkajsLogC
     if (!pinoLevel) return;
     const { message, timestamp: _timestamp, logger: _logger, ...fields } = log;
     const text = String(message);
-    if (LOWERED_TO_DEBUG.test(text) || EXPECTED_RETRY.test(`${text} ${fields.error ?? ""}`)) {
+    const withError = `${text} ${fields.error ?? ""}`;
+    if (
+      LOWERED_TO_DEBUG.test(text) || EXPECTED_RETRY.test(withError) || ELECTION_IN_PROGRESS.test(withError)
+    ) {
       target.debug({ kafkajs: namespace, ...fields }, text);
       return;
     }

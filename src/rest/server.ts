@@ -101,14 +101,26 @@ function buildRouter(options: RestServerOptions, api: RestApi): Router {
   return router;
 }
 
+/** The token a request carries as `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 9110). */
+function bearerTokenOf(request: Request): string | null {
+  const match = /^bearer +(.*)$/i.exec(request.headers.get("authorization") ?? "");
+  return match ? match[1].trim() : null;
+}
+
 function authorized(request: Request, token: string): boolean {
-  const header = request.headers.get("authorization") ?? "";
-  const expected = `Bearer ${token}`;
-  if (header.length !== expected.length) return false;
+  const given = bearerTokenOf(request) ?? "";
+  if (given.length !== token.length) return false;
   // Constant-time comparison: the token must not leak through response timing.
   let diff = 0;
-  for (let i = 0; i < header.length; i++) diff |= header.charCodeAt(i) ^ expected.charCodeAt(i);
+  for (let i = 0; i < given.length; i++) diff |= given.charCodeAt(i) ^ token.charCodeAt(i);
   return diff === 0;
+}
+
+/** Says whether a token was sent at all: a wrong one read as if none had been. */
+function unauthorizedMessage(request: Request): string {
+  return bearerTokenOf(request) === null
+    ? "Authentication required: send Authorization: Bearer <token>"
+    : "The bearer token does not match the worker's rest.auth.token";
 }
 
 export async function startRestServer(options: RestServerOptions): Promise<RestServer> {
@@ -129,7 +141,7 @@ export async function startRestServer(options: RestServerOptions): Promise<RestS
       // The probes and the status page hold no data; the page's own requests carry the token (see ui.ts).
       const open = isPublicPath(request.method, reqUrl) || PROBE_PATHS.includes(reqUrl.pathname);
       if (options.authToken && !open && !authorized(request, options.authToken)) {
-        return errorResponse(401, "Authentication required: send Authorization: Bearer <token>");
+        return errorResponse(401, unauthorizedMessage(request));
       }
       checkDeclaredLength(request, maxBodyBytes);
       limitBody(request, maxBodyBytes);

@@ -22,16 +22,25 @@ function card(c: UiConnector, now: number): string {
   const healthNote = failedTasks > 0
     ? ` <span class="badge FAILED">${failedTasks} of ${c.tasks.length} tasks failed</span>`
     : "";
+  const state = `<span class="state ${esc(c.state)}">${esc(c.state)}</span>`;
   return `<section class="connector health-${esc(c.health)}" data-connector="${name}" data-health="${
     esc(c.health)
   }">
-<h2><span class="name">${name}</span> <span class="state ${esc(c.state)}">${esc(c.state)}</span>${
-    c.health !== c.state ? ` <span class="health ${esc(c.health)}">${esc(c.health)}</span>` : ""
-  }${healthNote} <span class="muted">${esc(c.type)} · ${esc(c.connectorClass)}</span></h2>
+<h2><span class="name">${name}</span> ${
+    c.health !== c.state
+      // The health first, the connector's own state after it, named: "RUNNING FAILED" side by side read as a
+      // contradiction (the connector runs; its tasks failed).
+      ? `<span class="health ${esc(c.health)}">${
+        esc(c.health)
+      }</span>${healthNote} <span class="muted">connector</span> ${state}`
+      : `${state}${healthNote}`
+  } <span class="muted">${esc(c.type)} · ${esc(c.connectorClass)}</span></h2>
 ${actions(c)}
 ${c.trace ? `<p class="error">${esc(traceSummary(c.trace))}</p>` : ""}
 ${tasksTable(c)}
-${c.type === "source" ? sourceTables(c, now) : ""}${c.type === "sink" ? sinkTable(c, now) : ""}
+${c.type === "source" ? sourceTables(c, now) : ""}${c.type === "sink" ? sinkTable(c, now) : ""}${
+    remoteNote(c)
+  }
 </section>`;
 }
 
@@ -65,8 +74,22 @@ function taskRow(connector: string, t: UiTask): string {
     `<td class="error">${t.trace ? esc(traceSummary(t.trace)) : ""}</td></tr>`;
 }
 
+/**
+ * In a worker group each member reports the tasks it runs; without this note a table of a task running on
+ * another member was simply missing from the page.
+ */
+function remoteNote(c: UiConnector): string {
+  if (c.remoteTasks.length === 0) return "";
+  const what = c.type === "sink" ? "numbers" : "tables";
+  const where = c.remoteTasks.map((t) => `task ${t.id} on ${esc(t.worker)}`).join(", ");
+  return `<p class="muted remote-tasks">The ${what} of ${where} are on that worker's status page: each worker ` +
+    `shows the tasks it runs.</p>`;
+}
+
 function sourceTables(c: UiConnector, now: number): string {
-  if (c.tables.length === 0) return `<p class="muted">no table reported yet</p>`;
+  if (c.tables.length === 0) {
+    return c.remoteTasks.length > 0 ? "" : `<p class="muted">no table reported yet</p>`;
+  }
   const head: Heading[] = [
     "alias",
     "table",
@@ -107,7 +130,9 @@ function tableRow(connector: string, t: UiSourceTable, now: number): string {
 }
 
 function sinkTable(c: UiConnector, now: number): string {
-  if (c.sinkTasks.length === 0) return `<p class="muted">no task reported yet</p>`;
+  if (c.sinkTasks.length === 0) {
+    return c.remoteTasks.length > 0 ? "" : `<p class="muted">no task reported yet</p>`;
+  }
   const head: Heading[] = [
     "task",
     "records written",

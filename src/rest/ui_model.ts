@@ -60,6 +60,8 @@ export interface UiConnector {
   tasks: UiTask[];
   tables: UiSourceTable[];
   sinkTasks: UiSinkTask[];
+  /** Tasks another member of the worker group runs: their tables and numbers are on that member's page. */
+  remoteTasks: { id: number; worker: string }[];
 }
 
 const sourceKey = (connector: string, alias: string) => `source\u0000${connector}\u0000${alias}`;
@@ -99,6 +101,9 @@ export function uiModel(
     const info = herder.info(name);
     const tasks = status.tasks.map(uiTask);
     const runners = local.filter((t) => t.connector === name).map((t) => t.task);
+    const remoteTasks = tasks
+      .filter((t) => t.state !== "UNASSIGNED" && !runners.some((r) => r.taskId === t.id))
+      .map((t) => ({ id: t.id, worker: t.worker }));
     const failed = tasks.filter((t) => t.state === "FAILED").length;
     const state = status.connector.state;
     const health = state === "FAILED" || (failed > 0 && failed === tasks.length)
@@ -148,6 +153,7 @@ export function uiModel(
       tasks,
       tables,
       sinkTasks,
+      remoteTasks,
     };
   });
 }

@@ -16,6 +16,7 @@
  * lets it catch the client's bugs.
  */
 import { SimulatorImpl } from "./simulator.ts";
+export { SEEDABLE_TABLES } from "./simulator.ts";
 import type { Simulator } from "./api.ts";
 import type { SimulatorOptions } from "./options.ts";
 

@@ -49,6 +49,16 @@ const log = logger("sim");
 /** Reference rows generated at start so task rows have users, groups and CIs to point at. */
 const BASE_ROWS = { sys_user: 200, sys_user_group: 24, cmdb_ci: 300 };
 
+/** The tables whose rows the simulator can generate (`seed`, `tablesync simulate --seed`). */
+export const SEEDABLE_TABLES: readonly string[] = [
+  "sys_user",
+  "sys_user_group",
+  "cmdb_ci",
+  "incident",
+  "problem",
+  "task",
+];
+
 export class SimulatorImpl implements Simulator {
   readonly clock: InstanceClock;
   readonly faults: FaultRegistry;
@@ -203,6 +213,11 @@ export class SimulatorImpl implements Simulator {
   }
 
   seed(table: string, n: number): void {
+    if (!SEEDABLE_TABLES.includes(table)) {
+      throw new RangeError(
+        `cannot seed ${table}: the simulator generates rows for ${SEEDABLE_TABLES.join(", ")}`,
+      );
+    }
     const store = this.#db.store(table);
     if (!store) throw new RangeError(`cannot seed ${table}: not a stored table`);
     if (!Number.isInteger(n) || n < 0) {

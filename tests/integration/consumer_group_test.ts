@@ -6,7 +6,7 @@
  *    PATCH is refused while the connector runs (the group has members), and once STOPPED (the group is Empty)
  *    PATCH and DELETE change the committed offsets the coordinator holds.
  */
-import { assertEquals } from "../support/assert.ts";
+import { assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceRecords } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
@@ -97,6 +97,29 @@ Deno.test("sink consumer group on the real coordinator: two members, commits, RE
 
     assertEquals((await daemon.request("PUT", `/connectors/${name}/stop`)).status, 204);
     await waitFor(async () => (await kafka.describeGroup(group)).state === "Empty", 30_000, "an Empty group");
+    // Refused with a 400 naming what is wrong: a partition the topic lacks (was a 500 with the broker's raw
+    // "This server does not host this topic-partition"), a topic that does not exist, a negative offset (was
+    // "need to be integers").
+    const refusals: [Record<string, unknown>, string][] = [
+      [
+        { partition: { kafka_topic: topic, kafka_partition: 9 }, offset: { kafka_offset: 1 } },
+        `The offsets name partition 9 of topic '${topic}', which has partitions 0 to 3`,
+      ],
+      [
+        { partition: { kafka_topic: `${topic}.none`, kafka_partition: 0 }, offset: { kafka_offset: 1 } },
+        `The offsets name topic '${topic}.none', which does not exist`,
+      ],
+      [
+        { partition, offset: { kafka_offset: -1 } },
+        "The Kafka offset value -1 in the provided offsets is negative; offsets start at 0",
+      ],
+    ];
+    for (const [entry, message] of refusals) {
+      const refused = await daemon.request("PATCH", `/connectors/${name}/offsets`, { offsets: [entry] });
+      assertEquals(refused.status, 400, JSON.stringify(refused.body));
+      assertStringIncludes(String((refused.body as { message: string }).message), message);
+    }
+    assertEquals((await kafka.groupOffsets(group, topic))[`${topic}/0`], committed[`${topic}/0`]);
     const patch = await daemon.request("PATCH", `/connectors/${name}/offsets`, {
       offsets: [{ partition, offset: { kafka_offset: 1 } }],
     });

@@ -51,8 +51,22 @@ Deno.test("HTTPS listener with a bearer token, metrics, and SIGTERM committing t
     assert(daemon.url.startsWith("https://"), daemon.url);
     const anonymous = await get("/connectors");
     assertEquals(anonymous.status, 401);
-    assertEquals((await anonymous.json()).error_code, 401);
-    assertEquals((await get("/connectors", "wrong-token")).status, 401);
+    const refusal = await anonymous.json();
+    assertEquals(refusal.error_code, 401);
+    assertStringIncludes(refusal.message, "send Authorization: Bearer <token>");
+    const wrong = await get("/connectors", "wrong-token");
+    assertEquals(wrong.status, 401);
+    assertEquals(
+      (await wrong.json()).message,
+      "The bearer token does not match the worker's rest.auth.token",
+    );
+    // The scheme is case-insensitive (RFC 9110): a careless "bearer" is accepted.
+    const lower = await fetch(daemon.url.replace("127.0.0.1", "localhost") + "/connectors", {
+      client,
+      headers: { authorization: `bearer ${TOKEN}` },
+    });
+    assertEquals(lower.status, 200, await lower.clone().text());
+    await lower.body?.cancel();
     const ok = await get("/connectors", TOKEN);
     assertEquals(await ok.json(), ["ops"]);
 

@@ -75,11 +75,15 @@ Deno.test("names, warnings, traces and errors are rendered as text", () => {
       points: [{ t: 1000, perSecond: 2 }, { t: 2000, perSecond: 3 }],
     }],
     sinkTasks: [],
+    remoteTasks: [],
   };
   const html = renderContent([connector], 2000);
   assert(!html.includes("<script>"), "markup from a name reached the page");
   assertStringIncludes(html, 'data-health="DEGRADED"');
   assertStringIncludes(html, "1 of 2 tasks failed");
+  // The card's health comes first and the connector's own state after it, named as such.
+  const heading = /<h2>.*<\/h2>/s.exec(html)![0].replace(/<[^>]*>/g, " ").replace(/\s+/g, " ");
+  assertStringIncludes(heading, "DEGRADED 1 of 2 tasks failed connector RUNNING");
   assertStringIncludes(html, "<li>waiting for topic &lt;script&gt;");
   assertStringIncludes(html, '<td class="eta">≈ 2 min (estimate)</td>');
   assertStringIncludes(html, '<td class="rate num">2.5</td>');
@@ -117,10 +121,39 @@ Deno.test("a sink row: written, rate, chart with its peak, errors, retried, DLQ,
       perSecond: 41.6,
       points: [{ t: 1000, perSecond: 12 }, { t: 2000, perSecond: 41.6 }],
     }],
+    remoteTasks: [],
   };
   const html = renderContent([connector], 2000);
   // As a text browser reads it (the chart's <title> is its tooltip).
   const text = html.replace(/<title>[^<]*<\/title>/g, "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ");
   assertStringIncludes(text, " copy-0 12,345 42 peak 42/s 2 1 2 678 ");
   assertStringIncludes(html, '<td class="errors num bad">2</td>');
+});
+
+Deno.test("in a worker group the page says where the tables of tasks running on other workers are", () => {
+  const connector: UiConnector = {
+    name: "grp",
+    type: "source",
+    connectorClass: "TableSourceConnector",
+    state: "RUNNING",
+    health: "RUNNING",
+    trace: null,
+    tasks: [
+      { id: 0, state: "RUNNING", worker: "10.0.0.2:8083", trace: null, warnings: [] },
+      { id: 1, state: "RUNNING", worker: "10.0.0.1:8083", trace: null, warnings: [] },
+    ],
+    tables: [],
+    sinkTasks: [],
+    remoteTasks: [{ id: 0, worker: "10.0.0.2:8083" }, { id: 1, worker: "10.0.0.1:8083" }],
+  };
+  const html = renderContent([connector], 2000);
+  assertStringIncludes(
+    html,
+    "The tables of task 0 on 10.0.0.2:8083, task 1 on 10.0.0.1:8083 are on that worker's status page",
+  );
+  // Not "no table reported yet": the tables exist, on the other workers' pages.
+  assert(!html.includes("no table reported yet"), html);
+  const alone = renderContent([{ ...connector, remoteTasks: [] }], 2000);
+  assertStringIncludes(alone, "no table reported yet");
+  assert(!alone.includes("status page"), alone);
 });

@@ -178,3 +178,30 @@ Deno.test("demo: kill -9 of the demo stops the daemon (gracefully), the broker a
   assert(typeof simulator === "string", `the simulator still answers (${simulator})`);
   assertEquals(groupMembers(demo.process.pid), []);
 });
+
+Deno.test("demo: --help prints the usage and starts nothing; an unknown flag or a bad number exits 2", async () => {
+  const run = async (...args: string[]) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-all", DEMO, ...args],
+      env: { NO_COLOR: "1" },
+      stdin: "null",
+      // Without the check the demo starts and runs until stopped: end it so the test fails instead of hanging.
+      signal: AbortSignal.timeout(60_000),
+    }).output();
+    return {
+      code: out.code,
+      text: new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr),
+    };
+  };
+  const help = await run("--help");
+  assertEquals(help.code, 0, help.text);
+  assert(help.text.startsWith("usage: scripts/demo"), help.text);
+  assert(!help.text.includes("starting the instance simulator"), help.text);
+  const unknown = await run("--second", "5");
+  assertEquals(unknown.code, 2, unknown.text);
+  assert(unknown.text.includes("'--second'") && unknown.text.includes("usage:"), unknown.text);
+  assert(!unknown.text.includes("starting the instance simulator"), unknown.text);
+  const bad = await run("--seconds", "soon");
+  assertEquals(bad.code, 2, bad.text);
+  assert(bad.text.includes('--seconds needs a number of 0 or more, not "soon"'), bad.text);
+});

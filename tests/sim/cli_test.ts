@@ -45,6 +45,11 @@ Deno.test("an unknown flag or a bad value prints usage and returns 2", async () 
   try {
     assertEquals(await simulateCommand(["--bogus"]), 2);
     assertEquals(await simulateCommand(["--seed", "incident"]), 2);
+    assertEquals(await simulateCommand(["--seed", "incident=5,change_request=3"]), 2);
+    assert(
+      errors.some((e) => e.includes("--seed: cannot generate rows for change_request; tables: sys_user,")),
+      errors.join("\n"),
+    );
     assertEquals(await simulateCommand(["--tls-cert", "x.pem"]), 2);
   } finally {
     console.error = original;

@@ -2,7 +2,7 @@
  * Offsets over REST (KIP-875): a source connector's offsets live in the offset store, a sink connector's are its
  * consumer group's committed offsets. Altering and resetting need the connector STOPPED.
  */
-import type { KafkaClient } from "../../kafka/mod.ts";
+import { type KafkaClient, UnknownTopicError } from "../../kafka/mod.ts";
 import { ConnectRestError } from "../connect_rest_error.ts";
 import type { OffsetStore, OffsetUpdate } from "../offsets/types.ts";
 import type { SourceOffsetEntry } from "../../connect/task_api.ts";
@@ -69,7 +69,27 @@ export class ConnectorOffsets {
       return;
     }
     const changes = entries.map((e) => sinkOffsetChange(e));
-    await this.#withAdmin((admin) => admin.setCommittedOffsets(sinkGroupOf(m.config), changes));
+    await this.#withAdmin(async (admin) => {
+      // A partition the topic lacks came back as a 500 with the broker's raw "This server does not host this
+      // topic-partition": refused here, naming it.
+      for (const topic of new Set(changes.map((c) => c.topic))) {
+        const partitions = await admin.partitionsFor(topic).catch((e) => {
+          if (e instanceof UnknownTopicError) {
+            throw new ConnectRestError(400, `The offsets name topic '${topic}', which does not exist`);
+          }
+          throw e;
+        });
+        const missing = changes.find((c) => c.topic === topic && !partitions.includes(c.partition));
+        if (missing) {
+          throw new ConnectRestError(
+            400,
+            `The offsets name partition ${missing.partition} of topic '${topic}', which has partitions ` +
+              `0 to ${partitions.length - 1}`,
+          );
+        }
+      }
+      await admin.setCommittedOffsets(sinkGroupOf(m.config), changes);
+    });
   }
 
   async reset(m: ManagedConnector): Promise<void> {
@@ -121,7 +141,8 @@ function sinkOffsetChange(e: OffsetChange): { topic: string; partition: number; 
     );
   }
   const partition = Number(p.kafka_partition);
-  if (!Number.isInteger(partition) || partition < 0) {
+  if (Number.isInteger(partition) && partition < 0) throw negative("partition", partition);
+  if (!Number.isInteger(partition)) {
     throw new ConnectRestError(
       400,
       "Failed to parse the following Kafka partition value in the provided offsets: '" +
@@ -137,7 +158,8 @@ function sinkOffsetChange(e: OffsetChange): { topic: string; partition: number; 
     );
   }
   const offset = Number(o.kafka_offset);
-  if (!Number.isInteger(offset) || offset < 0) {
+  if (Number.isInteger(offset) && offset < 0) throw negative("offset", offset);
+  if (!Number.isInteger(offset)) {
     throw new ConnectRestError(
       400,
       "Failed to parse the following Kafka offset value in the provided offsets: '" + String(o.kafka_offset) +
@@ -145,4 +167,13 @@ function sinkOffsetChange(e: OffsetChange): { topic: string; partition: number; 
     );
   }
   return { topic: p.kafka_topic, partition, offset };
+}
+
+/** Connect's "need to be integers" read wrong for -1, which is one: a negative number is said as such. */
+function negative(what: "partition" | "offset", value: number): ConnectRestError {
+  return new ConnectRestError(
+    400,
+    `The Kafka ${what} value ${value} in the provided offsets is negative; ${what}s start at 0` +
+      (what === "offset" ? " (an offset of null resets the partition's committed offset)" : ""),
+  );
 }

@@ -1,0 +1,46 @@
+/** kafkajs's log entries in our log: retried answers during a leader or coordinator election are debug, not warn. */
+import { assertEquals } from "../support/assert.ts";
+import { logLevel } from "kafkajs";
+import { kafkajsLogCreator } from "../../src/kafka/kafkajs_logger.ts";
+import { logger, setLogLevel, setLogSink } from "../../src/observability/log.ts";
+
+Deno.test("answers kafkajs retries while a leader or coordinator is elected are debug; other errors stay warn", () => {
+  const lines: string[] = [];
+  setLogSink((line) => lines.push(line));
+  setLogLevel("debug");
+  try {
+    const log = kafkajsLogCreator(logger("kafka"))(logLevel.WARN);
+    const entry = (message: string, error: string) => ({
+      namespace: "Connection",
+      level: logLevel.ERROR,
+      label: "ERROR",
+      log: { timestamp: "t", logger: "kafkajs", message, error, broker: "127.0.0.1:9092" },
+    });
+    log(
+      entry(
+        "Response ListOffsets(key: 2, version: 3)",
+        "This server is not the leader for that topic-partition",
+      ),
+    );
+    log(entry("Response GroupCoordinator(key: 10, version: 2)", "The group coordinator is not available"));
+    log(
+      entry(
+        "Response Metadata(key: 3, version: 6)",
+        "There is no leader for this topic-partition as we are in the middle of a leadership election",
+      ),
+    );
+    log(entry("Response CreateTopics(key: 19, version: 3)", "Topic authorization failed"));
+    assertEquals(lines.map((l) => [JSON.parse(l).level, JSON.parse(l).error]), [
+      ["debug", "This server is not the leader for that topic-partition"],
+      ["debug", "The group coordinator is not available"],
+      [
+        "debug",
+        "There is no leader for this topic-partition as we are in the middle of a leadership election",
+      ],
+      ["warn", "Topic authorization failed"],
+    ]);
+  } finally {
+    setLogLevel("info");
+    setLogSink((line) => Deno.stderr.writeSync(new TextEncoder().encode(line)));
+  }
+});
