@@ -49,15 +49,41 @@ const log = logger("sim");
 /** Reference rows generated at start so task rows have users, groups and CIs to point at. */
 const BASE_ROWS = { sys_user: 200, sys_user_group: 24, cmdb_ci: 300 };
 
+/** What a table's seeder gets: the store to fill, how many rows, and the rows of the tables it refers to. */
+interface SeedRequest {
+  store: TableStore;
+  n: number;
+  ctx: SeedContext;
+  /** The sys ids of a table's live rows. */
+  ids: (table: string) => string[];
+  /** The login names of the users. */
+  userNames: () => string[];
+  bucketSize: number;
+}
+
+function seedTaskTable(table: string, r: SeedRequest): void {
+  const refs = {
+    userIds: r.ids("sys_user"),
+    userNames: r.userNames(),
+    groupIds: r.ids("sys_user_group"),
+    ciIds: r.ids("cmdb_ci"),
+    problemIds: table === "incident" ? r.ids("problem") : [],
+  };
+  seedTaskRows(r.store, r.n, r.ctx, refs, r.bucketSize);
+}
+
+/** How the simulator generates each table's rows; the other tables' rows describe the schema. */
+const SEEDERS: Readonly<Record<string, (r: SeedRequest) => void>> = {
+  sys_user: (r) => seedUsers(r.store, r.n, r.ctx),
+  sys_user_group: (r) => seedGroups(r.store, r.n, r.ctx, r.ids("sys_user")),
+  cmdb_ci: (r) => seedConfigurationItems(r.store, r.n, r.ctx, r.ids("sys_user_group")),
+  incident: (r) => seedTaskTable("incident", r),
+  problem: (r) => seedTaskTable("problem", r),
+  task: (r) => seedTaskTable("task", r),
+};
+
 /** The tables whose rows the simulator can generate (`seed`, `tablesync simulate --seed`). */
-export const SEEDABLE_TABLES: readonly string[] = [
-  "sys_user",
-  "sys_user_group",
-  "cmdb_ci",
-  "incident",
-  "problem",
-  "task",
-];
+export const SEEDABLE_TABLES: readonly string[] = Object.keys(SEEDERS);
 
 export class SimulatorImpl implements Simulator {
   readonly clock: InstanceClock;
@@ -213,7 +239,8 @@ export class SimulatorImpl implements Simulator {
   }
 
   seed(table: string, n: number): void {
-    if (!SEEDABLE_TABLES.includes(table)) {
+    const seeder = SEEDERS[table];
+    if (!seeder) {
       throw new RangeError(
         `cannot seed ${table}: the simulator generates rows for ${SEEDABLE_TABLES.join(", ")}`,
       );
@@ -223,31 +250,18 @@ export class SimulatorImpl implements Simulator {
     if (!Number.isInteger(n) || n < 0) {
       throw new RangeError(`row count must be a non-negative integer, got ${n}`);
     }
-    const ctx = this.#seedContext();
-    switch (table) {
-      case "sys_user":
-        return seedUsers(store, n, ctx);
-      case "sys_user_group":
-        return seedGroups(store, n, ctx, this.#ids("sys_user"));
-      case "cmdb_ci":
-        return seedConfigurationItems(store, n, ctx, this.#ids("sys_user_group"));
-      case "incident":
-      case "problem":
-      case "task": {
+    seeder({
+      store,
+      n,
+      ctx: this.#seedContext(),
+      ids: (t) => this.#ids(t),
+      userNames: () => {
         const users = this.#db.store("sys_user")!;
         const names = users.reader("user_name")!;
-        const refs = {
-          userIds: this.#ids("sys_user"),
-          userNames: [...users.liveRows()].map((r) => names.get(r)),
-          groupIds: this.#ids("sys_user_group"),
-          ciIds: this.#ids("cmdb_ci"),
-          problemIds: table === "incident" ? this.#ids("problem") : [],
-        };
-        return seedTaskRows(store, n, ctx, refs, this.#options.seedBucketSize);
-      }
-      default:
-        throw new RangeError(`cannot seed ${table}: its rows describe the schema`);
-    }
+        return [...users.liveRows()].map((r) => names.get(r));
+      },
+      bucketSize: this.#options.seedBucketSize,
+    });
   }
 
   table(name: string): SimTable {
