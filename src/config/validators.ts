@@ -58,7 +58,7 @@ export const topicName: Validator = described(
 export const topicNameOrBlank: Validator = described(
   (v) => v === "" ? undefined : topicName(v),
   `blank, or a Kafka topic name (${TOPIC_NAME_CHARS})`,
-  { pattern: "^[a-zA-Z0-9._-]*$", maxLength: MAX_TOPIC_NAME_LENGTH },
+  { pattern: `^(?:${TOPIC_NAME_PATTERN.source.slice(1, -1)})?$`, maxLength: MAX_TOPIC_NAME_LENGTH },
 );
 
 /** Topic names (a sink's `topics`): each one a name a topic can have. */

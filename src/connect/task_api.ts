@@ -41,6 +41,11 @@ export interface ConnectorPlugin {
    * (for example fewer tables than tasks): empty tasks are not started.
    */
   taskConfigs(config: RawConfig, props: TypedProps, maxTasks: number): RawConfig[];
+  /**
+   * A source connector's check of one offset change asked over REST (`PATCH /connectors/<name>/offsets`), as
+   * Connect's `SourceConnector.alterOffsets`: what is wrong with it (a 400), or null. A null offset removes it.
+   */
+  offsetProblem?(partition: SourcePartition, offset: SourceOffset | null): string | null;
 }
 
 /** Counters and gauges a task reports; the runtime exposes them on `GET /metrics`. */

@@ -2,7 +2,8 @@
  * What the status page shows, gathered from the herder in one place: each connector with its health (a failed
  * task makes the whole card FAILED or DEGRADED, whatever the connector's own state), its tasks, and for sources
  * each table's progress and rows per second, for sinks each task's records written, record errors (every stage:
- * converters, transforms, the write), retried and dead-lettered records and consumer lag. Numbers are the server's (the lag and the ETA as the source task reports them).
+ * converters, transforms, the write), retried and dead-lettered records and consumer lag. Numbers are the
+ * server's (the lag and the ETA as the source task reports them).
  */
 import type { Herder } from "../runtime/herder.ts";
 import type { TaskStatusView } from "../runtime/herder/connector_status.ts";

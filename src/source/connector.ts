@@ -13,6 +13,7 @@ import type { RawConfig, TypedProps } from "../common/props.ts";
 import { assignTables } from "./assignment.ts";
 import { queryFingerprint } from "./partition.ts";
 import { aliasesFromProps, tableSettingsFromProps } from "./settings.ts";
+import { sourceOffsetProblem } from "./offset_check.ts";
 
 /** What identifies a table for assignment: its partition identity without the instance (the same for all). */
 function tableIdentity(props: TypedProps, alias: string): string {
@@ -40,4 +41,5 @@ export const tableSourceConnector: ConnectorPlugin = {
     const tables = aliasesFromProps(props).map((alias) => ({ alias, identity: tableIdentity(props, alias) }));
     return assignTables(tables, maxTasks).map((aliases) => taskConfigFor(config, aliases));
   },
+  offsetProblem: sourceOffsetProblem,
 };

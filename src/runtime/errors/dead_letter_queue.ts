@@ -3,7 +3,7 @@
  * produced to `errors.deadletterqueue.topic.name` with their original key, value, headers and timestamp, and,
  * when `errors.deadletterqueue.context.headers.enable=true`, the `__connect.errors.*` context headers.
  */
-import type { Admin, ProducedRecord, Producer } from "../../kafka/mod.ts";
+import { type Admin, kafkaErrorType, type ProducedRecord, type Producer } from "../../kafka/mod.ts";
 import { redact } from "../../observability/redact.ts";
 import { javaClassName, type Stage } from "./stage.ts";
 
@@ -85,17 +85,14 @@ export async function ensureDeadLetterQueueTopic(
   try {
     return await admin.createTopic(topic, { partitions: 1, replicationFactor });
   } catch (error) {
-    // kafkajs reports CreateTopics refusals as an aggregate whose errors carry the protocol's error types.
-    const e = error as Error & { type?: string; errors?: { type?: string; message?: string }[] };
-    const causes = [e, ...(e.errors ?? [])];
-    const reason = causes.slice(e.errors?.length ? 1 : 0).map((c) => c.message).join("; ");
-    const hint = causes.some((c) => c.type === "INVALID_REPLICATION_FACTOR")
+    // admin.createTopic names the broker's reasons in its message and keeps the first one's type.
+    const hint = kafkaErrorType(error) === "INVALID_REPLICATION_FACTOR"
       ? `; set errors.deadletterqueue.topic.replication.factor to at most the number of brokers (-1: the ` +
         `broker's default.replication.factor), or create the topic beforehand`
       : "; create the topic beforehand or grant this worker CREATE on it";
     throw new Error(
       `could not create the dead letter queue topic ${topic} (errors.deadletterqueue.topic.name) with ` +
-        `replication factor ${replicationFactor}: ${redact(reason)}${hint}`,
+        `replication factor ${replicationFactor}: ${redact((error as Error).message)}${hint}`,
     );
   }
 }

@@ -6,10 +6,10 @@ import { type KafkaClient, UnknownTopicError } from "../../kafka/mod.ts";
 import { ConnectRestError } from "../connect_rest_error.ts";
 import type { OffsetStore, OffsetUpdate } from "../offsets/types.ts";
 import type { SourceOffsetEntry } from "../../connect/task_api.ts";
+import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
 import { sinkGroupOf } from "../sink_group.ts";
 import { kindOf, type ManagedConnector } from "./managed.ts";
 import { isPlainObject } from "../../common/plain_object.ts";
-import { sourceOffsetProblem } from "../../source/offset_check.ts";
 
 /** Copies of a source connector's stored offsets (for a task's start message and the REST answer). */
 export function sourceOffsetsOf(store: OffsetStore, connector: string): SourceOffsetEntry[] {
@@ -17,7 +17,6 @@ export function sourceOffsetsOf(store: OffsetStore, connector: string): SourceOf
 }
 
 type OffsetChange = { partition: unknown; offset: unknown };
-type OffsetMap = Parameters<typeof sourceOffsetProblem>[0];
 
 export class ConnectorOffsets {
   constructor(private readonly store: OffsetStore, private readonly kafka: () => Promise<KafkaClient>) {}
@@ -55,8 +54,11 @@ export class ConnectorOffsets {
         if (e.offset !== null && !isPlainObject(e.offset)) {
           throw new ConnectRestError(400, "Source offsets must be objects or null");
         }
-        // The only source connector of this build: an offset its task could not resume from is refused.
-        const problem = sourceOffsetProblem(e.partition as OffsetMap, e.offset as OffsetMap | null);
+        // An offset the connector's task could not resume from is refused (SourceConnector.alterOffsets).
+        const problem = m.plugin?.offsetProblem?.(
+          e.partition as SourcePartition,
+          e.offset as SourceOffset | null,
+        );
         if (problem) throw new ConnectRestError(400, problem);
       }
       try {
