@@ -11,9 +11,14 @@
  * never does that: a failed transaction fails the task, which starts over with a new producer), and the
  * CONCURRENT_TRANSACTIONS answers kafkajs retries after every commit, and answers given while a leader or
  * coordinator is being elected, which kafkajs retries (below).
+ *
+ * Faults of reaching the cluster (a connection refused, closed or timed out, a request unanswered, a consumer
+ * restarting after them) are debug lines too: they come once per attempt, each with a stack, for as long as a
+ * broker is away. The client's KafkaOutage says it once instead (outage.ts), and once more when it is back.
  */
 import { type logCreator as KafkajsLogCreator, logLevel as KafkajsLogLevel } from "kafkajs";
 import { type Logger, logger } from "../observability/log.ts";
+import type { KafkaOutage } from "./outage.ts";
 
 const PINO_LEVEL_BY_KAFKAJS_LEVEL: Record<number, "warn" | "debug" | "trace"> = {
   [KafkajsLogLevel.ERROR]: "warn",
@@ -37,14 +42,34 @@ const EXPECTED_RETRY = /another concurrent operation on the same transaction was
 const ELECTION_IN_PROGRESS =
   /^Response .*(This server is not the leader for that topic-partition|There is no leader for this topic-partition|The group coordinator is not available|The coordinator is loading)/;
 
-/** A kafkajs `logCreator` writing to `target` (defaults to logger("kafka")). */
-export function kafkajsLogCreator(target: Logger = logger("kafka")): KafkajsLogCreator {
+/** An entry about a fault of reaching the cluster (see the module comment). */
+const UNREACHABLE =
+  /Connection error|Connection timeout|Closed connection|Connection closed|\bE(CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|HOSTUNREACH|NETUNREACH|AI_AGAIN)\b|Request .* timed out|Failed to connect to seed broker|Restarting the consumer|KafkaJSNumberOfRetriesExceeded|Broker not connected|Not connected/;
+
+/** The short reason for the outage sentence: the socket error's code, or what timed out. */
+function reasonOf(text: string): string {
+  const code = /\b(E[A-Z_]{4,})\b/.exec(text)?.[1];
+  if (code) return code;
+  if (/timed out|timeout/i.test(text)) return "no answer within request.timeout.ms";
+  return text.replace(/\s+/g, " ").trim().slice(0, 200);
+}
+
+/**
+ * A kafkajs `logCreator` writing to `target` (defaults to logger("kafka")); faults of reaching the cluster go to
+ * `outage` when given.
+ */
+export function kafkajsLogCreator(target: Logger = logger("kafka"), outage?: KafkaOutage): KafkajsLogCreator {
   return () => ({ namespace, level, log }) => {
     const pinoLevel = PINO_LEVEL_BY_KAFKAJS_LEVEL[level];
     if (!pinoLevel) return;
     const { message, timestamp: _timestamp, logger: _logger, ...fields } = log;
     const text = String(message);
     const withError = `${text} ${fields.error ?? ""}`;
+    if (outage && UNREACHABLE.test(withError)) {
+      outage.unreachable(typeof fields.broker === "string" ? fields.broker : undefined, reasonOf(withError));
+      target.debug({ kafkajs: namespace, ...fields }, text);
+      return;
+    }
     if (
       LOWERED_TO_DEBUG.test(text) || EXPECTED_RETRY.test(withError) || ELECTION_IN_PROGRESS.test(withError)
     ) {

@@ -3,6 +3,8 @@
  * src/kafka/ imports kafkajs.
  */
 export { createKafka, type CreateKafkaOptions } from "./client.ts";
+export { DEFAULT_PRODUCER_OPTIONS } from "./producer.ts";
+export { DeliveryTimeoutError } from "./delivery_retry.ts";
 export { type KafkaOptions, kafkaOptionsFromProperties, stripPrefix } from "./options.ts";
 export {
   KafkaConfigError,
