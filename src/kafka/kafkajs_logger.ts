@@ -44,7 +44,7 @@ const ELECTION_IN_PROGRESS =
 
 /** An entry about a fault of reaching the cluster (see the module comment). */
 const UNREACHABLE =
-  /Connection error|Connection timeout|Closed connection|Connection closed|\bE(CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|HOSTUNREACH|NETUNREACH|AI_AGAIN)\b|Request .* timed out|Failed to connect to seed broker|Restarting the consumer|KafkaJSNumberOfRetriesExceeded|Broker not connected|Not connected/;
+  /Connection error|Connection timeout|Closed connection|Connection closed|\bE(CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|HOSTUNREACH|NETUNREACH|AI_AGAIN)\b|[Rr]equest .*timed out|Failed to connect to seed broker|Restarting the consumer|KafkaJSNumberOfRetriesExceeded|Broker not connected|Not connected/;
 
 /** The short reason for the outage sentence: the socket error's code, or what timed out. */
 function reasonOf(text: string): string {

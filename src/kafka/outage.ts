@@ -18,6 +18,9 @@ const UNREACHABLE_NAMES = new Set([
   "KafkaJSBrokerNotFound",
   "KafkaJSMetadataNotLoaded",
   "KafkaJSLockTimeout",
+  "KafkaJSGroupCoordinatorNotFound",
+  "KafkaJSNoBrokerAvailableError",
+  "KafkaJSTopicMetadataNotLoaded",
 ]);
 
 /** Broker answers while a restarted broker loads its logs or elects leaders and coordinators again. */
@@ -54,7 +57,7 @@ function causes(error: unknown, depth = 0): unknown[] {
 export function isUnreachable(error: unknown): boolean {
   return causes(error).some((e) => {
     const { name, type } = e as { name?: string; type?: string };
-    return (name !== undefined && UNREACHABLE_NAMES.has(name)) ||
+    return (name !== undefined && UNREACHABLE_NAMES.has(name)) || name === "DeliveryTimeoutError" ||
       (type !== undefined && UNAVAILABLE_TYPES.has(type));
   });
 }

@@ -24,6 +24,7 @@ import { taskEnvironment } from "./task_environment.ts";
 import { buildSourceTask } from "./source_task_builder.ts";
 import { buildSinkTask } from "./sink_task_builder.ts";
 import { ActiveTopics } from "./active_topics.ts";
+import { isKafkaUnreachable } from "../kafka/mod.ts";
 
 const METRICS_INTERVAL_MS = 2000;
 
@@ -162,7 +163,7 @@ function fail(error: unknown): void {
   }
   // The runner terminates a FAILED worker at once: the metrics that explain the failure go first.
   post({ type: "metrics", snapshot: metrics.snapshot() });
-  post({ type: "state", state: "FAILED", trace: traceOf(error) });
+  post({ type: "state", state: "FAILED", trace: traceOf(error), transient: isKafkaUnreachable(error) });
   stopOn?.abort();
   abandonOn?.abort();
   cleanup?.().finally(() => finish(traceOf(error)));

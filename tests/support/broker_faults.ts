@@ -31,9 +31,21 @@ const STREAM_AFTER_MS = 10_000;
 
 export type FaultMode = "at-least-once" | "exactly-once";
 
+/** One daemon under the fault: its delivery mode and, optionally, connector settings of its own. */
+export interface FaultVariant {
+  mode: FaultMode;
+  /** Names the variant in the figures; default the mode. */
+  label?: string;
+  /** Added to the connector's config (e.g. producer.override.delivery.timeout.ms). */
+  connector?: Record<string, string | number>;
+}
+
+const BOTH_MODES: FaultVariant[] = [{ mode: "at-least-once" }, { mode: "exactly-once" }];
+
 export interface FaultFigures {
   fault: string;
   mode: FaultMode;
+  variant: string;
   /** Rows whose final version never reached the topic. */
   rowsLost: number;
   /** Row versions on the topic more than once (extra copies counted). */
@@ -50,8 +62,10 @@ export interface FaultFigures {
   peakRssDuringMiB: number;
   /** The daemon's warn and error lines from the fault's start to recovery. */
   logLines: number;
-  /** Of those, lines carrying a stack trace. */
+  /** Of those, lines carrying a stack trace (a failed task's own trace, restarted by the daemon, not counted). */
   stackTraces: number;
+  /** Restarts of a failed task by the daemon itself. */
+  restartsByDaemon: number;
   finalState: string;
   records: number;
 }
@@ -61,10 +75,13 @@ export interface BrokerFault {
   name: string;
   /** Injects the fault and returns once it has cleared (the broker serving again): the broker as it now runs. */
   inject(broker: LaunchedBroker): Promise<LaunchedBroker>;
+  /** The daemons run side by side; default one at-least-once and one exactly-once. */
+  variants?: FaultVariant[];
 }
 
 interface Side {
   mode: FaultMode;
+  variant: string;
   topic: string;
   daemon: DaemonProcess;
   states: string[];
@@ -80,12 +97,15 @@ export async function runBrokerFault(fault: BrokerFault): Promise<FaultFigures[]
   let broker = await launchKafkaBroker({ restartable: true });
   const sides: Side[] = [];
   try {
-    for (const mode of ["at-least-once", "exactly-once"] as const) {
-      const topic = mode === "exactly-once" ? "fault.eos.incident" : "fault.alo.incident";
+    for (const [i, variant] of (fault.variants ?? BOTH_MODES).entries()) {
+      const { mode } = variant;
+      const topic = `fault.${i}.${mode === "exactly-once" ? "eos" : "alo"}.incident`;
       await createTopic(broker.bootstrapServers, topic);
-      const daemon = await startDaemonProcess(daemonConfig(broker.bootstrapServers, sim.url, mode, topic));
+      const config = daemonConfig(broker.bootstrapServers, sim.url, variant, topic, i);
+      const daemon = await startDaemonProcess(config);
       sides.push({
         mode,
+        variant: variant.label ?? mode,
         topic,
         daemon,
         states: [],
@@ -148,6 +168,7 @@ export async function runBrokerFault(fault: BrokerFault): Promise<FaultFigures[]
       const result: FaultFigures = {
         fault: fault.name,
         mode: side.mode,
+        variant: side.variant,
         rowsLost: verdict!.missing.length,
         duplicates: verdict!.duplicates.reduce((n, d) => n + Number(/×(\d+)$/.exec(d)![1]) - 1, 0),
         versionsWrittenDuringAndAfter: writtenDuringAndAfter,
@@ -157,13 +178,17 @@ export async function runBrokerFault(fault: BrokerFault): Promise<FaultFigures[]
         rssBeforeMiB: side.rssBefore,
         peakRssDuringMiB: side.peakRss,
         logLines: loud.length,
-        stackTraces: loud.filter((l) => /\n?\s+at .+:\d+:\d+|"stack"/.test(l)).length,
+        stackTraces: loud.filter((l) =>
+          !/"msg":"task \S+ failed"/.test(l) && /\s+at .+:\d+:\d+|"stack"/.test(l)
+        )
+          .length,
+        restartsByDaemon: lines.filter((l) => /failed on a transient fault; restarting it/.test(l)).length,
         finalState: status.body?.tasks?.[0]?.state ?? `unknown (${JSON.stringify(status.body)})`,
         records: verdict!.records,
       };
       console.log(`FAULT-FIGURES ${JSON.stringify(result)}`);
       if (result.rowsLost > 0 || result.finalState !== "RUNNING") {
-        console.log(`${side.mode}: ${describeVerdict(verdict!)}; log:\n${lines.slice(-40).join("\n")}`);
+        console.log(`${side.variant}: ${describeVerdict(verdict!)}; log:\n${lines.slice(-40).join("\n")}`);
       }
       figures.push(result);
     }
@@ -187,14 +212,20 @@ export async function killBroker(broker: LaunchedBroker): Promise<void> {
   while (isAlive(broker.pid)) await new Promise((r) => setTimeout(r, 50));
 }
 
-function daemonConfig(bootstrapServers: string, simUrl: string, mode: FaultMode, topic: string) {
-  const exactlyOnce = mode === "exactly-once";
+function daemonConfig(
+  bootstrapServers: string,
+  simUrl: string,
+  variant: FaultVariant,
+  topic: string,
+  index: number,
+) {
+  const exactlyOnce = variant.mode === "exactly-once";
   return {
     worker: {
       "bootstrap.servers": bootstrapServers,
       ...(exactlyOnce
         ? {
-          "offset.storage.topic": "fault.eos.offsets",
+          "offset.storage.topic": `fault.${index}.offsets`,
           "offset.storage.partitions": 1,
           "offset.storage.replication.factor": 1,
           "exactly.once.source.support": "enabled",
@@ -209,6 +240,7 @@ function daemonConfig(bootstrapServers: string, simUrl: string, mode: FaultMode,
         "svc.source.batch.size": BATCH_SIZE,
         "svc.source.poll.interval.ms": 500,
         "svc.source.startup.probe": false,
+        ...variant.connector,
       }),
     }],
   };
