@@ -23,8 +23,8 @@ export interface DeliveryLimits {
 /** The error of a send that ran out of delivery time while Kafka stayed out of reach. */
 export class DeliveryTimeoutError extends Error {
   override readonly name = "DeliveryTimeoutError";
-  /** A fault of reaching the cluster: retrying later (a task restart) can succeed. */
-  readonly transient = true;
+  /** Not retried by the caller: the retries are over (the task fails, and the daemon restarts it). */
+  readonly retriable = false;
 }
 
 /** Runs `attempt` until it succeeds, retrying faults of reaching the cluster within `limits`. */
@@ -36,6 +36,7 @@ export async function retryUntilDelivered<T>(
   const started = Date.now();
   const deadline = started + limits.deliveryTimeoutMs;
   let backoff = limits.retryBackoffMs;
+  let lastReason: string | undefined;
   for (let retry = 0;; retry++) {
     const remaining = deadline - Date.now();
     try {
@@ -44,7 +45,9 @@ export async function retryUntilDelivered<T>(
       return result;
     } catch (error) {
       if (!isUnreachable(error) && !(error instanceof AttemptTimeout)) throw error;
-      const reason = error instanceof AttemptTimeout ? "no answer" : unreachableReason(error);
+      // An attempt cut off at the deadline says no more than the failures before it did.
+      const reason = error instanceof AttemptTimeout ? lastReason ?? "no answer" : unreachableReason(error);
+      lastReason = reason;
       outage?.unreachable(undefined, reason);
       const elapsed = Date.now() - started;
       if (elapsed + backoff >= limits.deliveryTimeoutMs || retry >= limits.retries) {

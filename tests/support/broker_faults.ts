@@ -164,7 +164,6 @@ export async function runBrokerFault(fault: BrokerFault): Promise<FaultFigures[]
       ).catch(() => {});
       const status = await side.daemon.request("GET", "/connectors/fault/status");
       const lines = side.daemon.output().split("\n").slice(side.logMark);
-      const loud = lines.filter(isWarnOrError);
       const result: FaultFigures = {
         fault: fault.name,
         mode: side.mode,
@@ -177,12 +176,7 @@ export async function runBrokerFault(fault: BrokerFault): Promise<FaultFigures[]
         reasons: side.reasons,
         rssBeforeMiB: side.rssBefore,
         peakRssDuringMiB: side.peakRss,
-        logLines: loud.length,
-        stackTraces: loud.filter((l) =>
-          !/"msg":"task \S+ failed"/.test(l) && /\s+at .+:\d+:\d+|"stack"/.test(l)
-        )
-          .length,
-        restartsByDaemon: lines.filter((l) => /failed on a transient fault; restarting it/.test(l)).length,
+        ...logFigures(lines),
         finalState: status.body?.tasks?.[0]?.state ?? `unknown (${JSON.stringify(status.body)})`,
         records: verdict!.records,
       };
@@ -291,7 +285,24 @@ function totalVersions(sim: Simulator): number {
   return table.sysIds().reduce((n, id) => n + Number(table.get(id)!.sys_mod_count) + 1, 0);
 }
 
-function rssMiB(pid: number): number {
+/**
+ * What a daemon logged from the fault on: warn and error lines, those with a stack trace (a failed task's own
+ * trace excepted: a task restarted by the daemon logs its failure once), and restarts by the daemon itself.
+ */
+export function logFigures(
+  lines: string[],
+): { logLines: number; stackTraces: number; restartsByDaemon: number } {
+  const loud = lines.filter(isWarnOrError);
+  return {
+    logLines: loud.length,
+    stackTraces:
+      loud.filter((l) => !/"msg":"task \S+ failed"/.test(l) && /\s+at .+:\d+:\d+|"stack"/.test(l)).length,
+    restartsByDaemon: lines.filter((l) => /failed on a transient fault; restarting it/.test(l)).length,
+  };
+}
+
+/** The resident memory of process `pid`, MiB (0 once it has exited). */
+export function rssMiB(pid: number): number {
   try {
     const status = Deno.readTextFileSync(`/proc/${pid}/status`);
     return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);

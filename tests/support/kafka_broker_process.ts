@@ -119,14 +119,7 @@ export async function launchKafkaBroker(options: BrokerLaunchOptions = {}): Prom
     "rootLogger.level=WARN\nrootLogger.appenderRef.out.ref=out\nappender.out.type=Console\nappender.out.name=out\n" +
       "appender.out.layout.type=PatternLayout\nappender.out.layout.pattern=[%d] %p %m (%c)%n\n",
   );
-  const classpath = `${BROKER_JARS}/*`;
-  const common = [
-    "-Djava.awt.headless=true",
-    `-Dlog4j2.configurationFile=${dir}/log4j2.properties`,
-    "-cp",
-    classpath,
-  ];
-
+  const common = commonJvmArgs(dir);
   const format = await new Deno.Command("java", {
     args: [
       ...common,
@@ -158,6 +151,16 @@ export async function launchKafkaBroker(options: BrokerLaunchOptions = {}): Prom
   };
 }
 
+/** The JVM arguments of every Kafka tool and of the broker: headless, the directory's log4j2 file, the jars. */
+function commonJvmArgs(dir: string): string[] {
+  return [
+    "-Djava.awt.headless=true",
+    `-Dlog4j2.configurationFile=${dir}/log4j2.properties`,
+    "-cp",
+    `${BROKER_JARS}/*`,
+  ];
+}
+
 /**
  * Starts the broker's JVM on the formatted directory `dir` and waits until it serves on `bootstrapServers`;
  * returns its pid. A broker that does not come up is stopped and the error carries its log.
@@ -169,16 +172,8 @@ async function startBrokerJvm(
 ): Promise<number> {
   const jvm = options.jvmOptions ??
     (Deno.env.get("TABLESYNC_KAFKA_JVM_OPTS")?.split(" ").filter((o) => o !== "") ?? DEFAULT_JVM_OPTIONS);
-  const java = [
-    "java",
-    ...jvm,
-    "-Djava.awt.headless=true",
-    `-Dlog4j2.configurationFile=${dir}/log4j2.properties`,
-    "-cp",
-    `${BROKER_JARS}/*`,
-    "kafka.Kafka",
-    `${dir}/server.properties`,
-  ].map(shellQuote).join(" ");
+  const args = ["java", ...jvm, ...commonJvmArgs(dir), "kafka.Kafka", `${dir}/server.properties`];
+  const java = args.map(shellQuote).join(" ");
   // setsid: the JVM and its watchdog leave our process group, so Ctrl-C in a terminal reaches the owner, which
   // stops the broker itself; the watchdog covers owners that die without doing so. The log is appended to, so a
   // restarted broker's lines follow the killed one's.
