@@ -103,7 +103,8 @@ Deno.test({
         finalState: status.body?.tasks?.[0]?.state,
       };
       console.log(`FAULT-FIGURES ${JSON.stringify(figures)}`);
-      const what = JSON.stringify(figures);
+      const loud = daemon.output().split("\n").slice(logMark).filter((l) => /"level":"(warn|error)"/.test(l));
+      const what = `${JSON.stringify(figures)}; warn and error lines:\n${loud.join("\n")}`;
       assertEquals(lost, 0, `records not written at their last version; ${what}`);
       assertEquals(table.count, KEYS.length, `rows created twice; ${what}`);
       assert(!states.includes("FAILED"), `the task FAILED during the fault; ${what}`);
