@@ -18,7 +18,7 @@
  */
 import { type logCreator as KafkajsLogCreator, logLevel as KafkajsLogLevel } from "kafkajs";
 import { type Logger, logger } from "../observability/log.ts";
-import type { KafkaOutage } from "./outage.ts";
+import { type KafkaOutage, reasonInText, SOCKET_ERRORS } from "./outage.ts";
 
 const PINO_LEVEL_BY_KAFKAJS_LEVEL: Record<number, "warn" | "debug" | "trace"> = {
   [KafkajsLogLevel.ERROR]: "warn",
@@ -42,17 +42,9 @@ const EXPECTED_RETRY = /another concurrent operation on the same transaction was
 const ELECTION_IN_PROGRESS =
   /^Response .*(This server is not the leader for that topic-partition|There is no leader for this topic-partition|The group coordinator is not available|The coordinator is loading)/;
 
-/** An entry about a fault of reaching the cluster (see the module comment). */
+/** An entry about a fault of reaching the cluster (see the module comment); socket errors are matched too. */
 const UNREACHABLE =
-  /Connection error|Connection timeout|Closed connection|Connection closed|\bE(CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|HOSTUNREACH|NETUNREACH|AI_AGAIN)\b|[Rr]equest .*timed out|Failed to connect to seed broker|Restarting the consumer|KafkaJSNumberOfRetriesExceeded|Broker not connected|Not connected/;
-
-/** The short reason for the outage sentence: the socket error's code, or what timed out. */
-function reasonOf(text: string): string {
-  const code = /\b(E[A-Z_]{4,})\b/.exec(text)?.[1];
-  if (code) return code;
-  if (/timed out|timeout/i.test(text)) return "no answer within request.timeout.ms";
-  return text.replace(/\s+/g, " ").trim().slice(0, 200);
-}
+  /Connection error|Connection timeout|Closed connection|Connection closed|[Rr]equest .*timed out|Failed to connect to seed broker|Restarting the consumer|KafkaJSNumberOfRetriesExceeded|Broker not connected|Not connected/;
 
 /**
  * A kafkajs `logCreator` writing to `target` (defaults to logger("kafka")); faults of reaching the cluster go to
@@ -65,8 +57,9 @@ export function kafkajsLogCreator(target: Logger = logger("kafka"), outage?: Kaf
     const { message, timestamp: _timestamp, logger: _logger, ...fields } = log;
     const text = String(message);
     const withError = `${text} ${fields.error ?? ""}`;
-    if (outage && UNREACHABLE.test(withError)) {
-      outage.unreachable(typeof fields.broker === "string" ? fields.broker : undefined, reasonOf(withError));
+    if (outage && (UNREACHABLE.test(withError) || SOCKET_ERRORS.test(withError))) {
+      const reason = reasonInText(withError) ?? withError.replace(/\s+/g, " ").trim().slice(0, 200);
+      outage.unreachable(typeof fields.broker === "string" ? fields.broker : undefined, reason);
       target.debug({ kafkajs: namespace, ...fields }, text);
       return;
     }

@@ -41,7 +41,20 @@ const UNAVAILABLE_TYPES = new Set([
   "KAFKA_STORAGE_ERROR",
 ]);
 
-/** The innermost cause of a kafkajs error (they wrap retries and aggregates), or the error itself. */
+/** Socket errors of a connection that could not be made or was lost. */
+export const SOCKET_ERRORS =
+  /\b(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOTFOUND)\b/;
+
+/** The reason a kafkajs message gives, in short: the socket error's code, or that a request went unanswered. */
+export function reasonInText(text: string): string | undefined {
+  const code = SOCKET_ERRORS.exec(text)?.[1];
+  if (code) return code;
+  if (/timed out|timeout/i.test(text)) return "no answer within request.timeout.ms";
+  if (/closed connection|connection closed/i.test(text)) return "connection closed";
+  return undefined;
+}
+
+/** An error and every error it wraps (kafkajs wraps retries and aggregates). */
 function causes(error: unknown, depth = 0): unknown[] {
   if (error === null || typeof error !== "object" || depth > 6) return [];
   const e = error as { cause?: unknown; errors?: unknown[]; originalError?: unknown };
@@ -62,16 +75,13 @@ export function isUnreachable(error: unknown): boolean {
   });
 }
 
-/** A short reason: the socket error code ("ECONNREFUSED"), or the request that timed out, or the broker's answer. */
+/** A short reason: the socket error code ("ECONNREFUSED"), an unanswered request, or the broker's answer. */
 export function unreachableReason(error: unknown): string {
   for (const e of causes(error)) {
-    const { name, type, message = "" } = e as { name?: string; type?: string; message?: string };
-    const code = /\b(E[A-Z]{3,})\b/.exec(message)?.[1];
-    if (code) return code;
-    if (name === "KafkaJSRequestTimeoutError") return `no answer: ${message}`;
-    if (name === "KafkaJSConnectionError" && /timeout/i.test(message)) return "connection timed out";
-    if (name === "KafkaJSConnectionClosedError") return "connection closed";
-    if (type !== undefined && UNAVAILABLE_TYPES.has(type)) return type;
+    const { type, message = "" } = e as { type?: string; message?: string };
+    const reason = reasonInText(message) ??
+      (type !== undefined && UNAVAILABLE_TYPES.has(type) ? type : undefined);
+    if (reason) return reason;
   }
   return String((error as Error)?.message ?? error);
 }

@@ -102,7 +102,8 @@ export function producingFailed(error: Error, topics: string[]): Error {
   const named = distinct.length === 1 ? `topic ${distinct[0]}` : `one of topics ${distinct.join(", ")}`;
   if (error.name === "DeliveryTimeoutError") {
     // Its message names the fault and the limit; the cause tells the daemon to restart the task.
-    return Object.assign(plainTaskError(`producing to Kafka failed: ${redact(error.message)}`), { cause: error });
+    const failed = plainTaskError(`producing to Kafka failed: ${redact(error.message)}`);
+    return Object.assign(failed, { cause: error });
   }
   switch (kafkaErrorType(error)) {
     case "TOPIC_AUTHORIZATION_FAILED":
