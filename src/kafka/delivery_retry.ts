@@ -46,7 +46,9 @@ export async function retryUntilDelivered<T>(
     } catch (error) {
       if (!isUnreachable(error) && !(error instanceof AttemptTimeout)) throw error;
       // An attempt cut off at the deadline says no more than the failures before it did.
-      const reason = error instanceof AttemptTimeout ? lastReason ?? "no answer" : unreachableReason(error);
+      const reason = error instanceof AttemptTimeout
+        ? lastReason ?? outage?.reason ?? "no answer"
+        : unreachableReason(error);
       lastReason = reason;
       outage?.unreachable(undefined, reason);
       const elapsed = Date.now() - started;

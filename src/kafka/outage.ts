@@ -95,6 +95,7 @@ export class KafkaOutage {
   readonly #retrying: string;
   readonly #report: ((sentence: string | null) => void) | undefined;
   #since: number | null = null;
+  #reason: string | undefined;
 
   constructor(log: Logger, retrying: string, report?: (sentence: string | null) => void) {
     this.#log = log;
@@ -102,14 +103,16 @@ export class KafkaOutage {
     this.#report = report;
   }
 
-  get unreachableSince(): number | null {
-    return this.#since;
+  /** The reason of the outage under way (undefined while Kafka is reachable). */
+  get reason(): string | undefined {
+    return this.#since === null ? undefined : this.#reason;
   }
 
   /** A request or connection failed on `broker` (host:port, when known) for `reason`. */
   unreachable(broker: string | undefined, reason: string): void {
     if (this.#since !== null) return;
     this.#since = Date.now();
+    this.#reason = reason;
     const sentence = `Kafka unreachable${
       broker ? ` at ${broker}` : ""
     }: ${reason}; retrying (${this.#retrying})`;

@@ -6,7 +6,8 @@
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import kafkajs from "kafkajs";
 import { DeliveryTimeoutError, retryUntilDelivered } from "../../src/kafka/delivery_retry.ts";
-import { isUnreachable } from "../../src/kafka/outage.ts";
+import { isUnreachable, KafkaOutage } from "../../src/kafka/outage.ts";
+import { logger } from "../../src/observability/log.ts";
 
 // kafkajs's error classes are on its CommonJS exports object, not named ESM exports.
 const { KafkaJSConnectionError, KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError } =
@@ -92,4 +93,13 @@ Deno.test("delivery retry: an attempt that never answers ends at delivery.timeou
   );
   assert(error instanceof DeliveryTimeoutError, String(error));
   assert(/no answer/.test(error.message), error.message);
+});
+
+Deno.test("delivery retry: an attempt cut off at the deadline names the outage's reason the client saw", async () => {
+  const outage = new KafkaOutage(logger("kafka"), "delivery.timeout.ms=200", () => {});
+  outage.unreachable("127.0.0.1:9092", "ECONNREFUSED");
+  const error = await assertRejects(() =>
+    retryUntilDelivered(() => new Promise<never>(() => {}), { ...limits, deliveryTimeoutMs: 200 }, outage)
+  );
+  assert(/\(ECONNREFUSED\)/.test(error.message), error.message);
 });
