@@ -52,6 +52,8 @@ export interface FaultFigures {
   duplicates: number;
   /** Row versions written by the instance from the fault's start until the writer stopped. */
   versionsWrittenDuringAndAfter: number;
+  /** Rows of the backfill, which may be in flight when the fault comes. */
+  backfillRows: number;
   /** Seconds from the fault clearing to the first record on the topic after it. */
   secondsToFirstRecord: number | null;
   /** Task states read over REST during the fault and until recovery (distinct, in order seen). */
@@ -171,6 +173,7 @@ export async function runBrokerFault(fault: BrokerFault): Promise<FaultFigures[]
         rowsLost: verdict!.missing.length,
         duplicates: verdict!.duplicates.reduce((n, d) => n + Number(/×(\d+)$/.exec(d)![1]) - 1, 0),
         versionsWrittenDuringAndAfter: writtenDuringAndAfter,
+        backfillRows: SEED_ROWS,
         secondsToFirstRecord: roundTenth(secondsToFirst[i]),
         taskStates: side.states,
         reasons: side.reasons,
