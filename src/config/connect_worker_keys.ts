@@ -160,6 +160,7 @@ export const WORKER_CLIENT_KEYS: readonly string[] = [
   "batch.size",
   "max.request.size",
   "retries",
+  "delivery.timeout.ms",
   "enable.idempotence",
   "transactional.id",
   "max.poll.interval.ms",

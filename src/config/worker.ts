@@ -37,6 +37,33 @@ export const WORKER_DEFS: readonly PropertyDef[] = [
     },
   ),
   kafka(
+    "delivery.timeout.ms",
+    "INT",
+    "How long a record sent to Kafka is retried while Kafka is out of reach (a broker restarting, hung or cut off) before the task fails, as the Java producer's; the task shows the outage in its status meanwhile. Also producer.override.delivery.timeout.ms.",
+    { default: "120000", validator: range(1) },
+  ),
+  kafka(
+    "request.timeout.ms",
+    "INT",
+    "How long a Kafka request may go unanswered before it is retried (Java client key).",
+    { default: "30000", validator: range(1) },
+  ),
+  kafka(
+    "retry.backoff.ms",
+    "LONG",
+    "First wait before a failed Kafka request is retried (Java client key).",
+    {
+      default: "100",
+      validator: range(0),
+    },
+  ),
+  kafka(
+    "retry.backoff.max.ms",
+    "LONG",
+    "Longest wait between retries of a failed Kafka request; the wait doubles from retry.backoff.ms up to it (Java client key).",
+    { default: "1000", validator: range(1) },
+  ),
+  kafka(
     "topic.creation.enable",
     "BOOLEAN",
     "Whether source connectors may create their topics from topic.creation.* settings.",

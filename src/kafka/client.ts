@@ -12,7 +12,13 @@ import { type Logger, logger } from "../observability/log.ts";
 import { KafkajsAdminAdapter } from "./admin.ts";
 import { type ConsumerHooksTarget, DEFAULT_CONSUMER_OPTIONS, KafkajsConsumerAdapter } from "./consumer.ts";
 import { kafkajsLogCreator, kafkajsLogLevelFor } from "./kafkajs_logger.ts";
-import { DEFAULT_PRODUCER_OPTIONS, KafkajsProducerAdapter, pinningPartitioner } from "./producer.ts";
+import {
+  ATTEMPT_RETRIES,
+  DEFAULT_PRODUCER_OPTIONS,
+  KafkajsProducerAdapter,
+  pinningPartitioner,
+} from "./producer.ts";
+import { KafkaOutage } from "./outage.ts";
 import { hookedAssigner } from "./rebalance_hook.ts";
 import { KafkajsGroupMembership } from "./group_membership.ts";
 import { DEFAULT_TRANSACTION_TIMEOUT_MS, KafkajsTransactionalProducer } from "./transactional_producer.ts";
@@ -41,6 +47,13 @@ export interface CreateKafkaOptions {
    * Default: log only (the error is already logged by the consumer).
    */
   onConsumerCrash?: (error: Error) => void;
+  /**
+   * Told when Kafka goes out of reach (the sentence to show, e.g. as a task's status warning) and when it is back
+   * (null). Default: both are logged.
+   */
+  onUnreachable?: (sentence: string | null) => void;
+  /** How this client retries meanwhile, for that sentence; default "retrying". */
+  retrying?: string;
 }
 
 export function createKafka(
@@ -48,7 +61,8 @@ export function createKafka(
   options: CreateKafkaOptions = {},
 ): KafkaClient {
   const log = options.log ?? logger("kafka");
-  const kafka = new Kafka(kafkajsConfig(connection, log));
+  const outage = new KafkaOutage(log, options.retrying ?? "retrying", options.onUnreachable);
+  const kafka = new Kafka(kafkajsConfig(connection, log, outage));
   return {
     connection,
 
@@ -56,10 +70,14 @@ export function createKafka(
       const settings = { ...DEFAULT_PRODUCER_OPTIONS, ...overrides };
       const producer = kafka.producer({
         createPartitioner: pinningPartitioner,
-        retry: { retries: settings.retries, maxRetryTime: settings.retryBackoffMaxMs },
+        retry: {
+          retries: Math.min(ATTEMPT_RETRIES, settings.retries),
+          initialRetryTime: Math.max(1, settings.retryBackoffMs),
+          maxRetryTime: settings.retryBackoffMaxMs,
+        },
       });
       await producer.connect();
-      return new KafkajsProducerAdapter(producer, settings, log);
+      return new KafkajsProducerAdapter(producer, settings, log, outage);
     },
 
     transactionalProducer(
@@ -68,7 +86,14 @@ export function createKafka(
     ): Promise<TransactionalProducer> {
       const { transactionTimeoutMs = DEFAULT_TRANSACTION_TIMEOUT_MS, ...rest } = overrides;
       const settings = { ...DEFAULT_PRODUCER_OPTIONS, ...rest, acks: -1 as const };
-      return KafkajsTransactionalProducer.create(kafka, transactionalId, settings, transactionTimeoutMs, log);
+      return KafkajsTransactionalProducer.create(
+        kafka,
+        transactionalId,
+        settings,
+        transactionTimeoutMs,
+        log,
+        outage,
+      );
     },
 
     fenceProducers(transactionalIds: string[]): Promise<void> {
@@ -114,6 +139,8 @@ export function createKafka(
         throw e;
       }
       const onCrash = options.onConsumerCrash ?? (() => {});
+      // A fetch answered: the cluster is reachable (again).
+      consumer.on(consumer.events.FETCH, () => outage.reachable());
       return new KafkajsConsumerAdapter(consumer, target, listener, onCrash, log);
     },
 
@@ -144,14 +171,14 @@ export function createKafka(
   };
 }
 
-function kafkajsConfig(connection: KafkaConnectionOptions, log: Logger): KafkaConfig {
+function kafkajsConfig(connection: KafkaConnectionOptions, log: Logger, outage: KafkaOutage): KafkaConfig {
   const config: KafkaConfig = {
     brokers: connection.brokers,
     clientId: connection.clientId,
     requestTimeout: connection.requestTimeoutMs,
     connectionTimeout: connection.connectionTimeoutMs,
     logLevel: kafkajsLogLevelFor(log),
-    logCreator: kafkajsLogCreator(log),
+    logCreator: kafkajsLogCreator(log, outage),
   };
   if (connection.tls) {
     const { ca, cert, key, passphrase, checkServerIdentity } = connection.tls;

@@ -11,9 +11,14 @@
  * never does that: a failed transaction fails the task, which starts over with a new producer), and the
  * CONCURRENT_TRANSACTIONS answers kafkajs retries after every commit, and answers given while a leader or
  * coordinator is being elected, which kafkajs retries (below).
+ *
+ * Faults of reaching the cluster (a connection refused, closed or timed out, a request unanswered, a consumer
+ * restarting after them) are debug lines too: they come once per attempt, each with a stack, for as long as a
+ * broker is away. The client's KafkaOutage says it once instead (outage.ts), and once more when it is back.
  */
 import { type logCreator as KafkajsLogCreator, logLevel as KafkajsLogLevel } from "kafkajs";
 import { type Logger, logger } from "../observability/log.ts";
+import { type KafkaOutage, reasonInText, SOCKET_ERRORS } from "./outage.ts";
 
 const PINO_LEVEL_BY_KAFKAJS_LEVEL: Record<number, "warn" | "debug" | "trace"> = {
   [KafkajsLogLevel.ERROR]: "warn",
@@ -37,14 +42,27 @@ const EXPECTED_RETRY = /another concurrent operation on the same transaction was
 const ELECTION_IN_PROGRESS =
   /^Response .*(This server is not the leader for that topic-partition|There is no leader for this topic-partition|The group coordinator is not available|The coordinator is loading)/;
 
-/** A kafkajs `logCreator` writing to `target` (defaults to logger("kafka")). */
-export function kafkajsLogCreator(target: Logger = logger("kafka")): KafkajsLogCreator {
+/** An entry about a fault of reaching the cluster (see the module comment); socket errors are matched too. */
+const UNREACHABLE =
+  /Connection error|Connection timeout|Closed connection|Connection closed|[Rr]equest .*timed out|Failed to connect to seed broker|Restarting the consumer|KafkaJSNumberOfRetriesExceeded|Broker not connected|Not connected/;
+
+/**
+ * A kafkajs `logCreator` writing to `target` (defaults to logger("kafka")); faults of reaching the cluster go to
+ * `outage` when given.
+ */
+export function kafkajsLogCreator(target: Logger = logger("kafka"), outage?: KafkaOutage): KafkajsLogCreator {
   return () => ({ namespace, level, log }) => {
     const pinoLevel = PINO_LEVEL_BY_KAFKAJS_LEVEL[level];
     if (!pinoLevel) return;
     const { message, timestamp: _timestamp, logger: _logger, ...fields } = log;
     const text = String(message);
     const withError = `${text} ${fields.error ?? ""}`;
+    if (outage && (UNREACHABLE.test(withError) || SOCKET_ERRORS.test(withError))) {
+      const reason = reasonInText(withError) ?? withError.replace(/\s+/g, " ").trim().slice(0, 200);
+      outage.unreachable(typeof fields.broker === "string" ? fields.broker : undefined, reason);
+      target.debug({ kafkajs: namespace, ...fields }, text);
+      return;
+    }
     if (
       LOWERED_TO_DEBUG.test(text) || EXPECTED_RETRY.test(withError) || ELECTION_IN_PROGRESS.test(withError)
     ) {

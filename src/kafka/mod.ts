@@ -3,6 +3,12 @@
  * src/kafka/ imports kafkajs.
  */
 export { createKafka, type CreateKafkaOptions } from "./client.ts";
+export { DEFAULT_PRODUCER_OPTIONS } from "./producer.ts";
+export { DeliveryTimeoutError } from "./delivery_retry.ts";
+export {
+  isUnreachable as isKafkaUnreachable,
+  unreachableReason as kafkaUnreachableReason,
+} from "./outage.ts";
 export { type KafkaOptions, kafkaOptionsFromProperties, stripPrefix } from "./options.ts";
 export {
   KafkaConfigError,

@@ -36,9 +36,6 @@ const DEFAULT_CLIENT_ID = "tablesync";
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const DEFAULT_CONNECTION_TIMEOUT_MS = 10_000;
 
-/** kafkajs backs off exponentially; beyond this many retries a dead cluster would hold a send for many minutes. */
-const MAX_RETRIES = 30;
-
 export type SecurityProtocol = "PLAINTEXT" | "SSL" | "SASL_PLAINTEXT" | "SASL_SSL";
 const SECURITY_PROTOCOLS: readonly SecurityProtocol[] = ["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"];
 
@@ -83,10 +80,10 @@ export async function kafkaOptionsFromProperties(props: Record<string, string>):
   setIfPresent(producer, "lingerMs", parseInteger(props, "linger.ms", 0));
   setIfPresent(producer, "batchSizeBytes", parseInteger(props, "batch.size", 0));
   setIfPresent(producer, "maxRequestBytes", parseInteger(props, "max.request.size", 1));
-  // Java's default is effectively infinite retries bounded by delivery.timeout.ms, which kafkajs cannot bound;
-  // an explicit `retries` is honoured, capped so a broken cluster fails a send within a bounded time.
-  const retries = parseInteger(props, "retries", 0);
-  if (retries !== undefined) producer.retries = Math.min(retries, MAX_RETRIES);
+  // Java's default: retries unbounded in number, bounded in time by delivery.timeout.ms (delivery_retry.ts).
+  setIfPresent(producer, "retries", parseInteger(props, "retries", 0));
+  setIfPresent(producer, "deliveryTimeoutMs", parseInteger(props, "delivery.timeout.ms", 1));
+  setIfPresent(producer, "retryBackoffMs", parseInteger(props, "retry.backoff.ms", 0));
   setIfPresent(producer, "retryBackoffMaxMs", parseInteger(props, "retry.backoff.max.ms", 1));
   const idempotence = parseBoolean(props, "enable.idempotence");
   if (idempotence === true) {

@@ -22,6 +22,8 @@ import { Buffer } from "node:buffer";
 import { type Message, Partitioners, type Producer as KafkajsProducer } from "kafkajs";
 import type { Logger } from "../observability/log.ts";
 import { murmur2 } from "./murmur2.ts";
+import { retryUntilDelivered } from "./delivery_retry.ts";
+import type { KafkaOutage } from "./outage.ts";
 import type { ProducedRecord, Producer, ProducerOptions, RecordAck } from "./types.ts";
 
 /**
@@ -36,9 +38,17 @@ export const DEFAULT_PRODUCER_OPTIONS: ProducerOptions = {
   lingerMs: 0,
   batchSizeBytes: 16_384,
   maxRequestBytes: MAX_REQUEST_BYTES,
-  retries: 5,
+  retries: Number.MAX_SAFE_INTEGER,
+  deliveryTimeoutMs: 120_000,
+  retryBackoffMs: 100,
   retryBackoffMaxMs: 1_000,
 };
+
+/**
+ * kafkajs's own retries of one attempt (a leader moved, a metadata refresh): few, so that an attempt ends soon when
+ * the cluster is away and retryUntilDelivered decides, by delivery.timeout.ms, whether to try again.
+ */
+export const ATTEMPT_RETRIES = 2;
 
 /**
  * A kafkajs partitioner factory that records the chosen partition on each message (see the module comment). Keyed
@@ -85,11 +95,13 @@ export class KafkajsProducerAdapter implements Producer {
   #lingerTimer: ReturnType<typeof setTimeout> | undefined;
   #inFlight = new Set<Promise<unknown>>();
   #closed = false;
+  #outage: KafkaOutage | undefined;
 
-  constructor(producer: KafkajsSender, options: ProducerOptions, log: Logger) {
+  constructor(producer: KafkajsSender, options: ProducerOptions, log: Logger, outage?: KafkaOutage) {
     this.#producer = producer;
     this.#options = options;
     this.#log = log;
+    this.#outage = outage;
   }
 
   send(records: ProducedRecord[]): Promise<RecordAck[]> {
@@ -217,11 +229,17 @@ export class KafkajsProducerAdapter implements Producer {
       if (list) list.push(messages[i]);
       else byTopic.set(topic, [messages[i]]);
     }
-    const response = await this.#producer.sendBatch({
+    const batch = {
       acks: this.#options.acks,
       compression: COMPRESSION_CODES[this.#options.compression],
       topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
-    });
+    };
+    // Retried while Kafka is out of reach, up to delivery.timeout.ms; records keep their pinned partitions.
+    const response = await retryUntilDelivered(
+      () => this.#producer.sendBatch(batch),
+      this.#options,
+      this.#outage,
+    );
     const baseOffsets = new Map<string, Map<number, number>>();
     for (const r of response) {
       let bases = baseOffsets.get(r.topicName);

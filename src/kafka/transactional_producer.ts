@@ -18,11 +18,17 @@
  *
  * After any failed send or commit kafkajs's transaction state machine stays where it failed (e.g. COMMITTING),
  * so the producer is finished: `begin` rejects with the first failure, and the task starts over with a new one.
+ *
+ * Kafka out of reach: a send is retried as a plain producer's is (delivery_retry.ts). Opening, committing and
+ * aborting cannot be retried from outside kafkajs's state machine, so kafkajs itself retries them, as often as
+ * fits in delivery.timeout.ms at retry.backoff.max.ms apart, and each call is given up at delivery.timeout.ms.
  */
 import { type Kafka, type Transaction as KafkajsTransaction } from "kafkajs";
 import type { Logger } from "../observability/log.ts";
 import { ProducerFencedError } from "./errors.ts";
 import { KafkajsProducerAdapter, pinningPartitioner } from "./producer.ts";
+import { withinDeliveryTimeout } from "./delivery_retry.ts";
+import type { KafkaOutage } from "./outage.ts";
 import type {
   ProducedRecord,
   ProducerOptions,
@@ -60,6 +66,7 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
   readonly #producer: ReturnType<Kafka["producer"]>;
   readonly #settings: ProducerOptions;
   readonly #log: Logger;
+  readonly #outage: KafkaOutage | undefined;
   #open: KafkajsTransaction | null = null;
   /** The first failure; every later call rejects with it. */
   #failure: Error | null = null;
@@ -70,11 +77,13 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
     transactionalId: string,
     settings: ProducerOptions,
     log: Logger,
+    outage: KafkaOutage | undefined,
   ) {
     this.#producer = producer;
     this.transactionalId = transactionalId;
     this.#settings = { ...settings, lingerMs: 0 };
     this.#log = log;
+    this.#outage = outage;
   }
 
   static async create(
@@ -83,6 +92,7 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
     settings: ProducerOptions,
     transactionTimeoutMs: number,
     log: Logger,
+    outage?: KafkaOutage,
   ): Promise<KafkajsTransactionalProducer> {
     const producer = kafka.producer({
       createPartitioner: pinningPartitioner,
@@ -95,13 +105,16 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
       // default first backoff (300 ms) then cost each transaction about that much (the Java producer retries
       // this case after 20 ms). More retries keep the total retry time about the same.
       retry: {
-        retries: settings.retries + TRANSACTION_EXTRA_RETRIES,
+        retries: Math.min(
+          settings.retries,
+          Math.ceil(settings.deliveryTimeoutMs / settings.retryBackoffMaxMs),
+        ) + TRANSACTION_EXTRA_RETRIES,
         initialRetryTime: TRANSACTION_FIRST_BACKOFF_MS,
         maxRetryTime: settings.retryBackoffMaxMs,
       },
     });
     await producer.connect();
-    const created = new KafkajsTransactionalProducer(producer, transactionalId, settings, log);
+    const created = new KafkajsTransactionalProducer(producer, transactionalId, settings, log, outage);
     try {
       // The InitProducerId that fences older owners (see the module comment); nothing is added to this
       // transaction, so its abort sends no EndTxn.
@@ -121,7 +134,7 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
     if (this.#open) throw new Error(`a transaction of "${this.transactionalId}" is already open`);
     const txn = await this.#guard(() => this.#producer.transaction());
     this.#open = txn;
-    const sender = new KafkajsProducerAdapter(txn, this.#settings, this.#log);
+    const sender = new KafkajsProducerAdapter(txn, this.#settings, this.#log, this.#outage);
     const end = async (how: "commit" | "abort") => {
       if (this.#open !== txn) throw new Error(`this transaction of "${this.transactionalId}" has ended`);
       try {
@@ -155,7 +168,9 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
   async #guard<T>(call: () => Promise<T>): Promise<T> {
     if (this.#failure) throw this.#failure;
     try {
-      return await call();
+      const result = await withinDeliveryTimeout(call(), this.#settings.deliveryTimeoutMs);
+      this.#outage?.reachable();
+      return result;
     } catch (e) {
       const reason = fencedReason(e);
       this.#failure ??= reason

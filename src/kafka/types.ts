@@ -158,10 +158,17 @@ export interface ProducerOptions {
    */
   maxRequestBytes: number;
   /**
-   * `retries`: how often kafkajs retries a failed request before the send rejects; default 5 (kafkajs's default).
-   * kafkajs has no overall delivery timeout: a send can take about (retries + 1) × request.timeout.ms plus backoff.
+   * `retries`: at most this many retries of a send that could not reach the cluster; default unbounded (Java's
+   * default): only `deliveryTimeoutMs` ends the retries.
    */
   retries: number;
+  /**
+   * `delivery.timeout.ms`: how long a send is retried while Kafka is out of reach (a broker restarting, hung or
+   * cut off) before it fails; default 120000 (Java's default).
+   */
+  deliveryTimeoutMs: number;
+  /** `retry.backoff.ms`: the first backoff between retries; default 100 (Java's default). */
+  retryBackoffMs: number;
   /** `retry.backoff.max.ms`: the longest backoff between retries; default 1000 (Java's default). */
   retryBackoffMaxMs: number;
 }

@@ -27,6 +27,7 @@ import type {
 import type { Logger } from "../observability/log.ts";
 import type { MetricsRegistry } from "../observability/metrics.ts";
 import { ConsumerLagGauges } from "./consumer_lag_gauges.ts";
+import { isKafkaUnreachable } from "../kafka/mod.ts";
 import type { ErrorHandler } from "./errors/error_handler.ts";
 import type { RecordConverters } from "./record_bytes.ts";
 import { toSinkRecord } from "./sink_record_conversion.ts";
@@ -150,7 +151,7 @@ export class SinkDriver {
     }
     // Commit on a timer too, so the tail of a burst is committed without waiting for the next batch.
     this.#timers.push(setInterval(() => {
-      this.#commit().catch((e) => o.logger.warn({ err: e }, "periodic offset commit failed"));
+      this.#commitOrDefer().catch((e) => o.logger.warn({ err: e }, "periodic offset commit failed"));
     }, o.commitIntervalMs));
     this.#onStop = async () => {
       this.#halt();
@@ -349,7 +350,21 @@ export class SinkDriver {
       offset: last.offset + 1,
     });
     this.#lag.set(batch.topic, batch.partition, batch.highWatermark, last.offset + 1);
-    if (Date.now() - this.#lastCommit >= this.#o.commitIntervalMs) await this.#commit();
+    if (Date.now() - this.#lastCommit >= this.#o.commitIntervalMs) await this.#commitOrDefer();
+  }
+
+  /**
+   * Commits, or leaves it to a later commit when Kafka is out of reach (its outage already shown once): the records
+   * written stay uncommitted until it is back, as after Connect's failed commitAsync; redelivered meanwhile, they
+   * are written again, never skipped. Other failures reject.
+   */
+  async #commitOrDefer(): Promise<void> {
+    try {
+      await this.#commit();
+    } catch (e) {
+      if (!isKafkaUnreachable(e)) throw e;
+      this.#o.logger.debug({ err: e }, "offset commit deferred: Kafka out of reach");
+    }
   }
 
   /** Commits what the task says is safe. Serialised, so commits never overtake each other. */

@@ -100,6 +100,11 @@ async function awaitBrokerCreation(topic: string, s: SourceTopicSettings): Promi
 export function producingFailed(error: Error, topics: string[]): Error {
   const distinct = [...new Set(topics)];
   const named = distinct.length === 1 ? `topic ${distinct[0]}` : `one of topics ${distinct.join(", ")}`;
+  if (error.name === "DeliveryTimeoutError") {
+    // Its message names the fault and the limit; the cause tells the daemon to restart the task.
+    const failed = plainTaskError(`producing to Kafka failed: ${redact(error.message)}`);
+    return Object.assign(failed, { cause: error });
+  }
   switch (kafkaErrorType(error)) {
     case "TOPIC_AUTHORIZATION_FAILED":
       return plainTaskError(

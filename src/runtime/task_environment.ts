@@ -8,7 +8,13 @@ import type { RawConfig, TypedProps } from "../common/props.ts";
 import { analyzeWorker, taskWorkerStrings } from "../config/worker_config.ts";
 import { analyzeConnector } from "../config/connector_config.ts";
 import { errorLines } from "../config/analyze.ts";
-import { createKafka, type KafkaClient, kafkaOptionsFromProperties, stripPrefix } from "../kafka/mod.ts";
+import {
+  createKafka,
+  DEFAULT_PRODUCER_OPTIONS,
+  type KafkaClient,
+  kafkaOptionsFromProperties,
+  stripPrefix,
+} from "../kafka/mod.ts";
 import { createTaskConverters, loadTaskConverterPlugins } from "../connect/converters/factory.ts";
 import type { TaskMetrics } from "../connect/task_api.ts";
 import type { Logger } from "../observability/log.ts";
@@ -83,9 +89,17 @@ export async function taskEnvironment(msg: StartMessage, hooks: EnvironmentHooks
     ...stripPrefix(worker, `${client}.`),
     ...stripPrefix(config, `${client}.override.`),
   });
+  const warnings = new TaskWarnings((list) => hooks.post({ type: "warnings", warnings: list }), log);
+  // Kafka out of reach is shown in the task's status while it lasts, and logged once when it begins and ends.
+  const deliveryTimeoutMs = kafkaOptions.producer.deliveryTimeoutMs ??
+    DEFAULT_PRODUCER_OPTIONS.deliveryTimeoutMs;
   const kafka: KafkaClient = createKafka(kafkaOptions.connection, {
     log,
     onConsumerCrash: hooks.onConsumerCrash,
+    onUnreachable: (sentence) => sentence ? warnings.set("kafka", sentence) : warnings.clear("kafka"),
+    retrying: msg.kind === "source"
+      ? `each send for up to delivery.timeout.ms=${deliveryTimeoutMs}`
+      : "the consumer reconnects until it is back",
   });
   await loadTaskConverterPlugins(config, worker);
   const built = createTaskConverters(config, worker);
@@ -129,7 +143,6 @@ export async function taskEnvironment(msg: StartMessage, hooks: EnvironmentHooks
     signal: stopSignal.signal,
     taskLabel: `${msg.connectorName}-${msg.taskId}`,
   });
-  const warnings = new TaskWarnings((list) => hooks.post({ type: "warnings", warnings: list }), log);
   return {
     ...hooks,
     msg,

@@ -50,6 +50,8 @@ export class TaskRunner {
   progress: TableProgress[] = [];
   /** The task's standing warnings (status `warnings`): conditions it waits out rather than fails on. */
   warnings: string[] = [];
+  /** FAILED on a fault that passes by itself (Kafka out of reach): the daemon restarts the task. */
+  failedTransiently = false;
 
   #worker: Worker | null = null;
   #hooks: TaskRunnerHooks;
@@ -121,8 +123,10 @@ export class TaskRunner {
     this.#lastHeard = Date.now();
     switch (message.type) {
       case "state":
-        if (message.state === "FAILED") this.#fail(message.trace ?? "task failed");
-        else {
+        if (message.state === "FAILED") {
+          this.failedTransiently = message.transient === true;
+          this.#fail(message.trace ?? "task failed");
+        } else {
           this.state = message.state;
           this.#hooks.onStateChange();
         }

@@ -24,6 +24,7 @@ import { taskEnvironment } from "./task_environment.ts";
 import { buildSourceTask } from "./source_task_builder.ts";
 import { buildSinkTask } from "./sink_task_builder.ts";
 import { ActiveTopics } from "./active_topics.ts";
+import { isKafkaUnreachable, kafkaUnreachableReason } from "../kafka/mod.ts";
 
 const METRICS_INTERVAL_MS = 2000;
 
@@ -162,10 +163,15 @@ function fail(error: unknown): void {
   }
   // The runner terminates a FAILED worker at once: the metrics that explain the failure go first.
   post({ type: "metrics", snapshot: metrics.snapshot() });
-  post({ type: "state", state: "FAILED", trace: traceOf(error) });
+  const transient = isKafkaUnreachable(error);
+  // kafkajs's own error (a task starting while Kafka is away) gets a first line that says what happened.
+  const trace = transient && /^KafkaJS/.test((error as Error)?.name ?? "")
+    ? `Kafka unreachable: ${kafkaUnreachableReason(error)}; the daemon restarts this task\n${traceOf(error)}`
+    : traceOf(error);
+  post({ type: "state", state: "FAILED", trace, transient });
   stopOn?.abort();
   abandonOn?.abort();
-  cleanup?.().finally(() => finish(traceOf(error)));
+  cleanup?.().finally(() => finish(trace));
 }
 
 function finish(trace?: string): void {

@@ -44,7 +44,8 @@ export type MainToWorker =
 export type TaskRunState = "RUNNING" | "PAUSED" | "FAILED";
 
 export type WorkerToMain =
-  | { type: "state"; state: TaskRunState; trace?: string }
+  /** `transient`: a FAILED task failed on a fault that passes by itself (Kafka out of reach); the daemon restarts it. */
+  | { type: "state"; state: TaskRunState; trace?: string; transient?: boolean }
   /** `committed`: an exactly-once task already wrote these in its transaction; the store must not write them. */
   | { type: "offsets"; entries: OffsetUpdate[]; committed?: boolean }
   | { type: "metrics"; snapshot: MetricsSnapshot }

@@ -1,7 +1,11 @@
-/** kafkajs's log entries in our log: retried answers during a leader or coordinator election are debug, not warn. */
+/**
+ * kafkajs's log entries in our log: retried answers during a leader or coordinator election are debug, not warn;
+ * a broker out of reach is one line when the outage begins and one when it ends, not a stack per reconnect.
+ */
 import { assertEquals } from "../support/assert.ts";
 import { logLevel } from "kafkajs";
 import { kafkajsLogCreator } from "../../src/kafka/kafkajs_logger.ts";
+import { KafkaOutage } from "../../src/kafka/outage.ts";
 import { logger, setLogLevel, setLogSink } from "../../src/observability/log.ts";
 
 Deno.test("answers kafkajs retries while a leader or coordinator is elected are debug; other errors stay warn", () => {
@@ -39,6 +43,45 @@ Deno.test("answers kafkajs retries while a leader or coordinator is elected are 
       ],
       ["warn", "Topic authorization failed"],
     ]);
+  } finally {
+    setLogLevel("info");
+    setLogSink((line) => Deno.stderr.writeSync(new TextEncoder().encode(line)));
+  }
+});
+
+Deno.test("a broker out of reach: one warn line for the outage, the reconnect failures debug, one line when back", () => {
+  const lines: string[] = [];
+  setLogSink((line) => lines.push(line));
+  setLogLevel("debug");
+  try {
+    const outage = new KafkaOutage(logger("kafka"), "delivery.timeout.ms=120000");
+    const log = kafkajsLogCreator(logger("kafka"), outage)(logLevel.WARN);
+    for (let retry = 0; retry < 5; retry++) {
+      log({
+        namespace: "Connection",
+        level: logLevel.ERROR,
+        label: "ERROR",
+        log: {
+          timestamp: "t",
+          logger: "kafkajs",
+          message: "Connection error: connect ECONNREFUSED 127.0.0.1:9092",
+          broker: "127.0.0.1:9092",
+          stack: "Error: connect ECONNREFUSED\n    at x (y.ts:1:2)",
+        },
+      });
+    }
+    outage.reachable();
+    const entries = lines.map((l) => JSON.parse(l));
+    const loud = entries.filter((e) => e.level !== "debug").map((e) => [e.level, e.msg]);
+    assertEquals(loud, [
+      [
+        "warn",
+        "Kafka unreachable at 127.0.0.1:9092: ECONNREFUSED; retrying (delivery.timeout.ms=120000)",
+      ],
+      ["info", loud[1]?.[1]],
+    ]);
+    assertEquals(/^Kafka reachable again after [\d.]+ s$/.test(String(loud[1][1])), true, String(loud[1][1]));
+    assertEquals(entries.filter((e) => e.level === "debug").length, 5);
   } finally {
     setLogLevel("info");
     setLogSink((line) => Deno.stderr.writeSync(new TextEncoder().encode(line)));

@@ -32,6 +32,12 @@ export interface BrokerLaunchOptions {
    * allow (none are set: nothing); the PLAINTEXT listener stays open to all (its principal is a super user).
    */
   saslPlainUsers?: Record<string, string>;
+  /**
+   * The broker may be killed and started again on its data (`restartKafkaBroker`): its watchdog then stops the JVM
+   * when the owner exits but leaves the directory (a broker killed on purpose must find its data where it was);
+   * `stopKafkaBroker` removes it.
+   */
+  restartable?: boolean;
 }
 
 export interface LaunchedBroker {
@@ -113,16 +119,7 @@ export async function launchKafkaBroker(options: BrokerLaunchOptions = {}): Prom
     "rootLogger.level=WARN\nrootLogger.appenderRef.out.ref=out\nappender.out.type=Console\nappender.out.name=out\n" +
       "appender.out.layout.type=PatternLayout\nappender.out.layout.pattern=[%d] %p %m (%c)%n\n",
   );
-  const classpath = `${BROKER_JARS}/*`;
-  const jvm = options.jvmOptions ??
-    (Deno.env.get("TABLESYNC_KAFKA_JVM_OPTS")?.split(" ").filter((o) => o !== "") ?? DEFAULT_JVM_OPTIONS);
-  const common = [
-    "-Djava.awt.headless=true",
-    `-Dlog4j2.configurationFile=${dir}/log4j2.properties`,
-    "-cp",
-    classpath,
-  ];
-
+  const common = commonJvmArgs(dir);
   const format = await new Deno.Command("java", {
     args: [
       ...common,
@@ -141,24 +138,8 @@ export async function launchKafkaBroker(options: BrokerLaunchOptions = {}): Prom
   }
 
   const started = performance.now();
-  const owner = options.ownerPid ?? Deno.pid;
-  const java = ["java", ...jvm, ...common, "kafka.Kafka", `${dir}/server.properties`].map(shellQuote).join(
-    " ",
-  );
-  // setsid: the JVM and its watchdog leave our process group, so Ctrl-C in a terminal reaches the owner, which
-  // stops the broker itself; the watchdog covers owners that die without doing so.
-  const script = `setsid ${java} </dev/null >${shellQuote(`${dir}/broker.log`)} 2>&1 &
-echo $!`;
-  const launched = await new Deno.Command("bash", { args: ["-c", script], stdout: "piped" }).output();
-  const pid = Number(new TextDecoder().decode(launched.stdout).trim());
-  await watchOwner(owner, pid, dir);
   const bootstrapServers = `127.0.0.1:${port}`;
-  try {
-    await waitUntilServing(bootstrapServers, pid, dir, options.timeoutMs ?? 60_000);
-  } catch (error) {
-    await stopKafkaBroker({ pid, dir });
-    throw error;
-  }
+  const pid = await startBrokerJvm(dir, bootstrapServers, options);
   const saslBootstrapServers = saslPort ? `127.0.0.1:${saslPort}` : undefined;
   return {
     bootstrapServers,
@@ -168,6 +149,60 @@ echo $!`;
     startupMs: performance.now() - started,
     version,
   };
+}
+
+/** The JVM arguments of every Kafka tool and of the broker: headless, the directory's log4j2 file, the jars. */
+function commonJvmArgs(dir: string): string[] {
+  return [
+    "-Djava.awt.headless=true",
+    `-Dlog4j2.configurationFile=${dir}/log4j2.properties`,
+    "-cp",
+    `${BROKER_JARS}/*`,
+  ];
+}
+
+/**
+ * Starts the broker's JVM on the formatted directory `dir` and waits until it serves on `bootstrapServers`;
+ * returns its pid. A broker that does not come up is stopped and the error carries its log.
+ */
+async function startBrokerJvm(
+  dir: string,
+  bootstrapServers: string,
+  options: BrokerLaunchOptions,
+): Promise<number> {
+  const jvm = options.jvmOptions ??
+    (Deno.env.get("TABLESYNC_KAFKA_JVM_OPTS")?.split(" ").filter((o) => o !== "") ?? DEFAULT_JVM_OPTIONS);
+  const args = ["java", ...jvm, ...commonJvmArgs(dir), "kafka.Kafka", `${dir}/server.properties`];
+  const java = args.map(shellQuote).join(" ");
+  // setsid: the JVM and its watchdog leave our process group, so Ctrl-C in a terminal reaches the owner, which
+  // stops the broker itself; the watchdog covers owners that die without doing so. The log is appended to, so a
+  // restarted broker's lines follow the killed one's.
+  const script = `setsid ${java} </dev/null >>${shellQuote(`${dir}/broker.log`)} 2>&1 &
+echo $!`;
+  const launched = await new Deno.Command("bash", { args: ["-c", script], stdout: "piped" }).output();
+  const pid = Number(new TextDecoder().decode(launched.stdout).trim());
+  await watchOwner(options.ownerPid ?? Deno.pid, pid, options.restartable ? "" : dir);
+  try {
+    await waitUntilServing(bootstrapServers, pid, dir, options.timeoutMs ?? 60_000);
+  } catch (error) {
+    await stopKafkaBroker({ pid, dir });
+    throw error;
+  }
+  return pid;
+}
+
+/**
+ * Starts a broker launched with `restartable` again, on the same data directory and ports, after its JVM exited
+ * (killed by a test); returns it with its new pid. Throws if the old JVM still runs.
+ */
+export async function restartKafkaBroker(
+  broker: LaunchedBroker,
+  options: BrokerLaunchOptions = {},
+): Promise<LaunchedBroker> {
+  if (isAlive(broker.pid)) throw new Error(`the broker (pid ${broker.pid}) still runs: stop it first`);
+  const started = performance.now();
+  const pid = await startBrokerJvm(broker.dir, broker.bootstrapServers, { ...options, restartable: true });
+  return { ...broker, pid, startupMs: performance.now() - started };
 }
 
 /** A SASL_PLAINTEXT listener beside the PLAINTEXT one, and an authorizer that lets its users do nothing. */

@@ -17,6 +17,7 @@ import { TaskRunner } from "../task_runner.ts";
 import type { ConnectorValidator } from "./connector_validation.ts";
 import type { ManagedConnector } from "./managed.ts";
 import { SupersededRound, type ZombieFencing } from "../zombie_fencing.ts";
+import { TransientRestarts } from "./transient_restart.ts";
 
 const log = logger("herder");
 
@@ -37,10 +38,16 @@ export interface LifecycleOptions {
   readonly taskWorkerUrl?: URL;
   /** With exactly-once source tasks: the zombie-fencing round each new config of a source connector waits for. */
   readonly fencing?: ZombieFencing;
+  /** Restarts a task that runs here, in the connector's command queue (transient_restart.ts). */
+  readonly restartTask?: (connector: string, taskId: number) => Promise<void>;
 }
 
 export class ConnectorLifecycle {
-  constructor(private readonly o: LifecycleOptions) {}
+  readonly #transientRestarts: TransientRestarts | undefined;
+
+  constructor(private readonly o: LifecycleOptions) {
+    this.#transientRestarts = o.restartTask && new TransientRestarts(o.restartTask);
+  }
 
   start(m: ManagedConnector): void {
     if (m.target === "STOPPED") {
@@ -308,7 +315,16 @@ export class ConnectorLifecycle {
           log.error({ connector: m.name, err: e }, "invalid offsets from a task were not stored");
         }
       },
-      onStateChange: () => this.#reportTask(m.name, runner),
+      onStateChange: () => {
+        this.#reportTask(m.name, runner);
+        if (runner.state === "FAILED" && runner.failedTransiently) {
+          this.#transientRestarts?.schedule(
+            m.name,
+            id,
+            () => this.o.isCurrent(m) && m.tasks.includes(runner),
+          );
+        }
+      },
       onTopics: (topics) => {
         for (const topic of topics) m.activeTopics.add(topic);
       },
