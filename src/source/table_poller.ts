@@ -32,6 +32,7 @@ import { ReadAhead } from "./read_ahead.ts";
 import type { ScheduledTable } from "./poll_scheduler.ts";
 import { RowHandler, type RowPosition } from "./row_handler.ts";
 import { idleAfter } from "./poll_batching.ts";
+import { HotTail } from "./hot_tail.ts";
 
 export interface TablePollerOptions {
   readonly table: TableSettings;
@@ -104,6 +105,8 @@ export class TablePoller {
   readonly #ahead: ReadAhead;
   /** The last sweep was one small page (idleAfter): its next window query is expected to be small too. */
   #idle = false;
+  /** Rows changed after a busy sweep's mark, sent ahead so that hot rows do not wait (hot_tail.ts). */
+  readonly #tail: HotTail;
 
   constructor(o: TablePollerOptions, keepRaw: ReadonlySet<string>) {
     this.#o = o;
@@ -122,6 +125,12 @@ export class TablePoller {
       moveTo: (c) => this.#moveTo(c),
       offset: () => this.#offset!,
     };
+    this.#tail = new HotTail({
+      query: this.#query,
+      pages: this.#pages,
+      rows: this.#rows,
+      position: this.#streaming,
+    });
   }
 
   get alias(): string {
@@ -258,6 +267,18 @@ export class TablePoller {
     this.#hints = hintsFrom(sweep.coveredWindows, this.#backoff.limit);
     this.#idle = idleAfter(sweep.pages, page.bytes);
     this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
+    if (this.#tail.wanted(this.#sweepEmitted + emitted)) emitted += await this.#readTail(sweep.highWater);
     return { emitted, caughtUp: true };
+  }
+
+  /** The tail after a busy sweep; a failed tail read is left to the next sweep (it reads those rows anyway). */
+  async #readTail(mark: HighWaterMark): Promise<number> {
+    try {
+      return await this.#tail.read(mark);
+    } catch (error) {
+      if (this.#o.signal.aborted) throw error;
+      this.#o.context.logger.debug({ ...this.#labels, error: String(error) }, "tail read failed");
+      return 0;
+    }
   }
 }
