@@ -51,7 +51,7 @@ export interface HandledPage {
 
 export class RowHandler {
   readonly #o: RowHandlerOptions;
-  readonly #dedup: DedupCache;
+  #dedup: DedupCache;
   readonly #keepRaw: ReadonlySet<string>;
   readonly #labels: Record<string, string>;
   /** The last batch put on the queue: one waits there while the next page is fetched; not more. */
@@ -63,6 +63,11 @@ export class RowHandler {
     for (const version of o.sentInOverlap ?? []) this.#dedup.add(version);
     this.#keepRaw = keepRaw;
     this.#labels = { table: o.table.table, alias: o.table.alias };
+  }
+
+  /** Forgets every version sent: the table is read again from an earlier point (time_backwards.ts). */
+  forget(): void {
+    this.#dedup = new DedupCache(this.#o.source.dedupWindowRecords);
   }
 
   /** A row as the table's display value setting hands it on (`true` keeps the cursor fields raw). */

@@ -33,6 +33,7 @@ import type { ScheduledTable } from "./poll_scheduler.ts";
 import { RowHandler, type RowPosition } from "./row_handler.ts";
 import { idleAfter } from "./poll_batching.ts";
 import { HotTail } from "./hot_tail.ts";
+import { TimeBackwards, type TimeBackwardsAction } from "./time_backwards.ts";
 
 export interface TablePollerOptions {
   readonly table: TableSettings;
@@ -107,6 +108,8 @@ export class TablePoller {
   #idle = false;
   /** Rows changed after a busy sweep's mark, sent ahead so that hot rows do not wait (hot_tail.ts). */
   readonly #tail: HotTail;
+  /** Watches for the instance going back in time (time_backwards.ts). */
+  readonly #backwards: TimeBackwards;
 
   constructor(o: TablePollerOptions, keepRaw: ReadonlySet<string>) {
     this.#o = o;
@@ -131,6 +134,7 @@ export class TablePoller {
       rows: this.#rows,
       position: this.#streaming,
     });
+    this.#backwards = new TimeBackwards({ ...o, warned: (m) => o.progress?.warned?.(m) });
   }
 
   get alias(): string {
@@ -231,6 +235,7 @@ export class TablePoller {
       // The instance clock is behind the mark: this page may hold rows of a second still being written.
       done();
       this.#sweep = null;
+      this.#react(this.#backwards.clockBehind(sweep.highWater.epochMs, page.instanceTime!.getTime()));
       this.#o.context.logger.debug(
         { ...this.#labels, high: sweep.highWater.text },
         "instance clock behind mark",
@@ -268,7 +273,19 @@ export class TablePoller {
     this.#idle = idleAfter(sweep.pages, page.bytes);
     this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
     if (this.#tail.wanted(this.#sweepEmitted + emitted)) emitted += await this.#readTail(sweep.highWater);
+    if (sweep.pages === 1 && page.total === 0) {
+      const present = this.#o.clock.estimate() ?? sweep.highWater.epochMs;
+      this.#react(await this.#backwards.emptySweep(this.#cursor, present));
+    }
     return { emitted, caughtUp: true };
+  }
+
+  /** The instance went back in time: read the table again from its start, or restart the cursor. */
+  #react(action: TimeBackwardsAction): void {
+    if (action.kind === "none") return;
+    this.#rows.forget();
+    this.#hints = [];
+    this.#moveTo(action.kind === "restart" ? action.cursor : null);
   }
 
   /** The tail after a busy sweep; a failed tail read is left to the next sweep (it reads those rows anyway). */
