@@ -37,6 +37,8 @@ export interface RowHandlerOptions {
   readonly queue: RecordQueue;
   /** Turns a slice's records into the records to queue (deletion capture: audit rows to tombstones). */
   readonly expand?: (records: SourceRecord[]) => Promise<SourceRecord[]>;
+  /** A row that came back changed past its page's window is sent ahead of the cursor. Default true. */
+  readonly sendAhead?: boolean;
 }
 
 /** What a page's rows came to. */
@@ -152,7 +154,7 @@ export class RowHandler {
         // Changed after the instance picked it: sent now at the version it came back with (a row that changes
         // faster than the sweeps would otherwise never be sent), the cursor left where it is.
         if (!tail) changed++;
-        if (at === null || this.#dedup.has(version)) continue;
+        if (at === null || this.#o.sendAhead === false || this.#dedup.has(version)) continue;
         ahead++;
       } else {
         last = c;

@@ -68,6 +68,13 @@ export interface TablePollerOptions {
   readonly schedule?: ScheduledTable;
   /** Bounds each sweep's high-water mark (deletion capture keeps rows behind the deletions read). */
   readonly sweepBound?: (mark: HighWaterMark, signal: AbortSignal) => Promise<HighWaterMark>;
+  /**
+   * Rows changed after a sweep's mark may be sent ahead of the cursor (row_handler.ts, hot_tail.ts). Default
+   * true; false under deletion capture, whose bound keeps a row's version behind the deletions not read yet.
+   */
+  readonly sendAhead?: boolean;
+  /** Watch for the instance going back in time (time_backwards.ts). Default true. */
+  readonly watchTime?: boolean;
 }
 
 /** What one step did: records queued, and whether a sweep reached its high-water mark (the table caught up). */
@@ -235,7 +242,9 @@ export class TablePoller {
       // The instance clock is behind the mark: this page may hold rows of a second still being written.
       done();
       this.#sweep = null;
-      this.#react(this.#backwards.clockBehind(sweep.highWater.epochMs, page.instanceTime!.getTime()));
+      if (this.#o.watchTime !== false) {
+        this.#react(this.#backwards.clockBehind(sweep.highWater.epochMs, page.instanceTime!.getTime()));
+      }
       this.#o.context.logger.debug(
         { ...this.#labels, high: sweep.highWater.text },
         "instance clock behind mark",
@@ -272,8 +281,10 @@ export class TablePoller {
     this.#hints = hintsFrom(sweep.coveredWindows, this.#backoff.limit);
     this.#idle = idleAfter(sweep.pages, page.bytes);
     this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
-    if (this.#tail.wanted(this.#sweepEmitted + emitted)) emitted += await this.#readTail(sweep.highWater);
-    if (sweep.pages === 1 && page.total === 0) {
+    if (this.#o.sendAhead !== false && this.#tail.wanted(this.#sweepEmitted + emitted)) {
+      emitted += await this.#readTail(sweep.highWater);
+    }
+    if (this.#o.watchTime !== false && sweep.pages === 1 && page.total === 0) {
       const present = this.#o.clock.estimate() ?? sweep.highWater.epochMs;
       this.#react(await this.#backwards.emptySweep(this.#cursor, present));
     }

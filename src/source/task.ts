@@ -170,6 +170,7 @@ export class TableSourceTask implements SourceTask {
           alignIdlePoll,
           schedule: scheduler.add(table.pollIntervalMs),
           sweepBound: deletes ? (mark, signal) => deletes.horizon.clamp(mark, signal) : undefined,
+          sendAhead: !deletes,
         }, keepRaw),
       );
       if (deletes) {
