@@ -3,9 +3,11 @@
  * is then ahead of every row, and nothing else says so. Two signs are watched, both cheap:
  *
  * - a rollback: a sweep from the overlap before the cursor found no row at all (count 0), although the row at
- *   the cursor, or its newer version, is normally there; then one request asks for the table's newest row, and
- *   when it is more than `svc.source.time.backwards.seconds` older than the cursor, the table went back. Asked
- *   once per cursor position: an idle table whose last row was deleted pays one request, not one per poll;
+ *   the cursor, or its newer version, is normally there; then one request reads that row (by sys_id, outside
+ *   the table's query). Back at a version more than `svc.source.time.backwards.seconds` older than the cursor:
+ *   the table went back. Gone, while the table's newest row is that far older (a second request): deleted, or
+ *   removed by a rollback, which cannot be told apart, so this is a warning only. Asked once per cursor
+ *   position: an idle table whose last row was deleted pays one or two requests, not one per poll;
  * - the instance clock jumped back: a sweep's first response carried a `Date` that far behind the mark
  *   (high_water.ts already refuses such a page).
  *
@@ -58,16 +60,33 @@ export class TimeBackwards {
     if (cursor === null) return NONE;
     const key = `${cursor.timestamp}|${cursor.sysId}`;
     if (this.#checked === key) return NONE;
-    const newest = await this.#newest();
+    const t = this.o.table;
+    // The cursor's own row, outside the table's query (a row that changed out of it moved forward, not back).
+    const at = await this.#first(condition(t.sysIdField, "=", cursor.sysId), "asc");
+    const far =
+      `more than ${this.o.source.timeBackwards.seconds} s before the table's cursor (${cursor.timestamp})`;
+    if (at !== null) {
+      this.#checked = key;
+      if (cursor.epochMs - at.epochMs <= this.#farMs) return NONE;
+      return this.#react(
+        "rollback",
+        `the row at the table's cursor (${cursor.sysId}) is back at ${at.timestamp}, ${far}: the instance went ` +
+          "back in time, most likely a clone over it or a restore from backup",
+        this.#present(presentMs),
+      );
+    }
+    const newest = await this.#first(condition(t.timestampField, "ISNOTEMPTY"), "desc");
     this.#checked = key;
     if (newest !== null && cursor.epochMs - newest.epochMs <= this.#farMs) return NONE;
-    const what = newest === null ? "the table has no rows" : `its newest row is of ${newest.timestamp}`;
-    return this.#react(
+    // Gone: deleted, or removed by a rollback; a deletion is common enough that only a warning is given.
+    this.#warn(
       "rollback",
-      `${what}, more than ${this.o.source.timeBackwards.seconds} s before the table's cursor (${cursor.timestamp}): ` +
-        "the instance went back in time, most likely a clone over it or a restore from backup",
-      newest ?? this.#present(presentMs),
+      `the row at the table's cursor (${cursor.sysId}) is gone and ${
+        newest === null ? "the table has no rows" : `the table's newest row is of ${newest.timestamp}`
+      }, ${far}: it was deleted, or the instance went back in time (a clone over it or a restore from backup); ` +
+        "nothing is done until a row at the cursor shows an older version (run tablesync verify)",
     );
+    return NONE;
   }
 
   /** A sweep's first response said the instance clock is at `instantMs`, behind `markMs` (the mark it expected). */
@@ -93,31 +112,41 @@ export class TimeBackwards {
   }
 
   #react(cause: "rollback" | "clock", what: string, present: Cursor): TimeBackwardsAction {
-    const { table, source, context } = this.o;
+    const { table, source } = this.o;
     const policy = source.timeBackwards.policy;
     const reaction = policy === "warn"
       ? "nothing else is done (svc.source.time.backwards.policy=warn)"
       : policy === "reconcile"
       ? `the table is read again from ${table.startTimestamp}, every row sent at its present version`
       : `the table's cursor restarts at the instance's present (${present.timestamp})`;
-    const message = `${table.table} (${table.alias}): ${what}; ${reaction}`;
-    context.logger.warn({ table: table.table, alias: table.alias, cause, policy }, message);
+    this.#warn(cause, `${what}; ${reaction}`);
+    if (policy === "reconcile") return { kind: "reconcile" };
+    if (policy === "restart") return { kind: "restart", cursor: present };
+    return NONE;
+  }
+
+  #warn(cause: "rollback" | "clock", what: string): void {
+    const { table, source, context } = this.o;
+    const message = `${table.table} (${table.alias}): ${what}`;
+    context.logger.warn({
+      table: table.table,
+      alias: table.alias,
+      cause,
+      policy: source.timeBackwards.policy,
+    }, message);
     context.metrics.increment("tablesync_source_time_backwards_total", {
       table: table.table,
       alias: table.alias,
       cause,
     });
     this.o.warned?.(message);
-    if (policy === "reconcile") return { kind: "reconcile" };
-    if (policy === "restart") return { kind: "restart", cursor: present };
-    return NONE;
   }
 
-  /** The table's newest row (base query applied), or null when it has none. */
-  async #newest(): Promise<Cursor | null> {
+  /** The first row of the whole table (not the table's query) matching `term`, by timestamp; null when none. */
+  async #first(term: string, direction: "asc" | "desc"): Promise<Cursor | null> {
     const t = this.o.table;
-    const query = EncodedQuery.parse(t.query).and(condition(t.timestampField, "ISNOTEMPTY"))
-      .orderBy(t.timestampField, "desc").orderBy(t.sysIdField, "desc").toString();
+    const query = EncodedQuery.parse("").and(term).orderBy(t.timestampField, direction)
+      .orderBy(t.sysIdField, direction).toString();
     const page = await this.o.client.list(t.table, {
       query,
       limit: 1,
