@@ -10,18 +10,24 @@
  * cursor's offset, so a restart reads it again rather than losing rows before it.
  *
  * Only a busy table pays for it: the tail is read after a sweep that sent records, or while the last tail read
- * found rows; an idle table's poll stays one request.
+ * found rows; an idle table's poll stays one request. Under deletion capture a guard holds back the rows whose
+ * keys have a deletion not read yet (deletes/unread_deletions.ts).
  */
 import type { HighWaterMark } from "./instance_time.ts";
 import type { KeysetQuery } from "./keyset_query.ts";
 import type { PageReader } from "./page_reader.ts";
 import type { RowHandler, RowPosition } from "./row_handler.ts";
+import type { TableRow } from "../instance/mod.ts";
+import { rawValueOf } from "./display_value.ts";
 
 export interface HotTailOptions {
   readonly query: KeysetQuery;
   readonly pages: PageReader;
   readonly rows: RowHandler;
   readonly position: RowPosition;
+  /** The keys that must not be sent ahead (deletion capture: a deletion of theirs not read yet). */
+  readonly guard?: (sysIds: readonly string[], signal: AbortSignal) => Promise<ReadonlySet<string>>;
+  readonly signal: AbortSignal;
 }
 
 export class HotTail {
@@ -43,7 +49,7 @@ export class HotTail {
     });
     try {
       const handled = await this.o.rows.handlePage(
-        page.slices,
+        this.o.guard ? await this.#guarded(page.slices) : page.slices,
         extractedAt,
         this.o.position,
         () => false,
@@ -54,5 +60,14 @@ export class HotTail {
     } finally {
       done();
     }
+  }
+
+  /** The tail's rows (one page) without those whose keys must wait. */
+  async #guarded(slices: Iterable<TableRow[]>): Promise<TableRow[][]> {
+    const id = this.o.rows.sysIdField;
+    const key = (row: TableRow) => String(rawValueOf(row[id]));
+    const rows = [...slices].flat();
+    const held = await this.o.guard!(rows.map(key), this.o.signal);
+    return [rows.filter((r) => !held.has(key(r)))];
   }
 }

@@ -67,6 +67,11 @@ export class RowHandler {
     this.#labels = { table: o.table.table, alias: o.table.alias };
   }
 
+  /** The table's sys id field. */
+  get sysIdField(): string {
+    return this.#o.table.sysIdField;
+  }
+
   /** Forgets every version sent: the table is read again from an earlier point (time_backwards.ts). */
   forget(): void {
     this.#dedup = new DedupCache(this.#o.source.dedupWindowRecords);
@@ -154,7 +159,7 @@ export class RowHandler {
         // Changed after the instance picked it: sent now at the version it came back with (a row that changes
         // faster than the sweeps would otherwise never be sent), the cursor left where it is.
         if (!tail) changed++;
-        if (at === null || this.#o.sendAhead === false || this.#dedup.has(version)) continue;
+        if (at === null || (!tail && this.#o.sendAhead === false) || this.#dedup.has(version)) continue;
         ahead++;
       } else {
         last = c;

@@ -73,6 +73,11 @@ export interface TablePollerOptions {
    * true; false under deletion capture, whose bound keeps a row's version behind the deletions not read yet.
    */
   readonly sendAhead?: boolean;
+  /**
+   * Under deletion capture: the tail's rows whose keys have a deletion not read yet (deletes/unread_deletions.ts);
+   * the others are sent ahead. With it, the tail is read although `sendAhead` is false.
+   */
+  readonly tailGuard?: (sysIds: readonly string[], signal: AbortSignal) => Promise<ReadonlySet<string>>;
   /** Watch for the instance going back in time (time_backwards.ts). Default true. */
   readonly watchTime?: boolean;
 }
@@ -140,6 +145,8 @@ export class TablePoller {
       pages: this.#pages,
       rows: this.#rows,
       position: this.#streaming,
+      guard: o.tailGuard,
+      signal: o.signal,
     });
     this.#backwards = new TimeBackwards({ ...o, warned: (m) => o.progress?.warned?.(m) });
   }
@@ -281,7 +288,8 @@ export class TablePoller {
     this.#hints = hintsFrom(sweep.coveredWindows, this.#backoff.limit);
     this.#idle = idleAfter(sweep.pages, page.bytes);
     this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
-    if (this.#o.sendAhead !== false && this.#tail.wanted(this.#sweepEmitted + emitted)) {
+    const tail = this.#o.sendAhead !== false || this.#o.tailGuard !== undefined;
+    if (tail && this.#tail.wanted(this.#sweepEmitted + emitted)) {
       emitted += await this.#readTail(sweep.highWater);
     }
     if (this.#o.watchTime !== false && sweep.pages === 1 && page.total === 0) {
