@@ -11,6 +11,7 @@ import { Kafka, logLevel } from "kafkajs";
 import { assert } from "../support/assert.ts";
 import { type KafkaBroker, startKafkaBroker } from "../support/kafka_broker.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const CHANGES = 30;
@@ -45,17 +46,10 @@ async function hotRowScene(kafka: KafkaBroker, name: string, extra: Record<strin
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
       name,
-      config: {
-        "connector.class": "TableSourceConnector",
-        "svc.url": sim.url,
-        "svc.auth.username": "admin",
-        "svc.auth.password": "pw-Hot-Row-7",
-        "svc.tables": "inc",
-        "svc.table.inc.name": "incident",
-        "svc.table.inc.topic": `${name}.incident`,
-        "svc.table.inc.fields": "sys_id,sys_updated_on,sys_mod_count,short_description",
+      config: sourceConnectorConfig(sim.url, "pw-Hot-Row-7", { incident: `${name}.incident` }, {
+        "svc.table.incident.fields": "sys_id,sys_updated_on,sys_mod_count,short_description",
         ...extra,
-      },
+      }),
     }],
   });
   try {
@@ -109,6 +103,6 @@ Deno.test("a row changed every second under load reaches its topic while it chan
   // The same scene with deletion capture on: its tail goes through the guard of unread deletions.
   await Promise.all([
     hotRowScene(kafka, "hot", {}),
-    hotRowScene(kafka, "hotdel", { "svc.table.inc.capture.deletes": "true" }),
+    hotRowScene(kafka, "hotdel", { "svc.table.incident.capture.deletes": "true" }),
   ]);
 });

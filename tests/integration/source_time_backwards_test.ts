@@ -10,6 +10,7 @@ import { Kafka, logLevel } from "kafkajs";
 import { assert, assertEquals } from "../support/assert.ts";
 import { type KafkaBroker, startKafkaBroker } from "../support/kafka_broker.ts";
 import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Back-In-Time-3";
@@ -44,18 +45,11 @@ async function daemonFor(
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
       name,
-      config: {
-        "connector.class": "TableSourceConnector",
-        "svc.url": sim.url,
-        "svc.auth.username": "admin",
-        "svc.auth.password": PASSWORD,
-        "svc.tables": "inc",
-        "svc.table.inc.name": "incident",
-        "svc.table.inc.topic": `${name}.incident`,
-        "svc.table.inc.fields": "sys_id,sys_updated_on,sys_mod_count,short_description",
+      config: sourceConnectorConfig(sim.url, PASSWORD, { incident: `${name}.incident` }, {
+        "svc.table.incident.fields": "sys_id,sys_updated_on,sys_mod_count,short_description",
         "svc.source.poll.interval.ms": "500",
         ...extra,
-      },
+      }),
     }],
   });
 }

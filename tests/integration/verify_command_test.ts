@@ -6,6 +6,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -29,17 +30,10 @@ Deno.test("tablesync verify: equal after streaming (exit 0); silent updates, a p
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [{
       name: "checked",
-      config: {
-        "connector.class": "TableSourceConnector",
-        "svc.url": sim.url,
-        "svc.auth.username": "admin",
-        "svc.auth.password": "pw-Verify-Owl-2",
-        "svc.tables": "inc",
-        "svc.table.inc.name": "incident",
-        "svc.table.inc.topic": "checked.incident",
-        "svc.table.inc.fields": "sys_id,sys_updated_on,sys_mod_count,short_description,state",
+      config: sourceConnectorConfig(sim.url, "pw-Verify-Owl-2", { incident: "checked.incident" }, {
+        "svc.table.incident.fields": "sys_id,sys_updated_on,sys_mod_count,short_description,state",
         "svc.source.poll.interval.ms": "500",
-      },
+      }),
     }],
   });
   try {
