@@ -7,6 +7,7 @@ import { UsageError } from "./args.ts";
 import { versionCommand } from "./version.ts";
 import { validateCommand } from "./validate.ts";
 import { runCommand } from "./run.ts";
+import { verifyCommand } from "./verify.ts";
 import { probeCommand } from "./probe.ts";
 import { schemaCommand } from "./schema.ts";
 import { SIMULATE_USAGE } from "./simulate_usage.ts";
@@ -26,6 +27,7 @@ const COMMANDS: Command[] = [
   schemaCommand,
   simulate,
   versionCommand,
+  verifyCommand,
 ];
 
 function mainUsage(): string {

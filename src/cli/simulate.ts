@@ -77,8 +77,16 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
         options.latencyMs = parsePositiveInt(flag, take());
         break;
       case "--writer-rate":
-        options.writer = { rowsPerSecond: parsePositiveInt(flag, take(), false) };
+        options.writer = { ...options.writer, rowsPerSecond: parsePositiveInt(flag, take(), false) };
         break;
+      case "--writer-silent": {
+        const percent = Number(take());
+        if (!(percent >= 0 && percent <= 100)) {
+          throw new UsageError("--writer-silent needs a percentage in [0, 100]");
+        }
+        options.writer = { rowsPerSecond: 0, ...options.writer, silentShare: percent / 100 };
+        break;
+      }
       case "--rate-limit": {
         const m = /^(\d+)(?:\/(\d+))?$/.exec(take() ?? "");
         if (!m || Number(m[1]) === 0 || m[2] === "0") {
@@ -165,6 +173,9 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
       );
     }
     Object.assign(options.rateLimit, rule, Object.keys(other).length ? { otherIntegration: other } : {});
+  }
+  if (options.writer && !(options.writer.rowsPerSecond > 0)) {
+    throw new UsageError("--writer-silent needs --writer-rate");
   }
   if (faults.length) options.faults = faults;
   if (users.length) options.users = users;

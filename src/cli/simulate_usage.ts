@@ -11,6 +11,7 @@ Options:
   --oauth-client ID:SECRET OAuth client for /oauth_token.do (repeatable)
   --latency-ms N           latency added to every request (default 0)
   --writer-rate N          background writer: N inserts/updates of incident per second (default off)
+  --writer-silent P        P % of the writer's updates leave sys_updated_on and sys_mod_count as they were
   --random-seed N          seed of generated data and faults (default 1)
   --acl-hide P             access control hides P % of every table's rows after the limit (counted in counts)
   --proxy-date             a proxy's own Date is appended to every response's Date header (comma-joined)

@@ -41,4 +41,6 @@ export interface TableProgress {
   eta_seconds_estimate: number | null;
   /** The latest table-level failure (redacted) and when it happened; null when none. */
   last_error: { message: string; at: string } | null;
+  /** The latest warning about the table's data (the instance went back in time) and when; null when none. */
+  warning?: { message: string; at: string } | null;
 }

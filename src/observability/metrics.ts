@@ -58,7 +58,11 @@ const METRIC_HELP: Record<string, string> = {
   tablesync_source_records_total: "Records built from rows (before transforms and converters)",
   tablesync_source_duplicates_suppressed_total: "Re-read rows suppressed by the dedup cache",
   tablesync_source_rows_changed_during_read_total:
-    "Rows of a page updated after the instance picked them (beyond the page's window): read again by a later sweep",
+    "Rows of a page updated after the instance picked them (beyond the page's window)",
+  tablesync_source_time_backwards_total:
+    "Times a table found the instance gone back in time (cause: rollback of its rows, or the clock jumped back)",
+  tablesync_source_rows_sent_ahead_total:
+    "Rows changed during read sent at their new version ahead of the cursor (hot rows do not wait for a sweep)",
   tablesync_source_bad_rows_total: "Rows skipped or failed as bad rows",
   tablesync_source_table_errors_total: "Failed reads of a table (access errors, retries exhausted)",
   tablesync_source_lag_seconds:

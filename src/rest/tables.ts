@@ -24,6 +24,7 @@ export function tableRoutes(router: Router, herder: Herder): void {
           rows_remaining: t.rows_remaining,
           eta_seconds_estimate: t.eta_seconds_estimate,
           last_error: t.last_error,
+          warning: t.warning ?? null,
         }))
       )
       .sort((a, b) => a.alias.localeCompare(b.alias));

@@ -126,7 +126,9 @@ function tableRow(connector: string, t: UiSourceTable, now: number): string {
     `<td class="remaining num">${count(t.rowsRemaining)}</td>` +
     `<td class="eta">${t.phase === "backfill" ? esc(eta(t.etaSeconds)) : "–"}</td>` +
     `<td class="lag">${esc(duration(t.lagSeconds))}</td>` +
-    `<td class="error">${t.lastError ? `${esc(t.lastError.at)}: ${esc(t.lastError.message)}` : ""}</td></tr>`;
+    `<td class="error">${t.lastError ? `${esc(t.lastError.at)}: ${esc(t.lastError.message)}` : ""}${
+      t.warning ? `<div class="warning">${esc(t.warning.at)}: ${esc(t.warning.message)}</div>` : ""
+    }</td></tr>`;
 }
 
 function sinkTable(c: UiConnector, now: number): string {

@@ -37,6 +37,8 @@ export interface UiSourceTable extends UiThroughput {
   etaSeconds: number | null;
   lagSeconds: number | null;
   lastError: { message: string; at: string } | null;
+  /** The latest warning about the table's data (the instance went back in time), or null. */
+  warning: { message: string; at: string } | null;
 }
 
 export interface UiSinkTask extends UiThroughput {
@@ -125,6 +127,7 @@ export function uiModel(
           etaSeconds: t.eta_seconds_estimate,
           lagSeconds: t.lag_seconds,
           lastError: t.last_error,
+          warning: t.warning ?? null,
           ...throughput(sourceKey(name, t.alias), t.rows_emitted),
         }))
       ).sort((a, b) => a.alias.localeCompare(b.alias))

@@ -5,6 +5,7 @@ import type { FaultRegistry } from "./faults.ts";
 import type { Journal } from "./journal.ts";
 import type { SimOAuthClientSpec, SimUserSpec } from "./options.ts";
 import type { WriterSettings } from "./writer.ts";
+import type { DriftMaker } from "./drift.ts";
 
 /** A row as stored: every field's raw (database) value as a string; "" for empty. */
 export type SimRow = Record<string, string>;
@@ -90,6 +91,11 @@ export interface Simulator {
     revokeAllTokens(): void;
   };
   readonly writer: SimWriter;
+  /**
+   * Drift a cursor on sys_updated_on cannot see: silent updates, purges without audit, inserts with old
+   * timestamps, snapshots and rollbacks of a table (also over HTTP: `/sim/drift/…`).
+   */
+  readonly drift: DriftMaker;
   /** Switch for PUT semantics (see SimulatorOptions.putClearsOmittedFields). */
   putClearsOmittedFields: boolean;
   /**

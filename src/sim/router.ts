@@ -14,6 +14,7 @@ import { toResponse } from "./pipeline/to_response.ts";
 import { type Refusal, serverTiming, type Ticket } from "./limits/cluster.ts";
 import { matchRoute, type RouteMatch } from "./pipeline/match.ts";
 import { SIM_STATS_PATH, simStats } from "./routes/sim_stats.ts";
+import { SIM_DRIFT_PREFIX, simDrift } from "./routes/drift.ts";
 import type { JournalEntry } from "./journal.ts";
 import { type ApiRequest, type ApiResponse, bodyOf } from "./routes/request.ts";
 import { serveBatch } from "./routes/batch.ts";
@@ -53,6 +54,9 @@ export async function handleRequest(
   const arrivedAt = performance.now();
   const url = new URL(request.url);
   if (!inner && url.pathname === SIM_STATS_PATH) return simStats(state);
+  if (!inner && url.pathname.startsWith(SIM_DRIFT_PREFIX)) {
+    return await simDrift(state, request, url.pathname);
+  }
   const override = request.headers.get("x-http-method-override");
   const method = (override ?? request.method).toUpperCase();
   const route = matchRoute(method === "HEAD" ? "GET" : method, url.pathname);

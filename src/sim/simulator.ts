@@ -42,6 +42,7 @@ import type { TableStore, WriteContext } from "./store/table_store.ts";
 import { UserDirectory } from "./auth/users.ts";
 import { OAuthServer } from "./auth/oauth.ts";
 import { BackgroundWriter } from "./writer.ts";
+import { type DriftMaker, driftOf } from "./drift.ts";
 import { logger } from "../observability/log.ts";
 
 const log = logger("sim");
@@ -178,6 +179,10 @@ export class SimulatorImpl implements Simulator {
     );
     if (options.writer) sim.writer.start(options.writer);
     return sim;
+  }
+
+  get drift(): DriftMaker {
+    return driftOf(this.#db, this.clock, this.#state.ids);
   }
 
   get url(): string {

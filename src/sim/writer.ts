@@ -22,6 +22,11 @@ export interface WriterSettings {
   mode?: "spread" | "burst";
   /** user_name stamped on the writes. Default "writer". */
   user?: string;
+  /**
+   * Share of updates made without moving sys_updated_on, sys_updated_by or sys_mod_count (a script with
+   * autoSysFields(false)): drift a cursor cannot see. Default 0.
+   */
+  silentShare?: number;
 }
 
 export class BackgroundWriter {
@@ -88,7 +93,8 @@ export class BackgroundWriter {
         const row = index.at(r.int(index.length));
         values.work_notes = "updated by the background writer";
         values.reassignment_count = String(r.int(5));
-        table.update(row, values, ctx);
+        const silent = (settings.silentShare ?? 0) > 0 && r.chance(settings.silentShare!);
+        table.update(row, values, { ...ctx, suppressAutoSysFields: silent });
         written.push(sysIds.get(row));
       }
     }

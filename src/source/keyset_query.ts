@@ -37,6 +37,12 @@ export class KeysetQuery {
     return this.#window(start, end).orderBy(this.timestampField).orderBy(this.sysIdField).toString();
   }
 
+  /** The rows changed after `timestamp` (a sweep's high-water mark), in cursor order: the table's tail. */
+  tail(timestamp: string): string {
+    return this.#base.and(condition(this.timestampField, ">", timestamp), ...this.#ids)
+      .orderBy(this.timestampField).orderBy(this.sysIdField).toString();
+  }
+
   /** The rows of the window `(start, end]`, unordered (for the Aggregate API). */
   filter(start: PageStart, end: PageEnd): string {
     return this.#window(start, end).toString();

@@ -150,13 +150,17 @@ export class OverlapLedger {
     return windows;
   }
 
+  /**
+   * A streaming cursor's window reaches past the cursor: a row that came back changed from a page was sent ahead
+   * of it (row_handler.ts), and the next run reads it again at that version.
+   */
   #window(cursor: Cursor, ids: IdRange | null): ReadWindow {
     const from = cursor.epochMs - this.overlapSeconds * 1000;
     return {
       from,
       holds: (at) =>
-        at.epochMs >= from && compareCursors(at, cursor) <= 0 &&
-        (ids === null || inIdRange(at.sysId, ids)),
+        at.epochMs >= from &&
+        (ids === null ? true : compareCursors(at, cursor) <= 0 && inIdRange(at.sysId, ids)),
     };
   }
 }

@@ -32,6 +32,8 @@ export interface StepObserver {
   failed(error: Error): void;
   /** The wait before the table's next poll, as the poll scheduler set it (poll_scheduler.ts). */
   scheduled?(intervalMs: number): void;
+  /** A warning about the table's data (time_backwards.ts). */
+  warned?(message: string): void;
 }
 
 export class ProgressTracker implements StepObserver {
@@ -39,6 +41,7 @@ export class ProgressTracker implements StepObserver {
   #emitted = 0;
   #cursor: Cursor | null;
   #lastError: TableProgress["last_error"] = null;
+  #warning: TableProgress["warning"] = null;
   readonly #rate = new RateEstimate();
   /** The last count (before access control) and the emitted total when it was taken. */
   #counted: { remaining: number; emitted: number } | null = null;
@@ -90,6 +93,10 @@ export class ProgressTracker implements StepObserver {
 
   failed(error: Error): void {
     this.#lastError = { message: redact(error.message), at: new Date(this.now()).toISOString() };
+  }
+
+  warned(message: string): void {
+    this.#warning = { message: redact(message), at: new Date(this.now()).toISOString() };
   }
 
   /** Readable rows ÷ rows before access control, of the pages so far (1 before any page). */
@@ -147,6 +154,7 @@ export class ProgressTracker implements StepObserver {
         ? Math.round(remaining / rate)
         : null,
       last_error: this.#lastError,
+      warning: this.#warning,
     };
   }
 

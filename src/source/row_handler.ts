@@ -37,6 +37,8 @@ export interface RowHandlerOptions {
   readonly queue: RecordQueue;
   /** Turns a slice's records into the records to queue (deletion capture: audit rows to tombstones). */
   readonly expand?: (records: SourceRecord[]) => Promise<SourceRecord[]>;
+  /** A row that came back changed past its page's window is sent ahead of the cursor. Default true. */
+  readonly sendAhead?: boolean;
 }
 
 /** What a page's rows came to. */
@@ -51,7 +53,7 @@ export interface HandledPage {
 
 export class RowHandler {
   readonly #o: RowHandlerOptions;
-  readonly #dedup: DedupCache;
+  #dedup: DedupCache;
   readonly #keepRaw: ReadonlySet<string>;
   readonly #labels: Record<string, string>;
   /** The last batch put on the queue: one waits there while the next page is fetched; not more. */
@@ -65,6 +67,16 @@ export class RowHandler {
     this.#labels = { table: o.table.table, alias: o.table.alias };
   }
 
+  /** The table's sys id field. */
+  get sysIdField(): string {
+    return this.#o.table.sysIdField;
+  }
+
+  /** Forgets every version sent: the table is read again from an earlier point (time_backwards.ts). */
+  forget(): void {
+    this.#dedup = new DedupCache(this.#o.source.dedupWindowRecords);
+  }
+
   /** A row as the table's display value setting hands it on (`true` keeps the cursor fields raw). */
   shaped(row: TableRow): TableRow {
     return this.#o.table.displayValue === "true" ? toDisplayShape(row, this.#keepRaw) : row;
@@ -74,19 +86,21 @@ export class RowHandler {
    * A page's rows a slice at a time (result_slices.ts): each slice's records are queued before the next slice is
    * parsed, so a page is never alive as every row and every record at once. The cursor moves row by row; a page
    * that fails half-way leaves its first slices queued, and the sweep asks for the same page again (the rows
-   * re-read are at or before the cursor: the dedup cache suppresses them).
+   * re-read are at or before the cursor: the dedup cache suppresses them). `tail`: the rows are a table's tail,
+   * after its sweep's high-water mark (hot_tail.ts): each is sent ahead, none moves the cursor.
    */
   async handlePage(
     slices: Iterable<TableRow[]>,
     extractedAt: number,
     position: RowPosition,
     inWindow: (cursor: Cursor) => boolean,
+    tail = false,
   ): Promise<HandledPage> {
     let rows = 0;
     let emitted = 0;
     let last: Cursor | null = null;
     for (const slice of slices) {
-      const handled = await this.#handleRows(slice, extractedAt, position, inWindow);
+      const handled = await this.#handleRows(slice, extractedAt, position, inWindow, tail);
       rows += slice.length;
       last = handled.last ?? last;
       const records = this.#o.expand ? await this.#o.expand(handled.records) : handled.records;
@@ -107,13 +121,18 @@ export class RowHandler {
    * `inWindow`: whether a row lies inside the page's window (atOrBefore its end). A row beyond it was updated
    * after the instance picked the page's rows and before it rendered them (its new sys_updated_on is after the
    * sweep's high-water mark): moving the cursor there would pass every row of the window not read yet, and a
-   * crash would then lose them. Such a row is left to the sweep that reaches its new position in cursor order.
+   * crash would then lose them. Such a row is sent at once at the version it came back with, carrying the
+   * current cursor as its offset (the cursor does not move); the dedup cache suppresses that version when the
+   * sweep that reaches its new position reads it again. A row that changes faster than the sweeps (a hot row)
+   * so reaches its topic at every version a page happens to render, instead of never. Before the table's first
+   * row there is no offset to carry: such a row is left to the sweep that reaches it.
    */
   async #handleRows(
     wireRows: TableRow[],
     extractedAt: number,
     position: RowPosition,
     inWindow: (cursor: Cursor) => boolean,
+    tail: boolean,
   ): Promise<{ records: SourceRecord[]; last: Cursor | null }> {
     const t = this.#o.table;
     const rows = t.displayValue === "true" ? wireRows.map((r) => this.shaped(r)) : wireRows;
@@ -122,6 +141,7 @@ export class RowHandler {
     let last: Cursor | null = null;
     let suppressed = 0;
     let changed = 0;
+    let ahead = 0;
     for (const row of rows) {
       const rc = readRowCursor(row, t.timestampField, t.sysIdField);
       if (!rc.ok) {
@@ -129,27 +149,33 @@ export class RowHandler {
         continue;
       }
       const c = rc.cursor;
-      if (!inWindow(c)) {
-        changed++;
-        continue;
-      }
-      last = c;
       const version = DedupCache.versionKey(
         c.timestamp,
         c.sysId,
         String(rawValueOf(row[t.modCountField]) ?? ""),
       );
-      // Only a row at or before the cursor can have been handled before in this run (an overlap re-read).
       const at = position.cursor();
-      const reRead = at !== null && compareCursors(c, at) <= 0;
-      if (reRead && this.#dedup.has(version)) {
-        suppressed++;
-        continue;
+      if (!inWindow(c)) {
+        // Changed after the instance picked it: sent now at the version it came back with (a row that changes
+        // faster than the sweeps would otherwise never be sent), the cursor left where it is.
+        if (!tail) changed++;
+        if (at === null || (!tail && this.#o.sendAhead === false) || this.#dedup.has(version)) continue;
+        ahead++;
+      } else {
+        last = c;
+        // A row at or before the cursor may have been handled before (an overlap re-read), one after it sent
+        // ahead when it came back changed from an earlier page: either is suppressed once sent.
+        const reRead = at !== null && compareCursors(c, at) <= 0;
+        if (!reRead) position.moveTo(c);
+        if (this.#dedup.has(version)) {
+          suppressed++;
+          continue;
+        }
       }
       this.#dedup.add(version);
-      if (!reRead) position.moveTo(c);
       try {
-        // A late row inside the overlap carries the current cursor: offsets never move backwards.
+        // A late row inside the overlap, or one sent ahead, carries the current cursor: offsets never move
+        // backwards, and never past rows not read yet.
         const record = this.#o.records.build(row, c.sysId, c.epochMs, position.offset(), stamp);
         this.#o.ledger?.built(record, version, c);
         records.push(record);
@@ -167,6 +193,7 @@ export class RowHandler {
     if (changed > 0) {
       metrics.increment("tablesync_source_rows_changed_during_read_total", this.#labels, changed);
     }
+    if (ahead > 0) metrics.increment("tablesync_source_rows_sent_ahead_total", this.#labels, ahead);
     return { records, last };
   }
 

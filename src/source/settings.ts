@@ -6,7 +6,7 @@
 import { PropReader } from "../common/prop_reader.ts";
 import type { TypedProps } from "../common/props.ts";
 import { TABLE_PREFIX } from "../config/defs/table.ts";
-import { POLL_BATCH_VALUES } from "../config/defs/source.ts";
+import { POLL_BATCH_VALUES, TIME_BACKWARDS_POLICIES } from "../config/defs/source.ts";
 import type { DisplayValue } from "../instance/mod.ts";
 
 export type SchemaMode = "schemaless" | "strings" | "typed";
@@ -14,6 +14,7 @@ export type BadRowBehavior = "fail" | "skip";
 export type SchemaEvolution = "fail" | "backward" | "permissive";
 /** `svc.source.poll.batch`: whether idle polls share Batch API requests (read_coalescer.ts). */
 export type PollBatch = typeof POLL_BATCH_VALUES[number];
+export type TimeBackwardsPolicy = typeof TIME_BACKWARDS_POLICIES[number];
 
 export interface TableSettings {
   /** The key of `svc.table.<alias>.*`; only names things in logs and messages. */
@@ -54,6 +55,8 @@ export interface SourceSettings {
   readonly safetyLagSeconds: number;
   readonly dedupWindowRecords: number;
   readonly badRowBehavior: BadRowBehavior;
+  /** `svc.source.time.backwards.policy` and `.seconds` (time_backwards.ts). */
+  readonly timeBackwards: { readonly policy: TimeBackwardsPolicy; readonly seconds: number };
   readonly startupProbe: boolean;
   readonly schemaEvolution: SchemaEvolution;
   readonly emitEnvelope: boolean;
@@ -129,6 +132,10 @@ export function sourceSettingsFromProps(props: TypedProps): SourceSettings {
     safetyLagSeconds: num(props, "svc.source.safety.lag.seconds"),
     dedupWindowRecords: num(props, "svc.source.dedup.window.records"),
     badRowBehavior: oneOf(props, "svc.source.bad.row.behavior", ["fail", "skip"] as const),
+    timeBackwards: {
+      policy: oneOf(props, "svc.source.time.backwards.policy", TIME_BACKWARDS_POLICIES),
+      seconds: num(props, "svc.source.time.backwards.seconds"),
+    },
     startupProbe: bool(props, "svc.source.startup.probe"),
     schemaEvolution: oneOf(props, "svc.source.schema.evolution", ["fail", "backward", "permissive"] as const),
     emitEnvelope: bool(props, "svc.source.emit.envelope"),

@@ -32,6 +32,8 @@ import { ReadAhead } from "./read_ahead.ts";
 import type { ScheduledTable } from "./poll_scheduler.ts";
 import { RowHandler, type RowPosition } from "./row_handler.ts";
 import { idleAfter } from "./poll_batching.ts";
+import { HotTail } from "./hot_tail.ts";
+import { TimeBackwards, type TimeBackwardsAction } from "./time_backwards.ts";
 
 export interface TablePollerOptions {
   readonly table: TableSettings;
@@ -66,6 +68,18 @@ export interface TablePollerOptions {
   readonly schedule?: ScheduledTable;
   /** Bounds each sweep's high-water mark (deletion capture keeps rows behind the deletions read). */
   readonly sweepBound?: (mark: HighWaterMark, signal: AbortSignal) => Promise<HighWaterMark>;
+  /**
+   * Rows changed after a sweep's mark may be sent ahead of the cursor (row_handler.ts, hot_tail.ts). Default
+   * true; false under deletion capture, whose bound keeps a row's version behind the deletions not read yet.
+   */
+  readonly sendAhead?: boolean;
+  /**
+   * Under deletion capture: the tail's rows whose keys have a deletion not read yet (deletes/unread_deletions.ts);
+   * the others are sent ahead. With it, the tail is read although `sendAhead` is false.
+   */
+  readonly tailGuard?: (sysIds: readonly string[], signal: AbortSignal) => Promise<ReadonlySet<string>>;
+  /** Watch for the instance going back in time (time_backwards.ts). Default true. */
+  readonly watchTime?: boolean;
 }
 
 /** What one step did: records queued, and whether a sweep reached its high-water mark (the table caught up). */
@@ -104,6 +118,10 @@ export class TablePoller {
   readonly #ahead: ReadAhead;
   /** The last sweep was one small page (idleAfter): its next window query is expected to be small too. */
   #idle = false;
+  /** Rows changed after a busy sweep's mark, sent ahead so that hot rows do not wait (hot_tail.ts). */
+  readonly #tail: HotTail;
+  /** Watches for the instance going back in time (time_backwards.ts). */
+  readonly #backwards: TimeBackwards;
 
   constructor(o: TablePollerOptions, keepRaw: ReadonlySet<string>) {
     this.#o = o;
@@ -122,6 +140,15 @@ export class TablePoller {
       moveTo: (c) => this.#moveTo(c),
       offset: () => this.#offset!,
     };
+    this.#tail = new HotTail({
+      query: this.#query,
+      pages: this.#pages,
+      rows: this.#rows,
+      position: this.#streaming,
+      guard: o.tailGuard,
+      signal: o.signal,
+    });
+    this.#backwards = new TimeBackwards({ ...o, warned: (m) => o.progress?.warned?.(m) });
   }
 
   get alias(): string {
@@ -222,6 +249,9 @@ export class TablePoller {
       // The instance clock is behind the mark: this page may hold rows of a second still being written.
       done();
       this.#sweep = null;
+      if (this.#o.watchTime !== false) {
+        this.#react(this.#backwards.clockBehind(sweep.highWater.epochMs, page.instanceTime!.getTime()));
+      }
       this.#o.context.logger.debug(
         { ...this.#labels, high: sweep.highWater.text },
         "instance clock behind mark",
@@ -258,6 +288,33 @@ export class TablePoller {
     this.#hints = hintsFrom(sweep.coveredWindows, this.#backoff.limit);
     this.#idle = idleAfter(sweep.pages, page.bytes);
     this.#o.context.logger.debug({ ...this.#labels, ...sweep.stats }, "sweep done");
+    const tail = this.#o.sendAhead !== false || this.#o.tailGuard !== undefined;
+    if (tail && this.#tail.wanted(this.#sweepEmitted + emitted)) {
+      emitted += await this.#readTail(sweep.highWater);
+    }
+    if (this.#o.watchTime !== false && sweep.pages === 1 && page.total === 0) {
+      const present = this.#o.clock.estimate() ?? sweep.highWater.epochMs;
+      this.#react(await this.#backwards.emptySweep(this.#cursor, present));
+    }
     return { emitted, caughtUp: true };
+  }
+
+  /** The instance went back in time: read the table again from its start, or restart the cursor. */
+  #react(action: TimeBackwardsAction): void {
+    if (action.kind === "none") return;
+    this.#rows.forget();
+    this.#hints = [];
+    this.#moveTo(action.kind === "restart" ? action.cursor : null);
+  }
+
+  /** The tail after a busy sweep; a failed tail read is left to the next sweep (it reads those rows anyway). */
+  async #readTail(mark: HighWaterMark): Promise<number> {
+    try {
+      return await this.#tail.read(mark);
+    } catch (error) {
+      if (this.#o.signal.aborted) throw error;
+      this.#o.context.logger.debug({ ...this.#labels, error: String(error) }, "tail read failed");
+      return 0;
+    }
   }
 }

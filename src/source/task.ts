@@ -4,6 +4,7 @@
  *
  * The runtime imports `createSourceTask`.
  */
+import { unreadDeletions } from "./deletes/unread_deletions.ts";
 import type { SourceOffset, SourcePartition, SourceRecord } from "../connect/record.ts";
 import type { SourceOffsetEntry, SourceTask, SourceTaskContext } from "../connect/task_api.ts";
 import type { RawConfig, TypedProps } from "../common/props.ts";
@@ -170,6 +171,10 @@ export class TableSourceTask implements SourceTask {
           alignIdlePoll,
           schedule: scheduler.add(table.pollIntervalMs),
           sweepBound: deletes ? (mark, signal) => deletes.horizon.clamp(mark, signal) : undefined,
+          sendAhead: !deletes,
+          tailGuard: deletes
+            ? (ids, signal) => unreadDeletions(client, table, deletes.horizon, ids, signal)
+            : undefined,
         }, keepRaw),
       );
       if (deletes) {

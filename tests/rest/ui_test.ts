@@ -71,6 +71,7 @@ Deno.test("names, warnings, traces and errors are rendered as text", () => {
       etaSeconds: 125,
       lagSeconds: 3,
       lastError: { message: evil, at: evil },
+      warning: { message: `went back in time ${evil}`, at: "2026-01-01T00:00:00.000Z" },
       perSecond: 2.5,
       points: [{ t: 1000, perSecond: 2 }, { t: 2000, perSecond: 3 }],
     }],
@@ -88,6 +89,10 @@ Deno.test("names, warnings, traces and errors are rendered as text", () => {
   assertStringIncludes(html, '<td class="eta">≈ 2 min (estimate)</td>');
   assertStringIncludes(html, '<td class="rate num">2.5</td>');
   assertStringIncludes(html, "<polyline");
+  assertStringIncludes(
+    html,
+    '<div class="warning">2026-01-01T00:00:00.000Z: went back in time &lt;script&gt;',
+  );
 });
 
 Deno.test("a trace shows its message up to the stack: a reason on the next line is kept", () => {

@@ -32,6 +32,11 @@ Deno.test("flags parse into simulator options", async () => {
     },
   );
   assertEquals(await parseSimulateArgs(["--help"]), "help");
+  assertEquals(
+    (await parseSimulateArgs(["--writer-silent", "10", "--writer-rate", "100"]) as { writer: unknown })
+      .writer,
+    { rowsPerSecond: 100, silentShare: 0.1 },
+  );
   assertEquals(await parseSimulateArgs(["--acl-hide", "10", "--proxy-date"]), {
     port: 8089,
     faults: [{ fault: { kind: "acl_hide", percent: 10 } }, { fault: { kind: "double_date" } }],
@@ -51,6 +56,9 @@ Deno.test("an unknown flag or a bad value prints usage and returns 2", async () 
       errors.join("\n"),
     );
     assertEquals(await simulateCommand(["--tls-cert", "x.pem"]), 2);
+    assertEquals(await simulateCommand(["--writer-silent", "10"]), 2);
+    assert(errors.some((e) => e.includes("--writer-silent needs --writer-rate")), errors.join("\n"));
+    assertEquals(await simulateCommand(["--writer-rate", "5", "--writer-silent", "101"]), 2);
   } finally {
     console.error = original;
   }

@@ -34,14 +34,14 @@ const at = (timestamp: string, sysId: string) => ({
 });
 const record = () => new SourceRecord({ topic: "t", value: null });
 
-Deno.test("overlap ledger: the final offset lists the acknowledged versions of the overlap window, nothing else", () => {
+Deno.test("overlap ledger: the final offset lists the acknowledged versions from the overlap window on, nothing else", () => {
   const ledger = new OverlapLedger(2, 100);
   const rows = [
     ["2024-07-01 10:00:01", "a", "0"], // before the window (cursor − 2 s)
     ["2024-07-01 10:00:02", "b", "0"],
     ["2024-07-01 10:00:03", "c", "4"],
     ["2024-07-01 10:00:04", "d", "0"], // the cursor
-    ["2024-07-01 10:00:04", "e", "0"], // after the committed cursor (its record not committed)
+    ["2024-07-01 10:00:04", "e", "0"], // after the committed cursor, acknowledged: read again by the next run
     ["2024-07-01 10:00:03", "f", "0"], // built, never acknowledged
   ] as const;
   const built = rows.map(([ts, id, mod]) => {
@@ -57,6 +57,7 @@ Deno.test("overlap ledger: the final offset lists the acknowledged versions of t
     "2024-07-01 10:00:02|b|0",
     "2024-07-01 10:00:03|c|4",
     "2024-07-01 10:00:04|d|0",
+    "2024-07-01 10:00:04|e|0",
   ]);
   assertEquals({ ...final, [OFFSET_OVERLAP_SENT]: undefined }, {
     ...committed,

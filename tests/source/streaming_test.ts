@@ -20,7 +20,7 @@ import { formatGlideDateTime } from "../../src/source/glide_timestamp.ts";
 
 const keys = (records: SourceRecord[]) => records.map((r) => r.key as string);
 
-Deno.test("high-water mark: instance clock frozen, safety lag 2 s: the last seconds wait until the clock moves", async () => {
+Deno.test("high-water mark: instance clock frozen, safety lag 2 s: the cursor waits until the clock moves, the tail sends the last seconds ahead", async () => {
   const sim = await startSim({ clock: { mode: "frozen", at: "2024-06-01 12:00:10" } });
   try {
     const at = (s: string) => insertRow(sim, "incident", { sys_updated_on: `2024-06-01 12:00:${s}` });
@@ -31,11 +31,23 @@ Deno.test("high-water mark: instance clock frozen, safety lag 2 s: the last seco
       "svc.table.inc.start.timestamp": "2024-06-01 12:00:00",
     }));
     try {
-      await pollUntil(driven, (r) => r.length >= 2);
+      await pollUntil(driven, (r) => r.length >= 4);
       await pollUntilQuiet(driven);
-      assertEquals(keys(driven.records).sort(), [...early].sort(), "only rows at or before clock - lag");
+      assertEquals(keys(driven.records).slice(0, 2), early, "rows at or before clock - lag, in cursor order");
+      assertEquals(
+        keys(driven.records).slice(2).sort(),
+        [...late].sort(),
+        "the tail sent the last seconds ahead",
+      );
+      for (const r of driven.records) {
+        assert(
+          String(r.sourceOffset!.timestamp) <= "2024-06-01 12:00:08",
+          `offset ${r.sourceOffset!.timestamp} passes the mark`,
+        );
+      }
       const pages = sim.journal.find((e) =>
-        e.route === "GET /api/now/table/incident" && e.params.sysparm_limit !== "1"
+        e.route === "GET /api/now/table/incident" && e.params.sysparm_limit !== "1" &&
+        !e.params.sysparm_query.startsWith("sys_updated_on>2024-06-01 12:00:08^ORDERBY")
       );
       assert(pages.length >= 2, "several sweeps ran");
       for (const e of pages) {
@@ -43,9 +55,17 @@ Deno.test("high-water mark: instance clock frozen, safety lag 2 s: the last seco
       }
 
       sim.clock.advance(2000);
-      await pollUntil(driven, (r) => r.length >= 2);
       await pollUntilQuiet(driven);
-      assertEquals(keys(driven.records).sort(), [...early, ...late].sort(), "the rest once the clock moved");
+      await pollUntilQuiet(driven);
+      assertEquals(keys(driven.records).length, 4, "the sweep that reaches the tail's rows sends none again");
+      assert(
+        driven.context.counter("tablesync_source_duplicates_suppressed_total", {
+          table: "incident",
+          alias: "inc",
+        }) >=
+          2,
+        "the tail's rows suppressed when the cursor reached them",
+      );
     } finally {
       await stopTask(driven);
     }

@@ -171,6 +171,9 @@ Deno.test("overlap ledger: real-shaped versions come back exactly, a cursor not 
   const odd = DedupCache.versionKey("2024-07-01 10:00:09", sysId(2), "0");
   ack(odd, at("2024-07-01 10:00:04", sysId(2)));
   ack(DedupCache.versionKey("2024-07-01 10:00:05", sysId(3), ""), at("2024-07-01 10:00:05", sysId(3)));
+  ack(DedupCache.versionKey("2024-07-01 10:00:02", sysId(4), ""), at("2024-07-01 09:59:50", sysId(4)));
   const final = ledger.finalOffset(cursorToOffset(at("2024-07-01 10:00:04", sysId(9))));
-  assertEquals(overlapSentFromOffset(final), [packed, odd]);
+  // After the cursor too: a row sent ahead of it (a hot row) is read again by the next run.
+  const ahead = DedupCache.versionKey("2024-07-01 10:00:05", sysId(3), "");
+  assertEquals(overlapSentFromOffset(final), [packed, odd, ahead]);
 });

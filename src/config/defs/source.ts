@@ -7,6 +7,8 @@ const source = group("Source");
 const SCHEMA_MODES = ["schemaless", "strings", "typed"] as const;
 /** `svc.source.poll.batch` values (read by src/source/settings.ts). */
 export const POLL_BATCH_VALUES = ["auto", "true", "false"] as const;
+/** `svc.source.time.backwards.policy` values (read by src/source/settings.ts). */
+export const TIME_BACKWARDS_POLICIES = ["warn", "reconcile", "restart"] as const;
 
 export const SOURCE_DEFS: readonly PropertyDef[] = [
   source(
@@ -105,6 +107,24 @@ export const SOURCE_DEFS: readonly PropertyDef[] = [
     "Per-table bound of the cache of emitted (timestamp, sys_id, sys_mod_count) versions that suppresses re-reads.",
     {
       default: "50000",
+      validator: range(1),
+    },
+  ),
+  source(
+    "svc.source.time.backwards.policy",
+    "STRING",
+    "What a table does when the instance went back in time: its newest row is more than svc.source.time.backwards.seconds older than the table's cursor, or the instance clock jumped back that far (a clone over the instance or a restore from backup, most likely). Each logs a warning naming the likely cause and shows it as the table's warning in GET /connectors/<name>/tables. warn: nothing more. reconcile: the table is read again from its start timestamp, every row sent at the version the instance has now, so its topic ends as the table is (a full re-read). restart: the table's cursor restarts at the instance's present, so changes made after the rollback are read even when their timestamps are below the old cursor; rows the rollback changed keep their topic's newer versions.",
+    {
+      default: "reconcile",
+      validValues: TIME_BACKWARDS_POLICIES,
+    },
+  ),
+  source(
+    "svc.source.time.backwards.seconds",
+    "INT",
+    "How far back the instance must go for svc.source.time.backwards.policy to act: its newest row this much older than a table's cursor, or its clock this much behind the last reading.",
+    {
+      default: "600",
       validator: range(1),
     },
   ),

@@ -131,6 +131,8 @@ export async function createDeleteStream(o: DeleteStreamOptions): Promise<Delete
       return out;
     },
     sweepBound: (mark) => horizon.started(mark),
+    sendAhead: false,
+    watchTime: false,
   }, new Set());
   return { poller, horizon, partition, ledger };
 }
