@@ -21,3 +21,4 @@ export {
   InstanceRetriableError,
   ResponseTooLargeError,
 } from "./errors.ts";
+export { HTML_PAGE_MESSAGE, InstanceHtmlPageError } from "./html_page.ts";
