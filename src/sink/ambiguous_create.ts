@@ -19,6 +19,7 @@ import { backoffCeiling, fullJitter, type Sleep, sleepRejectingOnAbort } from ".
 import { MappingError, SinkRecordError } from "./record_error.ts";
 import type { AmbiguousCreateBehavior, ResendSettings } from "./settings.ts";
 import { asRecordError, type SinkTableApi, WRITE_ANSWER_FIELDS } from "./table_api.ts";
+import { isQuotaCancelled } from "./write_refusal.ts";
 
 export interface CreateResult {
   /** `update` when correlation_lookup found the row before creating. */
@@ -68,10 +69,15 @@ export class RowCreator {
       return await this.#post(request, 0);
     } catch (error) {
       if (error instanceof AmbiguousRequestError) {
+        const quota = isQuotaCancelled(error);
         throw new SinkRecordError(
-          "ambiguous_create",
+          quota ? "quota_cancelled" : "ambiguous_create",
           `${error.message}; the row may or may not exist (svc.sink.create.ambiguous.behavior=fail_ambiguous)`,
-          { retries: error.attempts - 1, cause: error },
+          {
+            retries: error.attempts - 1,
+            instanceMessage: quota ? "Transaction cancelled: maximum execution time exceeded" : null,
+            cause: error,
+          },
         );
       }
       throw error;
@@ -154,7 +160,11 @@ export class RowCreator {
     return row === null ? null : request.sysId;
   }
 
-  /** The one row whose correlation field holds `value`, or null; more than one is a record error. */
+  /**
+   * The one row whose correlation field holds `value`, or null; more than one is a record error. Every row that
+   * comes back must hold the value: an instance drops a query term on a field it does not know and answers
+   * unrelated rows, which must never be written to.
+   */
   async #findByCorrelation(request: CreateRequest, field: string, value: string): Promise<string | null> {
     let query: string;
     try {
@@ -167,10 +177,18 @@ export class RowCreator {
     const { rows } = await this.api.list(request.table, {
       query,
       limit: 2,
-      fields: ["sys_id"],
+      fields: ["sys_id", field],
       excludeReferenceLink: true,
       signal: request.signal,
     });
+    if (rows.some((row) => row[field] !== value)) {
+      throw new SinkRecordError(
+        "invalid_field",
+        `the lookup of table "${request.table}" by correlation field "${field}" (svc.sink.correlation.field) ` +
+          `answered rows that do not hold the value: the instance ignores a query on a field the table lacks; ` +
+          `nothing was written`,
+      );
+    }
     if (rows.length > 1) {
       throw new SinkRecordError(
         "correlation_ambiguous",

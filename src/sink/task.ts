@@ -45,7 +45,11 @@ import {
 import { type SinkSettings, sinkSettingsFromProps } from "./settings.ts";
 import type { SinkTableApi } from "./table_api.ts";
 import { RecordWriter } from "./writer.ts";
+import { retriableClassOf } from "./write_refusal.ts";
 import { describeUnplanned, planWrite, type WritePlan } from "./write_plan.ts";
+
+/** Writes by how they ended: `ok`, a record error's classification, or a retriable class (write_refusal.ts). */
+const WRITES_BY_CLASS = "tablesync_sink_writes_total";
 
 /** The runtime's entry point: one task instance per worker. */
 export function createSinkTask(): SinkTask {
@@ -261,6 +265,7 @@ class TableSinkTask implements SinkTask {
         table: plan.table,
         outcome: result.outcome,
       });
+      context.metrics.increment(WRITES_BY_CLASS, { class: "ok" });
       return { kind: "written", record, reports };
     } catch (error) {
       if (error instanceof SinkRecordError) {
@@ -269,6 +274,9 @@ class TableSinkTask implements SinkTask {
       if (isRetriable(error) || context.signal.aborted) {
         batch.retriable ??= error as Error;
         context.metrics.increment("tablesync_sink_records_retried_total");
+        if (!context.signal.aborted) {
+          context.metrics.increment(WRITES_BY_CLASS, { class: retriableClassOf(error) });
+        }
       } else {
         batch.fatal ??= error as Error;
       }
@@ -288,6 +296,7 @@ class TableSinkTask implements SinkTask {
     context.metrics.increment("tablesync_sink_records_failed_total", {
       classification: error.classification,
     });
+    context.metrics.increment(WRITES_BY_CLASS, { class: error.classification });
     try {
       await started.reporter.send([errorReport(report, error)]);
     } catch (sendError) {

@@ -77,7 +77,7 @@ Deno.test("records after a retriable failure on the same row are not written out
 });
 
 for (
-  const [status, classification] of [[400, "bad_request"], [403, "forbidden"], [409, "conflict"], [
+  const [status, classification] of [[400, "bad_request"], [403, "acl_denied"], [409, "conflict"], [
     422,
     "unprocessable",
   ]] as const

@@ -270,7 +270,7 @@ Deno.test("unknown fields: the dictionary (with inherited task fields) is read o
     );
     assertEquals(dictionaryReads(h), reads, "cached: no second lookup");
     const error = h.context.recordErrors[0].error as SinkRecordError;
-    assertEquals([error.classification, h.context.recordErrors[0].record.kafkaOffset], ["unknown_field", 1]);
+    assertEquals([error.classification, h.context.recordErrors[0].record.kafkaOffset], ["invalid_field", 1]);
     assertEquals(described(h.proxy.writes()).map(([, , body]) => body), [
       { short_description: "task field", caller_id: "" },
       { urgency: "1" },
