@@ -6,6 +6,7 @@
 import { PropReader } from "../common/prop_reader.ts";
 import type { TypedProps } from "../common/props.ts";
 import { SINK_TOPIC_PREFIX } from "../config/defs/sink.ts";
+import { type ApiErrorBehavior, effectiveApiErrorBehavior } from "../config/record_error_handling.ts";
 
 class SinkConfigError extends Error {
   constructor(message: string) {
@@ -31,7 +32,7 @@ export type NestedBehavior = "reject" | "flatten" | "stringify";
 export type UnknownFieldBehavior = "fail" | "drop" | "passthrough";
 export type NotFoundBehavior = "fail" | "ignore" | "create";
 export type AmbiguousCreateBehavior = "fail_ambiguous" | "retry" | "correlation_lookup";
-export type ApiErrorBehavior = "fail" | "log" | "ignore";
+export type { ApiErrorBehavior };
 
 export interface FieldRuleSettings {
   /** `svc.sink.field.rename`: from → to. */
@@ -127,7 +128,10 @@ export function sinkSettingsFromProps(props: TypedProps): SinkSettings {
     batchMaxRecords: read.boolean("svc.sink.batch.enabled")
       ? read.number("svc.sink.batch.max.records")
       : null,
-    onApiErrors: read.oneOf("behavior.on.api.errors", ["fail", "log", "ignore"] as const),
+    onApiErrors: effectiveApiErrorBehavior(
+      read.optionalString("behavior.on.api.errors"),
+      read.optionalString("errors.tolerance"),
+    ),
     fields: {
       renames: parseRenames(read.list("svc.sink.field.rename")),
       allowlist: allowlist.length > 0 ? new Set(allowlist) : null,

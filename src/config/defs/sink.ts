@@ -135,9 +135,9 @@ export const SINK_DEFS: readonly PropertyDef[] = [
   sink(
     "behavior.on.api.errors",
     "STRING",
-    "A permanent record error after reporting: fail the task, log and skip, or ignore.",
+    "A permanent record error after reporting and the dead letter queue: fail the task, log and skip, or ignore. Unset: follows errors.tolerance (all: log, none: fail).",
     {
-      default: "fail",
+      default: null,
       validValues: ["fail", "log", "ignore"],
     },
   ),
