@@ -14,7 +14,7 @@
  * that sys id before a resend under `retry` and `correlation_lookup`: the instance refuses a second row with
  * the same sys id, so resending blindly would turn a success into an error.
  */
-import { AmbiguousRequestError, condition } from "../instance/mod.ts";
+import { AmbiguousRequestError, condition, type TableRow } from "../instance/mod.ts";
 import { backoffCeiling, fullJitter, type Sleep, sleepRejectingOnAbort } from "../common/delay.ts";
 import { MappingError, SinkRecordError } from "./record_error.ts";
 import type { AmbiguousCreateBehavior, ResendSettings } from "./settings.ts";
@@ -29,6 +29,8 @@ export interface CreateResult {
   outcome: "created" | "updated";
   /** Sends beyond the first. */
   retries: number;
+  /** The row as the instance answered (the `answerFields`), when it answered. */
+  row?: TableRow;
 }
 
 export interface AmbiguousCreateSettings {
@@ -43,6 +45,8 @@ export interface CreateRequest {
   body: Record<string, string>;
   /** The sys id the new row gets, when the record's key names one. */
   sysId: string | null;
+  /** `sysparm_fields` of the answer (default: the sys id only). */
+  answerFields?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -120,15 +124,16 @@ export class RowCreator {
     }
     const existing = await this.#findByCorrelation(request, field, value);
     if (existing !== null) {
+      let row: TableRow;
       try {
-        await this.api.update(request.table, existing, request.body, this.settings.updateMethod, {
-          fields: WRITE_ANSWER_FIELDS,
+        row = await this.api.update(request.table, existing, request.body, this.settings.updateMethod, {
+          fields: [...(request.answerFields ?? WRITE_ANSWER_FIELDS)],
           signal: request.signal,
         });
       } catch (error) {
         throw asRecordError(error);
       }
-      return { operation: "update", sysId: existing, status: 200, outcome: "updated", retries: 0 };
+      return { operation: "update", sysId: existing, status: 200, outcome: "updated", retries: 0, row };
     }
     return await this.#createWithResends(
       request,
@@ -140,11 +145,11 @@ export class RowCreator {
     const body = request.sysId === null ? request.body : { ...request.body, sys_id: request.sysId };
     try {
       const row = await this.api.create(request.table, body, {
-        fields: WRITE_ANSWER_FIELDS,
+        fields: [...(request.answerFields ?? WRITE_ANSWER_FIELDS)],
         signal: request.signal,
       });
       const sysId = typeof row.sys_id === "string" ? row.sys_id : request.sysId;
-      return { operation: "create", sysId, status: 201, outcome: "created", retries };
+      return { operation: "create", sysId, status: 201, outcome: "created", retries, row };
     } catch (error) {
       throw asRecordError(error, retries);
     }

@@ -6,6 +6,7 @@
 import { PropReader } from "../common/prop_reader.ts";
 import type { TypedProps } from "../common/props.ts";
 import { SINK_TOPIC_PREFIX } from "../config/defs/sink.ts";
+import type { VerifySettings } from "./write_verify.ts";
 import { type ApiErrorBehavior, effectiveApiErrorBehavior } from "../config/record_error_handling.ts";
 
 class SinkConfigError extends Error {
@@ -75,6 +76,7 @@ export interface SinkSettings {
   batchMaxRecords: number | null;
   onApiErrors: ApiErrorBehavior;
   fields: FieldRuleSettings;
+  verify: VerifySettings;
   reporter: ReporterSettings;
   resend: ResendSettings;
 }
@@ -144,6 +146,11 @@ export function sinkSettingsFromProps(props: TypedProps): SinkSettings {
         "svc.sink.unknown.field.behavior",
         ["fail", "drop", "passthrough"] as const,
       ),
+    },
+    verify: {
+      enabled: read.boolean("svc.sink.verify.writes"),
+      rewritten: new Set(read.list("svc.sink.verify.rewritten.fields")),
+      ignored: new Set(read.list("svc.sink.verify.ignore.fields")),
     },
     reporter: {
       bootstrapServers: read.list("svc.sink.reporter.bootstrap.servers"),

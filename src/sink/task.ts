@@ -45,6 +45,7 @@ import {
 import { type SinkSettings, sinkSettingsFromProps } from "./settings.ts";
 import type { SinkTableApi } from "./table_api.ts";
 import { RecordWriter } from "./writer.ts";
+import { WriteVerifier } from "./write_verify.ts";
 import { retriableClassOf } from "./write_refusal.ts";
 import { describeUnplanned, planWrite, type WritePlan } from "./write_plan.ts";
 
@@ -139,6 +140,7 @@ class TableSinkTask implements SinkTask {
       updateMethod: settings.updateMethod,
       resend: settings.resend,
     });
+    const dictionaries = new DictionaryCache((table, signal) => client.dictionary(table, signal));
     this.#started = {
       settings,
       context,
@@ -151,14 +153,17 @@ class TableSinkTask implements SinkTask {
           ? settings.maxInFlight
           : 2 * settings.maxInFlight * settings.batchMaxRecords,
       ),
-      unknownFields: new UnknownFieldRule(
-        settings.fields.unknownFieldBehavior,
-        new DictionaryCache((table, signal) => client.dictionary(table, signal)),
+      unknownFields: new UnknownFieldRule(settings.fields.unknownFieldBehavior, dictionaries),
+      writer: new RecordWriter(
+        api,
+        creator,
+        { notFound: settings.notFound, updateMethod: settings.updateMethod },
+        new WriteVerifier(settings.verify),
+        // passthrough is for users who cannot read the dictionary: verification then goes by field names.
+        settings.fields.unknownFieldBehavior === "passthrough"
+          ? () => Promise.resolve(null)
+          : (table, signal) => dictionaries.types(table, signal),
       ),
-      writer: new RecordWriter(api, creator, {
-        notFound: settings.notFound,
-        updateMethod: settings.updateMethod,
-      }),
     };
     // Exposed from the start at 0, so a scrape sees the series before the first retry (rate() and alerts need it).
     context.metrics.increment("tablesync_sink_records_retried_total", {}, 0);
@@ -266,6 +271,9 @@ class TableSinkTask implements SinkTask {
         outcome: result.outcome,
       });
       context.metrics.increment(WRITES_BY_CLASS, { class: "ok" });
+      for (const field of result.rewritten ?? []) {
+        context.metrics.increment("tablesync_sink_fields_rewritten_total", { table: plan.table, field });
+      }
       return { kind: "written", record, reports };
     } catch (error) {
       if (error instanceof SinkRecordError) {

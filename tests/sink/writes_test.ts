@@ -366,12 +366,14 @@ Deno.test("nested values through the task: reject is a record error, flatten wri
   }
 });
 
-Deno.test("creates and updates ask the instance to answer with the sys id only, singly and in batches", async () => {
+Deno.test("creates and updates ask back the fields they sent (verified writes), the sys id only without, singly and in batches", async () => {
   const batched: Record<string, string> = {
     "svc.sink.batch.enabled": "true",
     "svc.sink.batch.max.records": "10",
   };
-  for (const config of [{}, batched]) {
+  const unverified = { "svc.sink.verify.writes": "false" };
+  for (const config of [{}, batched, unverified, { ...batched, ...unverified }]) {
+    const asked = "svc.sink.verify.writes" in config ? "sys_id" : "sys_id,short_description";
     await using h = await startHarness({ config });
     const existing = seedIncident(h.sim);
     const doomed = seedIncident(h.sim);
@@ -383,7 +385,7 @@ Deno.test("creates and updates ask the instance to answer with the sys id only, 
     const writes = h.sim.journal.find((e) => e.route.includes("/table/incident") && e.method !== "GET");
     assertEquals(
       writes.map((e) => [e.method, e.params.sysparm_fields ?? null]).sort(),
-      [["DELETE", null], ["PATCH", "sys_id"], ["POST", "sys_id"]],
+      [["DELETE", null], ["PATCH", asked], ["POST", asked]],
       JSON.stringify(config),
     );
     const created = h.sim.table("incident").sysIds().filter((id) =>

@@ -198,6 +198,24 @@ export const SINK_DEFS: readonly PropertyDef[] = [
       validValues: ["fail", "drop", "passthrough"],
     },
   ),
+  fields(
+    "svc.sink.verify.writes",
+    "BOOLEAN",
+    "Verified writes: a create or update asks back the fields it sent and compares them (after the instance's normalisation); a field that did not take (write ACL, read-only field, a business rule) is a not_written record error.",
+    { default: "true" },
+  ),
+  fields(
+    "svc.sink.verify.rewritten.fields",
+    "LIST",
+    "Fields business rules legitimately rewrite: asked back and compared, a difference counted (tablesync_sink_fields_rewritten_total), not an error.",
+    { default: "", validator: identifierList },
+  ),
+  fields(
+    "svc.sink.verify.ignore.fields",
+    "LIST",
+    "Fields never asked back nor compared by verified writes (journal and password fields are skipped anyway).",
+    { default: "", validator: identifierList },
+  ),
 
   reporter(
     "svc.sink.reporter.bootstrap.servers",
