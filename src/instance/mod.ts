@@ -22,3 +22,4 @@ export {
   ResponseTooLargeError,
 } from "./errors.ts";
 export { HTML_PAGE_MESSAGE, InstanceHtmlPageError } from "./html_page.ts";
+export { queryFields } from "./query_fields.ts";

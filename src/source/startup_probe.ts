@@ -23,6 +23,7 @@ import {
 } from "../instance/mod.ts";
 import type { InstanceTimeSource } from "./instance_time.ts";
 import { readRowCursor } from "./row_cursor.ts";
+import { unknownQueryField } from "./query_field_check.ts";
 import type { TableSettings } from "./settings.ts";
 
 /** The task cannot poll a table as configured. */
@@ -58,6 +59,8 @@ export async function probeTable(
   signal: AbortSignal,
   clock: InstanceTimeSource,
 ): Promise<ProbeOutcome | null> {
+  const unknownField = await unknownQueryField(client, t, logger, signal);
+  if (unknownField !== null) throw new StartupProbeError(`startup probe: ${describe(t)}: ${unknownField}`);
   const fields = [t.sysIdField, t.timestampField];
   let rows: TableRow[];
   let total: number | null;
