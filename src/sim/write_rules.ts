@@ -4,6 +4,8 @@
  *   `Operation against file '<table>' was aborted by Business Rule '<name>^<sys_id>'`, nothing written;
  * - `data_policy`: fields a data policy makes mandatory (when its condition matches) must end up non-empty:
  *   403 `Data Policy Exception: The following fields are mandatory: <labels>`, nothing written;
+ * - `acl_deny`: a record-level write ACL the caller fails (when its condition matches): 403 `ACL Exception
+ *   Insert|Update Failed due to security constraints`, nothing written;
  * - `write_acl`: a field-level write ACL the caller fails: 200, the field keeps its old value;
  * - `rewrite`: a business rule sets a field to its own value after the caller's: 200, the rule's value stored;
  * - `quota_cancel`: the transaction quota cancels the write: 200 with the error object, nothing written.
@@ -20,6 +22,7 @@ export type WriteCondition = Record<string, string>;
 export type WriteRule =
   | { kind: "abort"; table: string; name: string; sysId?: string; when?: WriteCondition }
   | { kind: "data_policy"; table: string; mandatory: string[]; when?: WriteCondition }
+  | { kind: "acl_deny"; table: string; when?: WriteCondition }
   | { kind: "write_acl"; table: string; fields: string[] }
   | { kind: "rewrite"; table: string; field: string; value: string; when?: WriteCondition }
   | { kind: "quota_cancel"; table: string; when?: WriteCondition };
@@ -85,6 +88,20 @@ export class WriteRuleRegistry {
           }
           break;
         }
+        case "acl_deny":
+          if (matches(rule.when)) {
+            const verb = operation === "insert" ? "Insert" : "Update";
+            return {
+              refused: {
+                status: 403,
+                body: errorBody(
+                  "Operation Failed",
+                  `ACL Exception ${verb} Failed due to security constraints`,
+                ),
+              },
+            };
+          }
+          break;
         case "write_acl":
           out = Object.fromEntries(Object.entries(out).filter(([k]) => !rule.fields.includes(k)));
           break;

@@ -37,6 +37,12 @@ Deno.test("an aborting business rule and a data policy answer 403 and write noth
     assertEquals((await get(sim, `${TABLE}/${id}`)).body.result, before);
     assertEquals(sim.table("incident").count, 3);
     assertEquals((await send(sim, "POST", TABLE, { state: "6", close_code: "Solved" })).status, 201);
+    sim.writeRules.add({ kind: "acl_deny", table: "incident", when: { category: "secret" } });
+    const denied = await send(sim, "PATCH", `${TABLE}/${id}`, { category: "secret" });
+    assertEquals(
+      [denied.status, denied.body.error.detail],
+      [403, "ACL Exception Update Failed due to security constraints"],
+    );
   });
 });
 
