@@ -135,6 +135,11 @@ function notFound(error: unknown, plan: WritePlan): unknown {
     "not_found",
     `${error.message} (no row ${plan.sysId} in table "${plan.table}", or access control hides it; ` +
       `svc.sink.not.found.behavior=fail)`,
-    { status: 404, responseExcerpt: error.responseExcerpt, cause: error.cause },
+    {
+      status: 404,
+      responseExcerpt: error.responseExcerpt,
+      instanceMessage: error.instanceMessage,
+      cause: error.cause,
+    },
   );
 }
