@@ -26,13 +26,14 @@ Deno.test("a correlation field the table lacks fails the start naming it; an inh
     error.message,
     "svc.sink.correlation.field names field correlaton_id, which table incident",
   );
-  await using h = await startHarness({
+  await using started = await startHarness({
     config: {
       ...LOOKUP,
       "svc.sink.operation.fixed": "create",
       "svc.sink.correlation.field": "correlation_id",
     },
   });
+  assertEquals(started.context.recordErrors, []);
 });
 
 Deno.test("dictionary unreadable: a lookup answering rows without the value is a record error, nothing written", async () => {
