@@ -5,8 +5,23 @@
  * be read the check is skipped with a warning (the startup probe still reads the cursor fields from a row).
  */
 import type { Logger } from "../observability/log.ts";
-import { queryFields, type TableClient } from "../instance/mod.ts";
+import { queryFields, type TableClient, type TableDictionary } from "../instance/mod.ts";
 import type { TableSettings } from "./settings.ts";
+
+/** The table's dictionary, or null when it cannot be read (unknown table, no access, or a failed read). */
+export async function readableDictionary(
+  client: Pick<TableClient, "dictionary">,
+  table: string,
+  logger: Logger,
+  signal: AbortSignal,
+): Promise<TableDictionary | null> {
+  try {
+    return await client.dictionary(table, signal);
+  } catch (error) {
+    logger.debug({ table, error: (error as Error).message }, "dictionary not readable");
+    return null;
+  }
+}
 
 /** What is wrong with the fields a table's configuration names, or null when nothing is (or cannot be known). */
 export async function unknownQueryField(
@@ -15,13 +30,7 @@ export async function unknownQueryField(
   logger: Logger,
   signal: AbortSignal,
 ): Promise<string | null> {
-  let dictionary;
-  try {
-    dictionary = await client.dictionary(t.table, signal);
-  } catch (error) {
-    logger.debug({ table: t.table, error: (error as Error).message }, "dictionary not readable");
-    dictionary = null;
-  }
+  const dictionary = await readableDictionary(client, t.table, logger, signal);
   if (dictionary === null) {
     logger.warn(
       { table: t.table, alias: t.alias },
