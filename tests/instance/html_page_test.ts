@@ -48,3 +48,35 @@ for (const page of ["hibernating", "login"] as const) {
     }
   });
 }
+
+Deno.test("a login page answering the OAuth token request is a retriable InstanceHtmlPageError", async () => {
+  const sim = await startSimulator({
+    users: ["admin:secret"],
+    oauthClients: ["cid:csecret"],
+    seed: { incident: 1 },
+  });
+  const client = await TableClient.create(
+    testOptions(sim.url, {
+      auth: {
+        type: "oauth2",
+        grantType: "client_credentials",
+        tokenUrl: null,
+        clientId: "cid",
+        clientSecret: "csecret",
+        scope: null,
+        username: null,
+        password: null,
+      },
+    }),
+  );
+  try {
+    sim.faults.add({ route: "POST /oauth_token.do", fault: { kind: "html_page", page: "login" } });
+    await assertRejects(
+      () => client.get("incident", sim.table("incident").sysIds()[0]),
+      InstanceHtmlPageError,
+    );
+  } finally {
+    client.close();
+    await sim.stop();
+  }
+});
