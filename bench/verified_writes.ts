@@ -25,7 +25,10 @@ const rounds = arg("rounds", 3);
 /** Incident fields a sink typically writes, with a value generator each (strings, a choice, a number, a date). */
 const FIELDS: Array<[string, (i: number) => string]> = [
   ["short_description", (i) => `Printer on floor ${i % 12} is jammed again (${i})`],
-  ["description", (i) => `The printer near room ${i} shows error E${i % 97}; paper tray 2 is empty. `.repeat(3)],
+  [
+    "description",
+    (i) => `The printer near room ${i} shows error E${i % 97}; paper tray 2 is empty. `.repeat(3),
+  ],
   ["category", (i) => ["inquiry", "software", "hardware", "network"][i % 4]],
   ["subcategory", (i) => `sub-${i % 7}`],
   ["close_notes", (i) => `Closed by the bench, round note ${i}`],
@@ -46,9 +49,15 @@ const config = {
   "svc.sink.table": "incident",
   "svc.http.max.concurrent.requests": String(concurrency),
 };
-const props = analyzeConnector(config, { worker: {} }).values as Parameters<typeof instanceOptionsFromProps>[0];
+const props = analyzeConnector(config, { worker: {} }).values as Parameters<
+  typeof instanceOptionsFromProps
+>[0];
 const client = await TableClient.create(instanceOptionsFromProps(props));
-const { rows } = await client.list("incident", { query: "", limit: Math.min(writes, 5000), fields: ["sys_id"] });
+const { rows } = await client.list("incident", {
+  query: "",
+  limit: Math.min(writes, 5000),
+  fields: ["sys_id"],
+});
 const ids = rows.map((r) => String(r.sys_id));
 const dictionaries = new DictionaryCache((table, signal) => client.dictionary(table, signal));
 const columns = await dictionaries.columns("incident");
@@ -97,7 +106,9 @@ async function run(verify: boolean, round: number): Promise<RunFigures> {
         const result = await writer.write(plan, body);
         answerBytes += JSON.stringify({ result: result.row ?? {} }).length;
       } catch (error) {
-        if (errors++ === 0) console.log(`first error (${verify ? "on" : "off"}): ${(error as Error).message}`);
+        if (errors++ === 0) {
+          console.log(`first error (${verify ? "on" : "off"}): ${(error as Error).message}`);
+        }
       }
     }
   }));
@@ -119,7 +130,8 @@ for (let round = 1; round <= rounds; round++) {
   const order: Array<"off" | "on"> = round % 2 === 1 ? ["off", "on"] : ["on", "off"];
   for (const mode of order) figures[mode].push(await run(mode === "on", round));
 }
-const mean = (list: RunFigures[], key: keyof RunFigures) => list.reduce((n, f) => n + f[key], 0) / list.length;
+const mean = (list: RunFigures[], key: keyof RunFigures) =>
+  list.reduce((n, f) => n + f[key], 0) / list.length;
 for (const mode of ["off", "on"] as const) {
   const list = figures[mode];
   console.log(

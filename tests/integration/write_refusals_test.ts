@@ -14,6 +14,7 @@ import { produceWithKcat, readTopicWithKcat } from "../support/kafka_helpers.ts"
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { sinkConnectorConfig, sourceConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
+import { installRefusals } from "../../scripts/demo_refusals.ts";
 
 const PASSWORD = "pw-Refusal-Heron-41";
 const GHOST = "0123456789abcdef0123456789abcdef";
@@ -29,26 +30,8 @@ Deno.test({
   sanitizeOps: false,
   fn: async () => {
     const sim = await startSimulator({ seed: { incident: 30 }, users: [`admin:${PASSWORD}`] });
-    sim.writeRules.add({
-      kind: "abort",
-      table: "incident",
-      name: "Block VIP close",
-      when: { category: "vip" },
-    });
-    sim.writeRules.add({
-      kind: "data_policy",
-      table: "incident",
-      mandatory: ["close_code"],
-      when: { close_notes: "closing" },
-    });
-    sim.writeRules.add({ kind: "acl_deny", table: "incident", when: { category: "secret" } });
-    sim.writeRules.add({ kind: "write_acl", table: "incident", fields: ["description"] });
-    sim.writeRules.add({
-      kind: "quota_cancel",
-      table: "incident",
-      operation: "insert",
-      when: { short_description: "slow create" },
-    });
+    // The demo's rules: a business rule that aborts, a data policy, a record ACL, a field ACL, the quota.
+    installRefusals(sim);
     // One update meets a hibernation page on its way: retried, then written.
     sim.faults.add({
       route: "PATCH /api/now/table/incident/{sys_id}",
