@@ -30,7 +30,7 @@ import {
 } from "../instance/mod.ts";
 import { RowCreator } from "./ambiguous_create.ts";
 import { DictionaryCache } from "./dictionary_cache.ts";
-import { checkCorrelationField } from "./correlation_check.ts";
+import { checkConfiguredFields } from "./configured_fields_check.ts";
 import { UnknownFieldRule } from "./field_rules/unknown.ts";
 import { KeyScheduler } from "./key_scheduler.ts";
 import { OffsetTracker, sourceOf, type TopicPartition } from "./offset_tracker.ts";
@@ -112,7 +112,7 @@ class TableSinkTask implements SinkTask {
     const client = await TableClient.create(instanceOptionsFromProps(props));
     let reporter: Reporter;
     try {
-      await checkCorrelationField(settings, (table) => client.dictionary(table, context.signal));
+      await checkConfiguredFields(settings, (table) => client.dictionary(table, context.signal));
       reporter = await startReporter({
         settings: settings.reporter,
         config,

@@ -313,11 +313,12 @@ Deno.test("a u_ column from the dictionary passes rename, allowlist and the unkn
       "svc.sink.field.rename": "vendor_ref:u_vendor_ref",
       "svc.sink.field.allowlist": "u_vendor_ref,short_description",
     },
-  });
-  h.sim.table("sys_dictionary").insert({
-    name: "incident",
-    element: "u_vendor_ref",
-    internal_type: "string",
+    beforeStart: (sim) =>
+      sim.table("sys_dictionary").insert({
+        name: "incident",
+        element: "u_vendor_ref",
+        internal_type: "string",
+      }),
   });
   const sysId = seedIncident(h.sim);
   await h.put(

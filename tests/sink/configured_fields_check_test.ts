@@ -1,6 +1,7 @@
 /**
- * A misspelt `svc.sink.correlation.field` fails the start naming it; where the dictionary cannot be read, a
- * lookup whose rows do not hold the value (the instance dropped the term) is a record error and no row changes.
+ * A misspelt `svc.sink.correlation.field`, allowlist, denylist or rename target fails the start naming it;
+ * where the dictionary cannot be read, a lookup whose rows do not hold the value (the instance dropped the term)
+ * is a record error and no row changes.
  */
 import { assertEquals, assertRejects, assertStringIncludes } from "../support/assert.ts";
 import type { SinkRecordError } from "../../src/sink/record_error.ts";
@@ -63,4 +64,17 @@ Deno.test("dictionary unreadable: a lookup answering rows without the value is a
   assertStringIncludes(error.message, 'correlation field "correlaton_id"');
   assertEquals(h.sim.table("incident").get(existing), before);
   assertEquals(h.sim.table("incident").count, 1);
+});
+
+Deno.test("a misspelt allowlist, denylist or rename target fails the start naming key and field", async () => {
+  for (
+    const [key, value, field] of [
+      ["svc.sink.field.allowlist", "short_description,urgncy", "urgncy"],
+      ["svc.sink.field.denylist", "work_ntoes", "work_ntoes"],
+      ["svc.sink.field.rename", "desc:descripton", "descripton"],
+    ]
+  ) {
+    const error = await assertRejects(() => startHarness({ config: { [key]: value } }));
+    assertStringIncludes(error.message, `${key} names field ${field}, which table incident does not have`);
+  }
 });
