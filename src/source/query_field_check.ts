@@ -1,7 +1,8 @@
 /**
- * At task start, every field a table's filter (`svc.table.<alias>.query`) and cursor (`timestamp.field`,
- * `sys.id.field`) name is checked against the table's dictionary, inherited columns included: the instance
- * would silently drop a query term on an unknown field and stream the whole table. Where the dictionary cannot
+ * At task start, every field a table's filter (`svc.table.<alias>.query`), cursor (`timestamp.field`,
+ * `sys.id.field`) and projection (`fields`) name is checked against the table's dictionary, inherited columns
+ * included: the instance would silently drop a query term on an unknown field and stream the whole table, and
+ * leave an unknown projected field out of every record. Where the dictionary cannot
  * be read the check is skipped with a warning (the startup probe still reads the cursor fields from a row).
  */
 import type { Logger } from "../observability/log.ts";
@@ -39,19 +40,18 @@ export async function unknownQueryField(
     );
     return null;
   }
-  const named: Array<[string, string]> = [
-    ...queryFields(t.query).map((f): [string, string] => [f, `svc.table.${t.alias}.query`]),
-    [t.timestampField, `svc.table.${t.alias}.timestamp.field`],
-    [t.sysIdField, `svc.table.${t.alias}.sys.id.field`],
+  const key = (name: string) => `svc.table.${t.alias}.${name}`;
+  const named: ReadonlyArray<readonly [field: string, key: string, consequence: string]> = [
+    ...queryFields(t.query).map((f) => [f, key("query"), "ignore the term and read every row"] as const),
+    [t.timestampField, key("timestamp.field"), "have nothing to order by"],
+    [t.sysIdField, key("sys.id.field"), "have nothing to order by"],
+    // A dot-walked projection field (caller_id.name) by its column of this table.
+    ...t.fields.map((f) => [f.split(".")[0], key("fields"), "leave it out of every record"] as const),
   ];
-  for (const [field, key] of named) {
+  for (const [field, name, consequence] of named) {
     if (!dictionary.fields.has(field)) {
-      return (
-        `${key} names field ${field}, which table ${t.table} does not have (its dictionary, inherited ` +
-        `columns included): the instance would ignore the term and read ${
-          key.endsWith(".query") ? "every row" : "nothing it can order by"
-        }; correct the field name`
-      );
+      return `${name} names field ${field}, which table ${t.table} does not have (its dictionary, inherited ` +
+        `columns included): the instance would ${consequence}; correct the field name`;
     }
   }
   return null;

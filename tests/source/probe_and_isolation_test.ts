@@ -75,6 +75,25 @@ Deno.test("probe: a filter naming a field the table lacks (inherited ones count)
   }
 });
 
+Deno.test("probe: a projection naming a field the table lacks fails the start naming it", async () => {
+  const sim = await startSim();
+  try {
+    insertRow(sim, "incident", { sys_updated_on: "2024-01-01 00:00:00" });
+    const raw = sourceConfig(sim, { inc: "incident" }, {
+      "svc.table.inc.fields": "sys_id,sys_updated_on,caller_id.name,short_descripton",
+    });
+    const task = new TableSourceTask();
+    const context = new TestContext();
+    const error = await assertRejects(() => task.start(raw, propsOf(raw), context), StartupProbeError);
+    assertStringIncludes(error.message, "svc.table.inc.fields names field short_descripton");
+    assertStringIncludes(error.message, "would leave it out of every record");
+    context.abort();
+    await task.stop();
+  } finally {
+    await sim.stop();
+  }
+});
+
 Deno.test("probe: warns when the integration user's time zone is not UTC, not when it is", async () => {
   for (const timeZone of ["America/New_York", "UTC"]) {
     const sim = await startSim({ users: [{ userName: USER, password: PASSWORD, timeZone }] });
