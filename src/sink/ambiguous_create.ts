@@ -76,7 +76,12 @@ export class RowCreator {
         const quota = isQuotaCancelled(error);
         throw new SinkRecordError(
           quota ? "quota_cancelled" : "ambiguous_create",
-          `${error.message}; the row may or may not exist (svc.sink.create.ambiguous.behavior=fail_ambiguous)`,
+          `${
+            quota
+              ? `${error.method} ${error.path}: the instance's transaction quota cancelled the create (200 with ` +
+                `"Transaction cancelled: maximum execution time exceeded")`
+              : error.message
+          }; the row may or may not exist (svc.sink.create.ambiguous.behavior=fail_ambiguous)`,
           {
             retries: error.attempts - 1,
             instanceMessage: quota ? "Transaction cancelled: maximum execution time exceeded" : null,

@@ -174,6 +174,10 @@ Deno.test({
         `not_written: description (table "incident", sys_id ${ids[14]})`,
       );
       assertStringIncludes(byClass("invalid_field"), 'table "incident" has no field "u_bogus"');
+      assertStringIncludes(
+        byClass("quota_cancelled"),
+        "the instance's transaction quota cancelled the create",
+      );
 
       const reports = await waitFor(
         async () => {
