@@ -37,6 +37,7 @@ import {
 import { addWatchdogClient, watchOwner } from "../tests/support/owner_watchdog.ts";
 import { createKafka } from "../src/kafka/mod.ts";
 import { parseArgs } from "node:util";
+import { installRefusals, readDeadLetters, REFUSALS_TOPIC, sendRefusals } from "./demo_refusals.ts";
 
 const USAGE =
   `usage: scripts/demo [--seconds N] [--rows N] [--writer-rate N] [--latency-ms N] [--delete-every N]
@@ -122,6 +123,7 @@ const sim = await startSimulator({
 });
 
 console.log(`instance simulator on ${sim.url}`);
+installRefusals(sim);
 
 let broker: LaunchedBroker | undefined;
 if (givenBootstraps === undefined) {
@@ -130,6 +132,18 @@ if (givenBootstraps === undefined) {
   console.log(describeBroker(broker));
 } else console.log(`using the Kafka cluster at ${givenBootstraps}`);
 const bootstraps = givenBootstraps ?? broker!.bootstrapServers;
+// The refusals sink's input topic exists before the sink subscribes to it.
+{
+  const admin = await createKafka({
+    brokers: [bootstraps],
+    clientId: "demo-setup",
+    requestTimeoutMs: 30_000,
+    connectionTimeoutMs: 10_000,
+  }).admin();
+  await admin.createTopic(REFUSALS_TOPIC, { partitions: 1, replicationFactor: 1 }).finally(() =>
+    admin.close()
+  );
+}
 
 // The one key that turns exactly-once on, flipped in a copy of the demo config.
 const exactlyOnce = parsed["exactly-once"] === true;
@@ -165,6 +179,8 @@ console.log(`read the topic: kcat -b ${bootstraps} -t ${topic} -C -o beginning -
 const api = `http://127.0.0.1:${restPort}`;
 const connector = encodeURIComponent(demoConnector.name);
 let stopping = false;
+/** The refusals sink's dead letter queue, read once the sink runs (it creates the topic at start). */
+let deadLetters: { close(): Promise<void> } | null = null;
 /** One SIGTERM to the daemon per signal the demo gets: the first stops it gracefully, a second at once. */
 const stop = async () => {
   try {
@@ -176,6 +192,7 @@ const stop = async () => {
   const { code } = await daemon.status;
   console.log(`tablesync exited with code ${code}`);
   await reader?.close().catch(() => {});
+  await deadLetters?.close().catch(() => {});
   if (broker) await stopKafkaBroker(broker);
   await sim.stop();
   await Deno.remove(dataDir, { recursive: true }).catch(() => {});
@@ -292,6 +309,13 @@ while (!stopping) {
       }`
       : `streaming · ${t.rows_emitted} rows emitted · lag ${duration(t.lag_seconds)}`;
     if (reader === null) await startReader();
+    if (deadLetters === null) {
+      const refusals = await (await fetch(`${api}/connectors/demo-refusals/status`)).json();
+      if (refusals.tasks?.[0]?.state === "RUNNING") {
+        await sendRefusals(kafka, sim.table("incident").sysIds().filter((id) => id !== watched));
+        deadLetters = await readDeadLetters(kafka);
+      }
+    }
     if (sim.table("incident").get(watched)) {
       sim.table("incident").update(watched, { short_description: `demo update at ${elapsed}s` });
     }

@@ -13,6 +13,8 @@ import { type ConfigInfos, configInfos } from "../config/config_infos.ts";
 import { errorLines } from "../config/analyze.ts";
 import { checkConfigFile } from "../config/file_checks.ts";
 import { redact } from "../observability/redact.ts";
+import { connectorTypeOf } from "../config/connector_class.ts";
+import { describeRecordErrorHandling } from "../config/record_error_handling.ts";
 
 const USAGE = `tablesync validate --config FILE [--json]
 
@@ -24,6 +26,10 @@ checks but never printed resolved; passwords show as [hidden].
   --json          print {"worker": ConfigInfos, "connectors": {name: ConfigInfos}, "errors": [...],
                   "warnings": [...]} (ConfigInfos is Kafka Connect's shape; errors and warnings are the
                   file's own, beside the properties')
+
+For each sink, a line says what happens to a record the instance refuses under its errors.tolerance
+and behavior.on.api.errors (unset, behavior.on.api.errors follows errors.tolerance: all → log,
+none → fail).
 
 Warnings (printed, exit status unchanged): a file without connectors; a worker key that is
 neither tablesync's nor Kafka Connect's (ignored). A near miss of a known key is an error.
@@ -70,7 +76,20 @@ export const validateCommand: Command = {
       for (const line of file.errors) console.error(redact(`error: ${line}`));
       printErrors("worker", errorLines(worker));
       for (const line of file.warnings) console.error(redact(`warning: ${line}`));
-      for (const [name, infos] of Object.entries(connectors)) printTable(name, infos);
+      for (const [name, infos] of Object.entries(connectors)) {
+        printTable(name, infos);
+        const sink = config.connectors.find((c) => c.name === name);
+        if (sink && connectorTypeOf(sink.config["connector.class"]) === "sink") {
+          const text = (key: string) => sink.config[key] || null;
+          console.log(`  record errors: ${
+            describeRecordErrorHandling(
+              text("behavior.on.api.errors"),
+              text("errors.tolerance"),
+              text("errors.deadletterqueue.topic.name"),
+            )
+          }`);
+        }
+      }
       const warned = file.warnings.length === 0 ? "" : `, ${plural(file.warnings.length, "warning")}`;
       console.log(
         total === 0

@@ -7,6 +7,7 @@
  * caller.
  */
 import type { InstanceHttpClient } from "./http_client.ts";
+import { HTML_PAGE_MESSAGE, isHtmlPage } from "./html_page.ts";
 
 export type CountResult =
   | { readonly count: number }
@@ -30,6 +31,9 @@ async function stats(
   const path = `/api/now/stats/${table}`;
   const response = await http.request({ method: "GET", path, query, signal });
   if (response.status !== 200) return { unavailable: `GET ${path} answered HTTP ${response.status}` };
+  if (isHtmlPage(response.headers.get("content-type"), response.body)) {
+    return { unavailable: HTML_PAGE_MESSAGE };
+  }
   try {
     const stats = JSON.parse(new TextDecoder().decode(response.body))?.result?.stats;
     if (stats !== null && typeof stats === "object") return { stats };

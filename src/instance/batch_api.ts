@@ -14,6 +14,7 @@
  */
 import type { InstanceHttpClient, InstanceResponse } from "./http_client.ts";
 import { InstanceConfigError, InstanceRetriableError } from "./errors.ts";
+import { refuseHtmlPage } from "./html_page.ts";
 import { redact } from "../observability/redact.ts";
 import type { RowWrite } from "./table_client.ts";
 
@@ -82,6 +83,7 @@ export async function postBatch(
         redact(text).slice(0, 300),
     );
   }
+  refuseHtmlPage(response, label);
   let parsed: { serviced_requests?: ServicedItem[]; unserviced_requests?: string[] };
   try {
     parsed = JSON.parse(text);

@@ -7,7 +7,7 @@
  */
 export { instanceOptionsFromProps } from "./options.ts";
 export { type DisplayValue, type SlicedListPage, TableClient } from "./table_client.ts";
-export type { TableRow } from "./table_rows.ts";
+export { errorEnvelopeText, type TableRow } from "./table_rows.ts";
 export { BatchWriter } from "./batch_writer.ts";
 export { ReadCoalescer } from "./read_coalescer.ts";
 export { aggregateCount, aggregateMin } from "./aggregate_count.ts";
@@ -21,3 +21,5 @@ export {
   InstanceRetriableError,
   ResponseTooLargeError,
 } from "./errors.ts";
+export { HTML_PAGE_MESSAGE, InstanceHtmlPageError } from "./html_page.ts";
+export { queryFields } from "./query_fields.ts";

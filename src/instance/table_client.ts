@@ -25,6 +25,7 @@ import { type ResultEnd, resultEnd, resultSlices } from "./result_slices.ts";
 import type { TableRow } from "./table_rows.ts";
 import type { ReadCoalescer } from "./read_coalescer.ts";
 import { expectResult, httpError, retriableWhenBroken, totalCountOf } from "./table_responses.ts";
+import { refuseHtmlPage } from "./html_page.ts";
 
 export type DisplayValue = "false" | "true" | "all";
 
@@ -335,6 +336,7 @@ function rowWriteResult(response: InstanceResponse, write: RowWrite): TableRow {
 function deleteResult(response: InstanceResponse, write: RowWrite): "deleted" | "not_found" {
   if (response.status === 404) return "not_found";
   if (response.status >= 300) throw httpError(response, write.method, write.path);
+  refuseHtmlPage(response, write);
   return "deleted";
 }
 

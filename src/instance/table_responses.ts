@@ -9,6 +9,7 @@ import {
   type RequestLabel,
 } from "./errors.ts";
 import type { InstanceResponse } from "./http_client.ts";
+import { HTML_PAGE_MESSAGE, isHtmlPage, refuseHtmlPage } from "./html_page.ts";
 import { BrokenResultError } from "./result_slices.ts";
 import { errorEnvelopeText, type TableRow } from "./table_rows.ts";
 
@@ -47,6 +48,7 @@ export function expectResult(
 ): unknown {
   if (response.status < 200 || response.status >= 300) throw httpError(response, method, path);
   const label: RequestLabel = { method, path };
+  refuseHtmlPage(response, label);
   const body = new TextDecoder().decode(response.body);
   let result: unknown;
   try {
@@ -64,6 +66,7 @@ export function expectResult(
 }
 
 function describeBadBody(status: number, body: string): string {
+  if (isHtmlPage(null, body)) return HTML_PAGE_MESSAGE;
   const cancelled = body.match(/Transaction cancelled[^"]*/);
   if (cancelled) return `the instance cut the response off: ${cancelled[0].slice(0, 200)}`;
   return `HTTP ${status} body is not the expected {"result": …} JSON (${body.length} bytes)`;

@@ -77,6 +77,10 @@ const METRIC_HELP: Record<string, string> = {
   tablesync_sink_records_written_total: "Sink records written, by table and outcome",
   tablesync_sink_records_failed_total: "Sink records that failed for good (record errors), by classification",
   tablesync_sink_records_retried_total: "Sink records whose write failed retriably and that were redelivered",
+  tablesync_sink_fields_rewritten_total:
+    "Fields in svc.sink.verify.rewritten.fields the instance stored with another value than sent, by table and field",
+  tablesync_sink_writes_total:
+    "Sink writes by how they ended: ok, a record error's classification, or rate_limited, server_error, not_api, quota_cancelled (retried)",
   tablesync_instance_in_flight: "Requests in flight to the instance",
   tablesync_instance_requests_total: "Requests to the instance by status",
   tablesync_instance_retries_total: "Retried requests to the instance",

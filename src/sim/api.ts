@@ -2,6 +2,7 @@
 import type { InstanceClock } from "./clock.ts";
 import type { Counters } from "./counters.ts";
 import type { FaultRegistry } from "./faults.ts";
+import type { WriteRuleRegistry } from "./write_rules.ts";
 import type { Journal } from "./journal.ts";
 import type { SimOAuthClientSpec, SimUserSpec } from "./options.ts";
 import type { WriterSettings } from "./writer.ts";
@@ -77,6 +78,8 @@ export interface Simulator {
   tableNames(): string[];
   readonly clock: InstanceClock;
   readonly faults: FaultRegistry;
+  /** Business rules, data policies, write ACLs and quota cancellations on writes (write_rules.ts). */
+  readonly writeRules: WriteRuleRegistry;
   readonly journal: Journal;
   readonly counters: Counters;
   readonly users: {

@@ -3,10 +3,11 @@
  *
  * A rule matches requests by route key (e.g. "GET /api/now/table/incident", "GET /api/now/table/incident/{sys_id}",
  * "POST /oauth_token.do"; the API version is not part of the key), method and table. Faults that replace the
- * response (rate_limit, busy, status, accepted, unauthorized) take the first matching rule; the others combine.
+ * response (rate_limit, busy, status, accepted, unauthorized, html_page) take the first matching rule; the others combine.
  */
 import { hashString, Random } from "./random.ts";
 import type { QuotaShape } from "./limits/quota.ts";
+import type { HtmlPage } from "./http/html_pages.ts";
 
 export type Fault =
   /** 429 with Retry-After and X-RateLimit-Limit/-Reset/-Rule: a rate-limit rule denied the request. */
@@ -17,6 +18,8 @@ export type Fault =
   | { kind: "status"; status: number; message?: string; detail?: string | null }
   /** 202 with an empty body: the session already has too many waiting transactions. */
   | { kind: "accepted" }
+  /** 200 with an HTML page instead of the API: a hibernating instance, or a login/SSO page (http/html_pages.ts). */
+  | { kind: "html_page"; page?: HtmlPage }
   /** 401 "User Not Authenticated" even with valid credentials (e.g. a revoked token). */
   | { kind: "unauthorized" }
   /** Delay before the response starts (`ms`) and while streaming rows (`perRowMs` per row). */
@@ -86,7 +89,7 @@ export interface ActiveFaults {
   fired: string[];
 }
 
-const REPLACING = new Set(["rate_limit", "busy", "status", "accepted", "unauthorized"]);
+const REPLACING = new Set(["rate_limit", "busy", "status", "accepted", "unauthorized", "html_page"]);
 
 interface InstalledRule {
   id: string;

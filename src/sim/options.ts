@@ -6,6 +6,7 @@ import type { FaultRule } from "./faults.ts";
 import type { WriterSettings } from "./writer.ts";
 import type { RateLimitRuleSpec } from "./rate_limit_rule.ts";
 import type { QuotaShape } from "./limits/quota.ts";
+import type { InstalledWriteRule } from "./write_rules.ts";
 
 /** A basic-auth user, also a sys_user row. */
 export interface SimUserSpec {
@@ -96,6 +97,8 @@ export interface SimulatorOptions {
   batchQuotaMs?: number;
   /** Faults installed at start (more can be added through `Simulator.faults`). Default []. */
   faults?: FaultRule[];
+  /** Business rules, data policies, write ACLs and quota cancellations on writes (write_rules.ts). Default []. */
+  writeRules?: InstalledWriteRule[];
   /** Starts the background writer at start. Default: not running. */
   writer?: WriterSettings;
   /** Serve HTTPS (and optionally require client certificates). Default: plain HTTP. */
@@ -163,6 +166,7 @@ export interface ResolvedOptions {
   latencyMs: number;
   batchQuotaMs: number;
   faults: FaultRule[];
+  writeRules: InstalledWriteRule[];
   writer?: WriterSettings;
   tls?: SimTlsOptions;
   putClearsOmittedFields: boolean;
@@ -230,6 +234,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     latencyMs: options.latencyMs ?? 0,
     batchQuotaMs: options.batchQuotaMs ?? 30_000,
     faults: options.faults ?? [],
+    writeRules: options.writeRules ?? [],
     writer: options.writer,
     tls: options.tls,
     putClearsOmittedFields: options.putClearsOmittedFields ?? false,

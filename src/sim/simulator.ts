@@ -4,6 +4,7 @@ import { InstanceClock } from "./clock.ts";
 import { Counters } from "./counters.ts";
 import { Cluster } from "./limits/cluster.ts";
 import { FaultRegistry } from "./faults.ts";
+import { WriteRuleRegistry } from "./write_rules.ts";
 import { formatGlideDateTime } from "./glide_time.ts";
 import { Journal } from "./journal.ts";
 import type {
@@ -89,6 +90,7 @@ export const SEEDABLE_TABLES: readonly string[] = Object.keys(SEEDERS);
 export class SimulatorImpl implements Simulator {
   readonly clock: InstanceClock;
   readonly faults: FaultRegistry;
+  readonly writeRules = new WriteRuleRegistry();
   readonly journal: Journal;
   readonly counters = new Counters();
   readonly writer: SimWriter;
@@ -115,6 +117,7 @@ export class SimulatorImpl implements Simulator {
       clock: this.clock,
       counters: this.counters,
       faults: this.faults,
+      writeRules: this.writeRules,
       journal: this.journal,
       users: directory,
       oauth,
@@ -162,6 +165,7 @@ export class SimulatorImpl implements Simulator {
       step: (n, table) => bw.step(n, table),
     };
     for (const f of options.faults) this.faults.add(f);
+    for (const r of options.writeRules) this.writeRules.add(r);
   }
 
   static async start(input: SimulatorOptions): Promise<SimulatorImpl> {

@@ -9,12 +9,15 @@ import type { OAuthServer } from "./auth/oauth.ts";
 import type { Random } from "./random.ts";
 import type { RateLimitRule } from "./rate_limit_rule.ts";
 import type { Cluster } from "./limits/cluster.ts";
+import type { WriteRuleRegistry } from "./write_rules.ts";
 
 export interface SimState {
   db: Database;
   clock: InstanceClock;
   counters: Counters;
   faults: FaultRegistry;
+  /** Business rules, data policies, write ACLs and quota cancellations that refuse or bend writes. */
+  writeRules: WriteRuleRegistry;
   journal: Journal;
   users: UserDirectory;
   oauth: OAuthServer;

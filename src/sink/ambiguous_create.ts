@@ -14,11 +14,12 @@
  * that sys id before a resend under `retry` and `correlation_lookup`: the instance refuses a second row with
  * the same sys id, so resending blindly would turn a success into an error.
  */
-import { AmbiguousRequestError, condition } from "../instance/mod.ts";
+import { AmbiguousRequestError, condition, type TableRow } from "../instance/mod.ts";
 import { backoffCeiling, fullJitter, type Sleep, sleepRejectingOnAbort } from "../common/delay.ts";
 import { MappingError, SinkRecordError } from "./record_error.ts";
 import type { AmbiguousCreateBehavior, ResendSettings } from "./settings.ts";
 import { asRecordError, type SinkTableApi, WRITE_ANSWER_FIELDS } from "./table_api.ts";
+import { isQuotaCancelled } from "./write_refusal.ts";
 
 export interface CreateResult {
   /** `update` when correlation_lookup found the row before creating. */
@@ -28,6 +29,8 @@ export interface CreateResult {
   outcome: "created" | "updated";
   /** Sends beyond the first. */
   retries: number;
+  /** The row as the instance answered (the `answerFields`), when it answered. */
+  row?: TableRow;
 }
 
 export interface AmbiguousCreateSettings {
@@ -42,6 +45,8 @@ export interface CreateRequest {
   body: Record<string, string>;
   /** The sys id the new row gets, when the record's key names one. */
   sysId: string | null;
+  /** `sysparm_fields` of the answer (default: the sys id only). */
+  answerFields?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -68,10 +73,20 @@ export class RowCreator {
       return await this.#post(request, 0);
     } catch (error) {
       if (error instanceof AmbiguousRequestError) {
+        const quota = isQuotaCancelled(error);
         throw new SinkRecordError(
-          "ambiguous_create",
-          `${error.message}; the row may or may not exist (svc.sink.create.ambiguous.behavior=fail_ambiguous)`,
-          { retries: error.attempts - 1, cause: error },
+          quota ? "quota_cancelled" : "ambiguous_create",
+          `${
+            quota
+              ? `${error.method} ${error.path}: the instance's transaction quota cancelled the create (200 with ` +
+                `"Transaction cancelled: maximum execution time exceeded")`
+              : error.message
+          }; the row may or may not exist (svc.sink.create.ambiguous.behavior=fail_ambiguous)`,
+          {
+            retries: error.attempts - 1,
+            instanceMessage: quota ? "Transaction cancelled: maximum execution time exceeded" : null,
+            cause: error,
+          },
         );
       }
       throw error;
@@ -114,15 +129,16 @@ export class RowCreator {
     }
     const existing = await this.#findByCorrelation(request, field, value);
     if (existing !== null) {
+      let row: TableRow;
       try {
-        await this.api.update(request.table, existing, request.body, this.settings.updateMethod, {
-          fields: WRITE_ANSWER_FIELDS,
+        row = await this.api.update(request.table, existing, request.body, this.settings.updateMethod, {
+          fields: [...(request.answerFields ?? WRITE_ANSWER_FIELDS)],
           signal: request.signal,
         });
       } catch (error) {
         throw asRecordError(error);
       }
-      return { operation: "update", sysId: existing, status: 200, outcome: "updated", retries: 0 };
+      return { operation: "update", sysId: existing, status: 200, outcome: "updated", retries: 0, row };
     }
     return await this.#createWithResends(
       request,
@@ -134,11 +150,11 @@ export class RowCreator {
     const body = request.sysId === null ? request.body : { ...request.body, sys_id: request.sysId };
     try {
       const row = await this.api.create(request.table, body, {
-        fields: WRITE_ANSWER_FIELDS,
+        fields: [...(request.answerFields ?? WRITE_ANSWER_FIELDS)],
         signal: request.signal,
       });
       const sysId = typeof row.sys_id === "string" ? row.sys_id : request.sysId;
-      return { operation: "create", sysId, status: 201, outcome: "created", retries };
+      return { operation: "create", sysId, status: 201, outcome: "created", retries, row };
     } catch (error) {
       throw asRecordError(error, retries);
     }
@@ -154,7 +170,11 @@ export class RowCreator {
     return row === null ? null : request.sysId;
   }
 
-  /** The one row whose correlation field holds `value`, or null; more than one is a record error. */
+  /**
+   * The one row whose correlation field holds `value`, or null; more than one is a record error. Every row that
+   * comes back must hold the value: an instance drops a query term on a field it does not know and answers
+   * unrelated rows, which must never be written to.
+   */
   async #findByCorrelation(request: CreateRequest, field: string, value: string): Promise<string | null> {
     let query: string;
     try {
@@ -167,10 +187,18 @@ export class RowCreator {
     const { rows } = await this.api.list(request.table, {
       query,
       limit: 2,
-      fields: ["sys_id"],
+      fields: ["sys_id", field],
       excludeReferenceLink: true,
       signal: request.signal,
     });
+    if (rows.some((row) => row[field] !== value)) {
+      throw new SinkRecordError(
+        "invalid_field",
+        `the lookup of table "${request.table}" by correlation field "${field}" (svc.sink.correlation.field) ` +
+          `answered rows that do not hold the value: the instance ignores a query on a field the table lacks; ` +
+          `nothing was written`,
+      );
+    }
     if (rows.length > 1) {
       throw new SinkRecordError(
         "correlation_ambiguous",

@@ -11,6 +11,7 @@ export type DictionaryLookup = (table: string, signal?: AbortSignal) => Promise<
 export class DictionaryCache {
   readonly #lookup: DictionaryLookup;
   readonly #columns = new Map<string, Promise<ReadonlySet<string> | null>>();
+  readonly #types = new Map<string, Promise<ReadonlyMap<string, string> | null>>();
 
   constructor(lookup: DictionaryLookup) {
     this.#lookup = lookup;
@@ -26,5 +27,17 @@ export class DictionaryCache {
     this.#columns.set(table, columns);
     columns.catch(() => this.#columns.delete(table));
     return columns;
+  }
+
+  /** The table's field types (name → internal type), or null when the dictionary cannot be read. */
+  types(table: string, signal?: AbortSignal): Promise<ReadonlyMap<string, string> | null> {
+    const cached = this.#types.get(table);
+    if (cached) return cached;
+    const types = this.#lookup(table, signal).then((dictionary) =>
+      dictionary === null ? null : new Map([...dictionary.fields].map(([name, def]) => [name, def.type]))
+    );
+    this.#types.set(table, types);
+    types.catch(() => this.#types.delete(table));
+    return types;
   }
 }

@@ -56,6 +56,8 @@ export interface ErrorReport extends SuccessReport {
   classification: ErrorClassification | "unknown_field_dropped";
   retries: number;
   response_excerpt: string | null;
+  /** The instance's own words (`error.message: error.detail`), when it refused the write with any. */
+  instance_message: string | null;
   exception: string;
 }
 
@@ -82,6 +84,7 @@ export function errorReport(context: ReportContext, error: Error): Report {
       classification: recordError?.classification ?? "mapping",
       retries: recordError?.retries ?? 0,
       response_excerpt: recordError?.responseExcerpt ?? null,
+      instance_message: recordError?.instanceMessage ?? null,
       exception: describeException(error),
     },
   };
@@ -100,6 +103,7 @@ export function droppedFieldsReport(
       classification: "unknown_field_dropped",
       retries: 0,
       response_excerpt: null,
+      instance_message: null,
       exception: `SinkRecordError: table "${context.table}" has no field ${
         dropped.map((d) => `"${d}"`).join(", ")
       }; left out (svc.sink.unknown.field.behavior=drop)`,

@@ -6,6 +6,8 @@
 import { PropReader } from "../common/prop_reader.ts";
 import type { TypedProps } from "../common/props.ts";
 import { SINK_TOPIC_PREFIX } from "../config/defs/sink.ts";
+import type { VerifySettings } from "./write_verify.ts";
+import { type ApiErrorBehavior, effectiveApiErrorBehavior } from "../config/record_error_handling.ts";
 
 class SinkConfigError extends Error {
   constructor(message: string) {
@@ -31,7 +33,7 @@ export type NestedBehavior = "reject" | "flatten" | "stringify";
 export type UnknownFieldBehavior = "fail" | "drop" | "passthrough";
 export type NotFoundBehavior = "fail" | "ignore" | "create";
 export type AmbiguousCreateBehavior = "fail_ambiguous" | "retry" | "correlation_lookup";
-export type ApiErrorBehavior = "fail" | "log" | "ignore";
+export type { ApiErrorBehavior };
 
 export interface FieldRuleSettings {
   /** `svc.sink.field.rename`: from → to. */
@@ -74,6 +76,7 @@ export interface SinkSettings {
   batchMaxRecords: number | null;
   onApiErrors: ApiErrorBehavior;
   fields: FieldRuleSettings;
+  verify: VerifySettings;
   reporter: ReporterSettings;
   resend: ResendSettings;
 }
@@ -127,7 +130,10 @@ export function sinkSettingsFromProps(props: TypedProps): SinkSettings {
     batchMaxRecords: read.boolean("svc.sink.batch.enabled")
       ? read.number("svc.sink.batch.max.records")
       : null,
-    onApiErrors: read.oneOf("behavior.on.api.errors", ["fail", "log", "ignore"] as const),
+    onApiErrors: effectiveApiErrorBehavior(
+      read.optionalString("behavior.on.api.errors"),
+      read.optionalString("errors.tolerance"),
+    ),
     fields: {
       renames: parseRenames(read.list("svc.sink.field.rename")),
       allowlist: allowlist.length > 0 ? new Set(allowlist) : null,
@@ -140,6 +146,11 @@ export function sinkSettingsFromProps(props: TypedProps): SinkSettings {
         "svc.sink.unknown.field.behavior",
         ["fail", "drop", "passthrough"] as const,
       ),
+    },
+    verify: {
+      enabled: read.boolean("svc.sink.verify.writes"),
+      rewritten: new Set(read.list("svc.sink.verify.rewritten.fields")),
+      ignored: new Set(read.list("svc.sink.verify.ignore.fields")),
     },
     reporter: {
       bootstrapServers: read.list("svc.sink.reporter.bootstrap.servers"),

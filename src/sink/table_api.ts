@@ -1,7 +1,8 @@
 /** The table calls the sink makes; `TableClient` (src/instance) provides them. */
 import type { TableClient } from "../instance/mod.ts";
-import { InstanceHttpError } from "../instance/mod.ts";
+import { errorEnvelopeText, InstanceHttpError } from "../instance/mod.ts";
 import { recordStatusClassification, SinkRecordError } from "./record_error.ts";
+import { refusalOf } from "./write_refusal.ts";
 
 export type SinkTableApi = Pick<TableClient, "create" | "update" | "delete" | "list" | "get" | "dictionary">;
 
@@ -13,19 +14,27 @@ export type SinkTableApi = Pick<TableClient, "create" | "update" | "delete" | "l
 export const WRITE_ANSWER_FIELDS: readonly string[] = ["sys_id"];
 
 /**
- * An instance answer that condemns this record (400, 403, 404, 409, 413, 422) as a record error; any other
+ * An instance answer that condemns this record (400, 403, 404, 409, 413, 422) as a record error, a 403 named by
+ * the instance's words (write_refusal.ts); any other
  * error is returned unchanged (a 401 or a retries-exhausted failure concerns the task, not the record).
  */
 export function asRecordError(error: unknown, retries = 0): unknown {
   if (!(error instanceof InstanceHttpError)) return error;
-  const classification = recordStatusClassification(error.status);
-  if (classification === null) return error;
-  return new SinkRecordError(classification, error.message, {
-    status: error.status,
-    retries,
-    responseExcerpt: error.excerpt,
-    cause: error,
-  });
+  const byStatus = recordStatusClassification(error.status);
+  if (byStatus === null) return error;
+  const instanceMessage = errorEnvelopeText(error.excerpt);
+  const { classification, explanation } = refusalOf(error.status, byStatus, instanceMessage);
+  return new SinkRecordError(
+    classification,
+    explanation ? `${explanation}: ${error.message}` : error.message,
+    {
+      status: error.status,
+      retries,
+      responseExcerpt: error.excerpt,
+      instanceMessage: instanceMessage || null,
+      cause: error,
+    },
+  );
 }
 
 /** True for an `InstanceHttpError` with this status. */

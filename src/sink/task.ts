@@ -30,6 +30,7 @@ import {
 } from "../instance/mod.ts";
 import { RowCreator } from "./ambiguous_create.ts";
 import { DictionaryCache } from "./dictionary_cache.ts";
+import { checkConfiguredFields } from "./configured_fields_check.ts";
 import { UnknownFieldRule } from "./field_rules/unknown.ts";
 import { KeyScheduler } from "./key_scheduler.ts";
 import { OffsetTracker, sourceOf, type TopicPartition } from "./offset_tracker.ts";
@@ -45,7 +46,12 @@ import {
 import { type SinkSettings, sinkSettingsFromProps } from "./settings.ts";
 import type { SinkTableApi } from "./table_api.ts";
 import { RecordWriter } from "./writer.ts";
+import { WriteVerifier } from "./write_verify.ts";
+import { retriableClassOf } from "./write_refusal.ts";
 import { describeUnplanned, planWrite, type WritePlan } from "./write_plan.ts";
+
+/** Writes by how they ended: `ok`, a record error's classification, or a retriable class (write_refusal.ts). */
+const WRITES_BY_CLASS = "tablesync_sink_writes_total";
 
 /** The runtime's entry point: one task instance per worker. */
 export function createSinkTask(): SinkTask {
@@ -106,6 +112,7 @@ class TableSinkTask implements SinkTask {
     const client = await TableClient.create(instanceOptionsFromProps(props));
     let reporter: Reporter;
     try {
+      await checkConfiguredFields(settings, (table) => client.dictionary(table, context.signal));
       reporter = await startReporter({
         settings: settings.reporter,
         config,
@@ -135,6 +142,7 @@ class TableSinkTask implements SinkTask {
       updateMethod: settings.updateMethod,
       resend: settings.resend,
     });
+    const dictionaries = new DictionaryCache((table, signal) => client.dictionary(table, signal));
     this.#started = {
       settings,
       context,
@@ -147,14 +155,17 @@ class TableSinkTask implements SinkTask {
           ? settings.maxInFlight
           : 2 * settings.maxInFlight * settings.batchMaxRecords,
       ),
-      unknownFields: new UnknownFieldRule(
-        settings.fields.unknownFieldBehavior,
-        new DictionaryCache((table, signal) => client.dictionary(table, signal)),
+      unknownFields: new UnknownFieldRule(settings.fields.unknownFieldBehavior, dictionaries),
+      writer: new RecordWriter(
+        api,
+        creator,
+        { notFound: settings.notFound, updateMethod: settings.updateMethod },
+        new WriteVerifier(settings.verify),
+        // passthrough is for users who cannot read the dictionary: verification then goes by field names.
+        settings.fields.unknownFieldBehavior === "passthrough"
+          ? () => Promise.resolve(null)
+          : (table, signal) => dictionaries.types(table, signal),
       ),
-      writer: new RecordWriter(api, creator, {
-        notFound: settings.notFound,
-        updateMethod: settings.updateMethod,
-      }),
     };
     // Exposed from the start at 0, so a scrape sees the series before the first retry (rate() and alerts need it).
     context.metrics.increment("tablesync_sink_records_retried_total", {}, 0);
@@ -261,6 +272,10 @@ class TableSinkTask implements SinkTask {
         table: plan.table,
         outcome: result.outcome,
       });
+      context.metrics.increment(WRITES_BY_CLASS, { class: "ok" });
+      for (const field of result.rewritten ?? []) {
+        context.metrics.increment("tablesync_sink_fields_rewritten_total", { table: plan.table, field });
+      }
       return { kind: "written", record, reports };
     } catch (error) {
       if (error instanceof SinkRecordError) {
@@ -269,6 +284,9 @@ class TableSinkTask implements SinkTask {
       if (isRetriable(error) || context.signal.aborted) {
         batch.retriable ??= error as Error;
         context.metrics.increment("tablesync_sink_records_retried_total");
+        if (!context.signal.aborted) {
+          context.metrics.increment(WRITES_BY_CLASS, { class: retriableClassOf(error) });
+        }
       } else {
         batch.fatal ??= error as Error;
       }
@@ -288,6 +306,7 @@ class TableSinkTask implements SinkTask {
     context.metrics.increment("tablesync_sink_records_failed_total", {
       classification: error.classification,
     });
+    context.metrics.increment(WRITES_BY_CLASS, { class: error.classification });
     try {
       await started.reporter.send([errorReport(report, error)]);
     } catch (sendError) {

@@ -23,6 +23,7 @@ import {
 } from "../instance/mod.ts";
 import type { InstanceTimeSource } from "./instance_time.ts";
 import { readRowCursor } from "./row_cursor.ts";
+import { readableDictionary, unknownQueryField } from "./query_field_check.ts";
 import type { TableSettings } from "./settings.ts";
 
 /** The task cannot poll a table as configured. */
@@ -58,6 +59,8 @@ export async function probeTable(
   signal: AbortSignal,
   clock: InstanceTimeSource,
 ): Promise<ProbeOutcome | null> {
+  const unknownField = await unknownQueryField(client, t, logger, signal);
+  if (unknownField !== null) throw new StartupProbeError(`startup probe: ${describe(t)}: ${unknownField}`);
   const fields = [t.sysIdField, t.timestampField];
   let rows: TableRow[];
   let total: number | null;
@@ -128,13 +131,7 @@ async function checkFieldsInDictionary(
   signal: AbortSignal,
   hiddenRows: number,
 ): Promise<void> {
-  let dictionary;
-  try {
-    dictionary = await client.dictionary(t.table, signal);
-  } catch (error) {
-    logger.debug({ table: t.table, error: (error as Error).message }, "dictionary not readable");
-    dictionary = null;
-  }
+  const dictionary = await readableDictionary(client, t.table, logger, signal);
   const what = hiddenRows > 0
     ? `counts ${hiddenRows} rows, but its first row is hidden from the integration user by access control`
     : "is empty";

@@ -245,3 +245,30 @@ Deno.test("run: the file's warnings (unknown worker keys, no connectors) are log
     out.stderr.join("\n"),
   );
 });
+
+Deno.test("validate: each sink says what happens to a refused record under errors.tolerance and behavior.on.api.errors", async () => {
+  const sink = (name: string, extra: string) =>
+    `  - name: ${name}\n    config:\n      connector.class: TableSinkConnector\n      topics: t\n` +
+    `      svc.url: https://dev1.service-now.com\n      svc.auth.username: u\n      svc.auth.password: p\n` +
+    `      svc.sink.table: incident\n${extra}`;
+  const text = "worker:\n  bootstrap.servers: kafka:9092\nconnectors:\n" +
+    sink("tolerant", "      errors.tolerance: all\n      errors.deadletterqueue.topic.name: dlq\n") +
+    sink("strict", "") +
+    sink(
+      "explicit",
+      "      errors.tolerance: all\n      errors.deadletterqueue.topic.name: dlq\n" +
+        "      behavior.on.api.errors: fail\n",
+    );
+  const out = await validateText("sinks.yaml", text);
+  assertEquals(out.code, 0, out.stderr);
+  assertStringIncludes(
+    out.stdout,
+    "record errors: a refused record goes to the dead letter queue dlq, is logged and skipped; the task goes on " +
+      "(behavior.on.api.errors unset, so log)",
+  );
+  assertStringIncludes(out.stdout, "record errors: a refused record fails the task (errors.tolerance=none)");
+  assertStringIncludes(
+    out.stdout,
+    "record errors: a refused record goes to the dead letter queue dlq, then the task fails (behavior.on.api.errors=fail)",
+  );
+});

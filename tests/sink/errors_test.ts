@@ -77,7 +77,7 @@ Deno.test("records after a retriable failure on the same row are not written out
 });
 
 for (
-  const [status, classification] of [[400, "bad_request"], [403, "forbidden"], [409, "conflict"], [
+  const [status, classification] of [[400, "bad_request"], [403, "acl_denied"], [409, "conflict"], [
     422,
     "unprocessable",
   ]] as const
@@ -133,6 +133,22 @@ Deno.test("behavior.on.api.errors=fail stops the task naming topic, partition, o
   assertStringIncludes(error.message, "HTTP 400");
   assertEquals(h.context.recordErrors.length, 1, "reported to the dead letter queue before failing");
   assertEquals(await h.task.preCommit(consumed(8)), consumed(7));
+});
+
+Deno.test("behavior.on.api.errors unset follows errors.tolerance: all logs and skips, the task goes on", async () => {
+  await using h = await startHarness({ config: { "errors.tolerance": "all" } });
+  const [a, b] = [seedIncident(h.sim), seedIncident(h.sim)];
+  h.sim.writeRules.add({ kind: "abort", table: "incident", name: "No urgency 1", when: { urgency: "1" } });
+  await h.put(
+    sinkRecord({ offset: 0, key: a, value: mapValue({ urgency: 1 }) }),
+    sinkRecord({ offset: 1, key: b, value: mapValue({ urgency: 2 }) }),
+  );
+  assertEquals(h.context.recordErrors.length, 1);
+  assertEquals((h.context.recordErrors[0].error as SinkRecordError).classification, "business_rule_abort");
+  assertStringIncludes(h.context.recordErrors[0].error.message, 'business rule "No urgency 1" aborted it');
+  assertEquals(h.context.lines.filter((l) => l.level === "warn").length, 1);
+  assertEquals(h.sim.table("incident").get(b)?.urgency, "2");
+  assertEquals(await h.task.preCommit(consumed(2)), consumed(2));
 });
 
 Deno.test("behavior.on.api.errors=ignore skips without a log line", async () => {

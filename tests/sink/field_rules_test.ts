@@ -189,7 +189,7 @@ Deno.test("unknown.field.behavior: fail names the fields, drop writes the rest, 
     () => new UnknownFieldRule("fail", cache).apply("incident", input),
     SinkRecordError,
   );
-  assertEquals((error as SinkRecordError).classification, "unknown_field");
+  assertEquals((error as SinkRecordError).classification, "invalid_field");
   assertStringIncludes(error.message, 'table "incident" has no field "bogus", "also_bogus"');
   assertEquals(await new UnknownFieldRule("drop", cache).apply("incident", input), {
     body: { short_description: "s", u_vendor: "v" },

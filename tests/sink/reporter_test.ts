@@ -97,9 +97,13 @@ Deno.test("success and error records: JSON keyed by sys id, with source coordina
       value.retries,
       value.source,
     ],
-    ["update", "incident", rejected, 403, "forbidden", 0, { topic: "incidents", partition: 0, offset: 12 }],
+    ["update", "incident", rejected, 403, "data_policy", 0, { topic: "incidents", partition: 0, offset: 12 }],
   );
   assertStringIncludes(value.response_excerpt, "Data Policy Exception");
+  assertStringIncludes(
+    value.instance_message,
+    "Operation Failed: Data Policy Exception for user with password=",
+  );
   assertStringIncludes(value.exception, "InstanceHttpError: PATCH /api/now/table/incident/");
   for (const record of [...ok, ...errors]) {
     assert(!record.value!.includes(PASSWORD), "no password in a reporter record");

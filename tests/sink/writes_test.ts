@@ -270,7 +270,7 @@ Deno.test("unknown fields: the dictionary (with inherited task fields) is read o
     );
     assertEquals(dictionaryReads(h), reads, "cached: no second lookup");
     const error = h.context.recordErrors[0].error as SinkRecordError;
-    assertEquals([error.classification, h.context.recordErrors[0].record.kafkaOffset], ["unknown_field", 1]);
+    assertEquals([error.classification, h.context.recordErrors[0].record.kafkaOffset], ["invalid_field", 1]);
     assertEquals(described(h.proxy.writes()).map(([, , body]) => body), [
       { short_description: "task field", caller_id: "" },
       { urgency: "1" },
@@ -313,11 +313,12 @@ Deno.test("a u_ column from the dictionary passes rename, allowlist and the unkn
       "svc.sink.field.rename": "vendor_ref:u_vendor_ref",
       "svc.sink.field.allowlist": "u_vendor_ref,short_description",
     },
-  });
-  h.sim.table("sys_dictionary").insert({
-    name: "incident",
-    element: "u_vendor_ref",
-    internal_type: "string",
+    beforeStart: (sim) =>
+      sim.table("sys_dictionary").insert({
+        name: "incident",
+        element: "u_vendor_ref",
+        internal_type: "string",
+      }),
   });
   const sysId = seedIncident(h.sim);
   await h.put(
@@ -366,12 +367,14 @@ Deno.test("nested values through the task: reject is a record error, flatten wri
   }
 });
 
-Deno.test("creates and updates ask the instance to answer with the sys id only, singly and in batches", async () => {
+Deno.test("creates and updates ask back the fields they sent (verified writes), the sys id only without, singly and in batches", async () => {
   const batched: Record<string, string> = {
     "svc.sink.batch.enabled": "true",
     "svc.sink.batch.max.records": "10",
   };
-  for (const config of [{}, batched]) {
+  const unverified = { "svc.sink.verify.writes": "false" };
+  for (const config of [{}, batched, unverified, { ...batched, ...unverified }]) {
+    const asked = "svc.sink.verify.writes" in config ? "sys_id" : "sys_id,short_description";
     await using h = await startHarness({ config });
     const existing = seedIncident(h.sim);
     const doomed = seedIncident(h.sim);
@@ -383,7 +386,7 @@ Deno.test("creates and updates ask the instance to answer with the sys id only, 
     const writes = h.sim.journal.find((e) => e.route.includes("/table/incident") && e.method !== "GET");
     assertEquals(
       writes.map((e) => [e.method, e.params.sysparm_fields ?? null]).sort(),
-      [["DELETE", null], ["PATCH", "sys_id"], ["POST", "sys_id"]],
+      [["DELETE", null], ["PATCH", asked], ["POST", asked]],
       JSON.stringify(config),
     );
     const created = h.sim.table("incident").sysIds().filter((id) =>

@@ -54,6 +54,46 @@ Deno.test("probe: a cursor field the table does not return fails the start namin
   }
 });
 
+Deno.test("probe: a filter naming a field the table lacks (inherited ones count) fails the start naming it", async () => {
+  const sim = await startSim();
+  try {
+    insertRow(sim, "incident", { sys_updated_on: "2024-01-01 00:00:00" });
+    // priority is inherited from task, caller_id.name is dot-walked: both are fine; categroy is a typo.
+    const raw = sourceConfig(sim, { inc: "incident" }, {
+      "svc.table.inc.query": "priority=1^caller_id.nameSTARTSWITHa^ORcategroy=network",
+    });
+    const task = new TableSourceTask();
+    const context = new TestContext();
+    const error = await assertRejects(() => task.start(raw, propsOf(raw), context), StartupProbeError);
+    assertStringIncludes(error.message, "table incident (alias inc)");
+    assertStringIncludes(error.message, "svc.table.inc.query names field categroy");
+    assertStringIncludes(error.message, "would ignore the term and read every row");
+    context.abort();
+    await task.stop();
+  } finally {
+    await sim.stop();
+  }
+});
+
+Deno.test("probe: a projection naming a field the table lacks fails the start naming it", async () => {
+  const sim = await startSim();
+  try {
+    insertRow(sim, "incident", { sys_updated_on: "2024-01-01 00:00:00" });
+    const raw = sourceConfig(sim, { inc: "incident" }, {
+      "svc.table.inc.fields": "sys_id,sys_updated_on,caller_id.name,short_descripton",
+    });
+    const task = new TableSourceTask();
+    const context = new TestContext();
+    const error = await assertRejects(() => task.start(raw, propsOf(raw), context), StartupProbeError);
+    assertStringIncludes(error.message, "svc.table.inc.fields names field short_descripton");
+    assertStringIncludes(error.message, "would leave it out of every record");
+    context.abort();
+    await task.stop();
+  } finally {
+    await sim.stop();
+  }
+});
+
 Deno.test("probe: warns when the integration user's time zone is not UTC, not when it is", async () => {
   for (const timeZone of ["America/New_York", "UTC"]) {
     const sim = await startSim({ users: [{ userName: USER, password: PASSWORD, timeZone }] });

@@ -135,9 +135,9 @@ export const SINK_DEFS: readonly PropertyDef[] = [
   sink(
     "behavior.on.api.errors",
     "STRING",
-    "A permanent record error after reporting: fail the task, log and skip, or ignore.",
+    "A permanent record error after reporting and the dead letter queue: fail the task, log and skip, or ignore. Unset: follows errors.tolerance (all: log, none: fail).",
     {
-      default: "fail",
+      default: null,
       validValues: ["fail", "log", "ignore"],
     },
   ),
@@ -197,6 +197,24 @@ export const SINK_DEFS: readonly PropertyDef[] = [
       default: "fail",
       validValues: ["fail", "drop", "passthrough"],
     },
+  ),
+  fields(
+    "svc.sink.verify.writes",
+    "BOOLEAN",
+    "Verified writes: a create or update asks back the fields it sent and compares them (after the instance's normalisation); a field that did not take (write ACL, read-only field, a business rule) is a not_written record error.",
+    { default: "true" },
+  ),
+  fields(
+    "svc.sink.verify.rewritten.fields",
+    "LIST",
+    "Fields business rules legitimately rewrite: asked back and compared, a difference counted (tablesync_sink_fields_rewritten_total), not an error.",
+    { default: "", validator: identifierList },
+  ),
+  fields(
+    "svc.sink.verify.ignore.fields",
+    "LIST",
+    "Fields never asked back nor compared by verified writes (journal and password fields are skipped anyway).",
+    { default: "", validator: identifierList },
   ),
 
   reporter(

@@ -12,6 +12,7 @@ import { registerSecret } from "../../observability/redact.ts";
 import { InstanceHttpError } from "../errors.ts";
 import type { OAuthOptions } from "../options.ts";
 import type { Authenticator } from "./authenticator.ts";
+import { InstanceHtmlPageError, isHtmlPage } from "../html_page.ts";
 
 const log = logger("instance");
 
@@ -121,6 +122,8 @@ export class OAuthAuthenticator implements Authenticator {
           } and the grant type)`,
       );
     }
+    // A login or SSO page in front of the instance: transient, never "a token response that is not JSON".
+    if (isHtmlPage(null, body)) throw new InstanceHtmlPageError(label, status, 1);
     let parsed: Record<string, unknown>;
     try {
       parsed = JSON.parse(body);

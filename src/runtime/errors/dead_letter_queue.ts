@@ -1,7 +1,8 @@
 /**
  * The dead letter queue (Kafka Connect's DeadLetterQueueReporter): records that failed a tolerated stage are
  * produced to `errors.deadletterqueue.topic.name` with their original key, value, headers and timestamp, and,
- * when `errors.deadletterqueue.context.headers.enable=true`, the `__connect.errors.*` context headers.
+ * when `errors.deadletterqueue.context.headers.enable=true`, the `__connect.errors.*` context headers and the
+ * headers a connector's error names in `errorContextHeaders` (the sink's `tablesync.errors.*`).
  */
 import { type Admin, kafkaErrorType, type ProducedRecord, type Producer } from "../../kafka/mod.ts";
 import { redact } from "../../observability/redact.ts";
@@ -59,6 +60,13 @@ export class DeadLetterQueue {
       h("exception.class.name", javaClassName(error));
       h("exception.message", redact(error.message));
       h("exception.stacktrace", redact(error.stack ?? `${error.name}: ${error.message}`));
+      // A connector's own error context (the sink's write class and the instance's words), beside Connect's.
+      const extra = (error as { errorContextHeaders?: unknown }).errorContextHeaders;
+      if (extra !== null && typeof extra === "object") {
+        for (const [name, value] of Object.entries(extra)) {
+          if (typeof value === "string") headers[name] = redact(value);
+        }
+      }
     }
     const out: ProducedRecord = {
       topic: this.#options.topic,

@@ -3,6 +3,7 @@ import type { ActiveFaults, Fault } from "../faults.ts";
 import { httpDate } from "../glide_time.ts";
 import { type ApiResponse, bodyOf } from "../http/answer.ts";
 import { errorBody, Errors } from "../http/responses.ts";
+import { HTML_TYPE, htmlPage } from "../http/html_pages.ts";
 
 /** What a proxy that adds its own Date does to the header: several comma-joined values. */
 export function proxyDate(
@@ -38,6 +39,9 @@ export function faultResponse(fault: Fault, headers: Headers, nowMs: number): Ap
     case "accepted":
       headers.delete("content-type");
       return { status: 202, headers };
+    case "html_page":
+      headers.set("content-type", HTML_TYPE);
+      return { status: 200, headers, body: bodyOf(htmlPage(fault.page ?? "hibernating")) };
     case "unauthorized":
       return { status: 401, headers, body: bodyOf(errorBody(...Errors.notAuthenticated)) };
     default:

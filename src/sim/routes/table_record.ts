@@ -106,9 +106,15 @@ export async function insertRecord(
   if (!store) return readOnlyView(req, "Insert");
   const values = await readBody(req);
   if ("status" in values && "headers" in values) return values as ApiResponse;
+  const verdict = req.state.writeRules.judge(
+    store,
+    "insert",
+    applyBusinessRules(store, values as Record<string, string>),
+  );
+  if (verdict.refused) return refusedWrite(req, verdict.refused);
   let row: number;
   try {
-    row = store.insert(applyBusinessRules(store, values as Record<string, string>), writeContext(req));
+    row = store.insert(verdict.values, writeContext(req));
   } catch (e) {
     if (e instanceof DuplicateSysIdError) {
       return {
@@ -135,13 +141,20 @@ export async function updateRecord(
   const values = await readBody(req);
   if ("status" in values && "headers" in values) return values as ApiResponse;
   const clear = req.method === "PUT" && req.state.settings.putClearsOmittedFields;
-  store.update(
-    row,
+  const verdict = req.state.writeRules.judge(
+    store,
+    "update",
     applyBusinessRules(store, values as Record<string, string>, row),
-    writeContext(req),
-    clear,
+    row,
   );
+  if (verdict.refused) return refusedWrite(req, verdict.refused);
+  store.update(row, verdict.values, writeContext(req), clear);
   return written(req, 200, source, row);
+}
+
+/** A write a business rule, data policy or the quota refused: nothing stored. */
+function refusedWrite(req: ApiRequest, refused: { status: number; body: string }): ApiResponse {
+  return { status: refused.status, headers: req.headers, body: bodyOf(refused.body) };
 }
 
 export function deleteRecord(req: ApiRequest, source: RowSource, store?: TableStore): ApiResponse {

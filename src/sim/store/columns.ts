@@ -38,7 +38,9 @@ class DictionaryColumn implements Column {
   }
 
   set(row: number, value: string): void {
-    this.#codes[row] = this.codeOf(value);
+    // codeOf may widen the codes into a new array: read #codes after it, or the value lands in the old one.
+    const code = this.codeOf(value);
+    this.#codes[row] = code;
   }
 
   /** The code of a value, adding it to the pool (and widening the codes) when new. */

@@ -29,7 +29,7 @@ export class UnknownFieldRule {
     const columns = await this.dictionaries.columns(table, signal);
     if (columns === null) {
       throw new SinkRecordError(
-        "unknown_field",
+        "invalid_field",
         `the dictionary of table "${table}" cannot be read (unknown table, or no read access to sys_db_object ` +
           `and sys_dictionary); grant it or set svc.sink.unknown.field.behavior=passthrough`,
       );
@@ -38,7 +38,7 @@ export class UnknownFieldRule {
     if (unknown.length === 0) return { body, dropped: [] };
     if (this.behavior === "fail") {
       throw new SinkRecordError(
-        "unknown_field",
+        "invalid_field",
         `table "${table}" has no field ${
           unknown.map((n) => `"${n}"`).join(", ")
         } (svc.sink.unknown.field.behavior=fail)`,

@@ -53,10 +53,13 @@ export interface HarnessOptions {
   config?: RawConfig;
   sim?: SimulatorOptions;
   tolerance?: "all" | "none";
+  /** Runs on the simulator before the task starts (e.g. a dictionary row the start-time checks read). */
+  beforeStart?: (sim: Simulator) => void;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<SinkHarness> {
   const sim = await startSimulator({ users: [`${USER}:${PASSWORD}`], ...options.sim });
+  options.beforeStart?.(sim);
   const proxy = startRecordingProxy(sim.url);
   const config = sinkConfig(proxy.url, options.config);
   const task = createSinkTask();
