@@ -33,6 +33,11 @@ export class InstanceTimeSource {
     return this.#instantMs === null ? null : this.#instantMs + (this.localNow() - this.#receivedAt);
   }
 
+  /** The latest reading as the instance gave it (not carried forward on the local clock), or null before any. */
+  last(): number | null {
+    return this.#instantMs;
+  }
+
   /** The instance time of a reading younger than FRESHNESS_MS, or null. */
   fresh(): number | null {
     if (this.#instantMs === null || this.localNow() - this.#receivedAt >= FRESHNESS_MS) return null;

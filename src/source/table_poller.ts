@@ -98,6 +98,8 @@ export class TablePoller {
   /** `#cursor` as an offset, shared by every record until the cursor moves. */
   #offset: SourceOffset | null;
   #sweep: Sweep | null = null;
+  /** The instance's own clock reading before the running sweep's first request (no local clock in it). */
+  #readingAtSweep: number | null = null;
   /** When (local clock) the running sweep fixed its high-water mark. */
   #sweepStartedAt = 0;
   /** The local instant from which the running sweep's window leaves changes to the next one (its mark). */
@@ -224,6 +226,7 @@ export class TablePoller {
     if (this.#sweep === null) {
       this.#sweepStartedAt = Date.now();
       const mark = await this.#high.forSweep();
+      this.#readingAtSweep = this.#o.clock.last();
       // Changes after the mark are left to the next sweep: the instance clock ran ahead of it by the lag and the
       // second the mark is truncated to (the poll scheduler's deadline counts from here).
       this.#windowEndedAt = Date.now() -
@@ -249,8 +252,10 @@ export class TablePoller {
       // The instance clock is behind the mark: this page may hold rows of a second still being written.
       done();
       this.#sweep = null;
-      if (this.#o.watchTime !== false) {
-        this.#react(this.#backwards.clockBehind(sweep.highWater.epochMs, page.instanceTime!.getTime()));
+      // Measured against the instance's last reading, not the mark: the mark is carried forward on the local
+      // clock, and a host clock stepped forward must not read as an instance gone back.
+      if (this.#o.watchTime !== false && this.#readingAtSweep !== null) {
+        this.#react(this.#backwards.clockBehind(this.#readingAtSweep, page.instanceTime!.getTime()));
       }
       this.#o.context.logger.debug(
         { ...this.#labels, high: sweep.highWater.text },

@@ -8,8 +8,8 @@
  *   the table went back. Gone, while the table's newest row is that far older (a second request): deleted, or
  *   removed by a rollback, which cannot be told apart, so this is a warning only. Asked once per cursor
  *   position: an idle table whose last row was deleted pays one or two requests, not one per poll;
- * - the instance clock jumped back: a sweep's first response carried a `Date` that far behind the mark
- *   (high_water.ts already refuses such a page).
+ * - the instance clock jumped back: a sweep's first response carried a `Date` that far behind the instance's
+ *   reading before it (high_water.ts already refuses such a page).
  *
  * Either logs a warning naming the likely cause, shows it as the table's warning (progress), counts
  * `tablesync_source_time_backwards_total{cause}`, and reacts per `svc.source.time.backwards.policy`: warn only,
@@ -89,9 +89,13 @@ export class TimeBackwards {
     return NONE;
   }
 
-  /** A sweep's first response said the instance clock is at `instantMs`, behind `markMs` (the mark it expected). */
-  clockBehind(markMs: number, instantMs: number): TimeBackwardsAction {
-    const behind = markMs + this.o.source.safetyLagSeconds * 1000 - instantMs;
+  /**
+   * A sweep's first response said the instance clock is at `instantMs`, behind the mark it expected; `lastMs` is
+   * the instance's own reading before that request (a `Date` header, never carried forward on the local clock,
+   * so that the host's clock stepping forward is not taken for the instance's going back).
+   */
+  clockBehind(lastMs: number, instantMs: number): TimeBackwardsAction {
+    const behind = lastMs - instantMs;
     if (behind <= this.#farMs) return NONE;
     // One jump, told once: the pages read ahead before it was seen may show it again.
     if (this.#jumpedTo !== null && Math.abs(instantMs - this.#jumpedTo) <= this.#farMs) return NONE;

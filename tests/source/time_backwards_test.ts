@@ -9,7 +9,16 @@ import { instanceOptionsFromProps, TableClient } from "../../src/instance/mod.ts
 import { sourceSettingsFromProps } from "../../src/source/settings.ts";
 import { TimeBackwards } from "../../src/source/time_backwards.ts";
 import { parseGlideDateTime } from "../../src/source/glide_timestamp.ts";
-import { propsOf, sourceConfig, startSim, TestContext } from "./support.ts";
+import {
+  pollUntil,
+  pollUntilQuiet,
+  propsOf,
+  sourceConfig,
+  startSim,
+  startTask,
+  stopTask,
+  TestContext,
+} from "./support.ts";
 
 const cursorOf = (timestamp: string, sysId: string) => ({
   timestamp,
@@ -86,6 +95,38 @@ Deno.test("time going backwards: a reverted cursor row acts, a deleted one only 
     );
   } finally {
     client.close();
+    await sim.stop();
+  }
+});
+
+Deno.test("time going backwards: the host's clock stepped forward an hour is not the instance going back; nothing is read again", async () => {
+  const sim = await startSim({ seed: { incident: 5 } });
+  const realNow = Date.now;
+  let hostStep = 0;
+  // Before the task starts: its instance clock estimate reads the local clock through Date.now.
+  Date.now = () => realNow() + hostStep;
+  try {
+    const driven = await startTask(sourceConfig(sim, { inc: "incident" }));
+    try {
+      await pollUntil(driven, (r) => r.length >= 5);
+      await pollUntilQuiet(driven, 5);
+      // The host clock steps an hour forward; the instance's clock goes on as it was.
+      sim.clock.setOffset(-3_600_000);
+      hostStep = 3_600_000;
+      const after = await pollUntilQuiet(driven, 10);
+      const backwards = driven.context.counter("tablesync_source_time_backwards_total", {
+        table: "incident",
+        alias: "inc",
+        cause: "clock",
+      });
+      assertEquals(backwards, 0, "a host clock step is not the instance's clock going back");
+      assertEquals(after.length, 0, "no row is read again");
+    } finally {
+      Date.now = realNow;
+      await stopTask(driven);
+    }
+  } finally {
+    Date.now = realNow;
     await sim.stop();
   }
 });
