@@ -3,7 +3,8 @@
  * `sys.id.field`) and projection (`fields`) name is checked against the table's dictionary, inherited columns
  * included: the instance would silently drop a query term on an unknown field and stream the whole table, and
  * leave an unknown projected field out of every record. Where the dictionary cannot
- * be read the check is skipped with a warning (the startup probe still reads the cursor fields from a row).
+ * be read, or lists no column (a database view: registered as a table, its columns are not in sys_dictionary),
+ * the check is skipped with a warning (the startup probe still reads the cursor fields from a row).
  */
 import type { Logger } from "../observability/log.ts";
 import { queryFields, type TableClient, type TableDictionary } from "../instance/mod.ts";
@@ -32,10 +33,11 @@ export async function unknownQueryField(
   signal: AbortSignal,
 ): Promise<string | null> {
   const dictionary = await readableDictionary(client, t.table, logger, signal);
-  if (dictionary === null) {
+  // No column at all: a database view (its columns are not in sys_dictionary), nothing to judge by.
+  if (dictionary === null || dictionary.fields.size === 0) {
     logger.warn(
       { table: t.table, alias: t.alias },
-      `the dictionary of table ${t.table} cannot be read: the fields of svc.table.${t.alias}.query and the ` +
+      `the dictionary of table ${t.table} cannot be read or lists no columns: the fields of svc.table.${t.alias}.query and the ` +
         `cursor fields are not verified (an unknown field in a filter is ignored by the instance)`,
     );
     return null;

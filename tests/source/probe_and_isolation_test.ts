@@ -162,3 +162,24 @@ Deno.test("isolation: a table refused with 403 backs off (stalled gauge with its
     await sim.stop();
   }
 });
+
+Deno.test("probe: a database view, registered as a table without dictionary columns, starts (its fields are not judged)", async () => {
+  const sim = await startSim();
+  try {
+    insertRow(sim, "incident", { sys_updated_on: "2024-01-01 00:00:00" });
+    // As on an instance: the view has its sys_db_object row, and no sys_dictionary rows for its columns.
+    sim.table("sys_db_object").insert({ name: "incident_caller", label: "Incident caller", super_class: "" });
+    const raw = sourceConfig(sim, { calls: "incident_caller" }, {
+      "svc.table.calls.timestamp.field": "inc_sys_updated_on",
+      "svc.table.calls.sys.id.field": "inc_sys_id",
+      "svc.table.calls.query": "inc_active=true",
+    });
+    const task = new TableSourceTask();
+    const context = new TestContext();
+    await task.start(raw, propsOf(raw), context);
+    context.abort();
+    await task.stop();
+  } finally {
+    await sim.stop();
+  }
+});
