@@ -57,7 +57,9 @@ export class TimeBackwards {
    * position and reacts when it lies far below the cursor. `presentMs`: the instance clock now.
    */
   async emptySweep(cursor: Cursor | null, presentMs: number): Promise<TimeBackwardsAction> {
-    if (cursor === null) return NONE;
+    // No cursor, or one the restart policy set at the instance's present (no row there to ask about; a quiet
+    // table's newest row is older than the present, which is no sign of anything).
+    if (cursor === null || cursor.sysId === "") return NONE;
     const key = `${cursor.timestamp}|${cursor.sysId}`;
     if (this.#checked === key) return NONE;
     const t = this.o.table;

@@ -81,6 +81,12 @@ Deno.test("time going backwards: a reverted cursor row acts, a deleted one only 
     );
     assertEquals(warnings.length, 2);
 
+    // The cursor the restart policy sets at the present names no row: nothing to ask, nothing to warn about.
+    const asked = requests();
+    assertEquals(await watch.emptySweep(cursorOf("2024-06-01 15:00:00", ""), present), { kind: "none" });
+    assertEquals(requests(), asked, "a restarted cursor is not asked about");
+    assertEquals(warnings.length, 2);
+
     // A clock a few seconds behind the mark is the safety lag's business, not a rollback.
     assertEquals(watch.clockBehind(present, present - 30_000), { kind: "none" });
     assertEquals(watch.clockBehind(present, present - 7_200_000), { kind: "reconcile" });
