@@ -191,7 +191,11 @@ export class RowCreator {
       excludeReferenceLink: true,
       signal: request.signal,
     });
-    if (rows.some((row) => row[field] !== value)) {
+    // Compared as the instance compares strings (its default collation ignores case): a row that differs only
+    // in case did match the term.
+    if (
+      rows.some((row) => typeof row[field] !== "string" || row[field].toLowerCase() !== value.toLowerCase())
+    ) {
       throw new SinkRecordError(
         "invalid_field",
         `the lookup of table "${request.table}" by correlation field "${field}" (svc.sink.correlation.field) ` +

@@ -115,3 +115,20 @@ Deno.test("correlation_lookup: an existing match is updated instead of created; 
     [[1, "correlation_ambiguous"], [2, "mapping"]],
   );
 });
+
+Deno.test("correlation_lookup: a row whose correlation value differs only in case matched (the instance ignores case) and is updated", async () => {
+  await using h = await startHarness({ config: { ...CORRELATION, "behavior.on.api.errors": "log" } });
+  const existing = seedIncident(h.sim, { correlation_id: "ext-8" });
+  await h.put(
+    sinkRecord({
+      offset: 0,
+      value: mapValue({ short_description: "matched in any case", correlation_id: "EXT-8" }),
+    }),
+  );
+  assertEquals(h.context.recordErrors.map((e) => (e.error as SinkRecordError).message), []);
+  assertEquals(h.proxy.writes().map((r) => [r.method, r.path]), [[
+    "PATCH",
+    `/api/now/table/incident/${existing}`,
+  ]]);
+  assertEquals(h.sim.table("incident").get(existing)?.short_description, "matched in any case");
+});
