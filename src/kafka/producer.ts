@@ -94,6 +94,10 @@ export class KafkajsProducerAdapter implements Producer {
   #lingeringBytes = 0;
   #lingerTimer: ReturnType<typeof setTimeout> | undefined;
   #inFlight = new Set<Promise<unknown>>();
+  /** Settles once every request begun so far has settled (what a retried request waits for). */
+  #sent: Promise<void> = Promise.resolve();
+  /** Requests that failed once and have not settled: while there are any, a later request waits its turn. */
+  #retrying = 0;
   #closed = false;
   #outage: KafkaOutage | undefined;
 
@@ -234,12 +238,33 @@ export class KafkajsProducerAdapter implements Producer {
       compression: COMPRESSION_CODES[this.#options.compression],
       topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
     };
-    // Retried while Kafka is out of reach, up to delivery.timeout.ms; records keep their pinned partitions.
-    const response = await retryUntilDelivered(
-      () => this.#producer.sendBatch(batch),
-      this.#options,
-      this.#outage,
-    );
+    // Retried while Kafka is out of reach, up to delivery.timeout.ms; records keep their pinned partitions. While
+    // an earlier send is being retried, this one waits for it to settle before each attempt: records of one key
+    // in two sends land in the order sent (a later send's retry must not land before an earlier one's).
+    const earlier = this.#sent;
+    const { promise: settled, resolve } = Promise.withResolvers<void>();
+    this.#sent = earlier.then(() => settled);
+    let failed = false;
+    let response;
+    try {
+      response = await retryUntilDelivered(
+        async () => {
+          if (failed || this.#retrying > 0) await earlier;
+          try {
+            return await this.#producer.sendBatch(batch);
+          } catch (error) {
+            if (!failed) this.#retrying++;
+            failed = true;
+            throw error;
+          }
+        },
+        this.#options,
+        this.#outage,
+      );
+    } finally {
+      if (failed) this.#retrying--;
+      resolve();
+    }
     const baseOffsets = new Map<string, Map<number, number>>();
     for (const r of response) {
       let bases = baseOffsets.get(r.topicName);

@@ -1,12 +1,18 @@
 /**
  * retryUntilDelivered: a send that cannot reach the cluster is retried with growing backoff until it succeeds or
  * delivery.timeout.ms has passed (then one error naming the limit and the fault); an answer about the request
- * itself fails at once. The attempts are functions that throw kafkajs's own error classes.
+ * itself fails at once; a later send waits for an earlier one being retried (per-key order). The attempts are
+ * functions that throw kafkajs's own error classes.
  */
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import kafkajs from "kafkajs";
 import { DeliveryTimeoutError, retryUntilDelivered } from "../../src/kafka/delivery_retry.ts";
 import { isUnreachable, KafkaOutage } from "../../src/kafka/outage.ts";
+import {
+  DEFAULT_PRODUCER_OPTIONS,
+  KafkajsProducerAdapter,
+  type KafkajsSender,
+} from "../../src/kafka/producer.ts";
 import { logger } from "../../src/observability/log.ts";
 
 // kafkajs's error classes are on its CommonJS exports object, not named ESM exports.
@@ -102,4 +108,44 @@ Deno.test("delivery retry: an attempt cut off at the deadline names the outage's
     retryUntilDelivered(() => new Promise<never>(() => {}), { ...limits, deliveryTimeoutMs: 200 }, outage)
   );
   assert(/\(ECONNREFUSED\)/.test(error.message), error.message);
+});
+
+Deno.test("delivery retry: a later send waits for an earlier one being retried, so one key's records land in order", async () => {
+  let up = false;
+  const landed: string[] = [];
+  let next = 0;
+  const sender = {
+    sendBatch(
+      batch: { topicMessages: { topic: string; messages: { value: unknown; partition?: number }[] }[] },
+    ) {
+      if (!up) return Promise.reject(refused());
+      return Promise.resolve(batch.topicMessages.map(({ topic, messages }) => {
+        landed.push(...messages.map((m) => String(m.value)));
+        const baseOffset = String(next);
+        next += messages.length;
+        return { topicName: topic, partition: 0, errorCode: 0, baseOffset };
+      }));
+    },
+  };
+  const producer = new KafkajsProducerAdapter(
+    sender as unknown as KafkajsSender,
+    { ...DEFAULT_PRODUCER_OPTIONS, retryBackoffMs: 50, retryBackoffMaxMs: 2_000, deliveryTimeoutMs: 20_000 },
+    logger("kafka"),
+  );
+  const version = (v: string) => ({
+    topic: "orders",
+    partition: 0,
+    key: new TextEncoder().encode("row-1"),
+    value: new TextEncoder().encode(v),
+  });
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  // The first version's send fails and backs off (retries after 50, 150, 350, 750, 1550 ms); the second version
+  // is sent while it waits, and Kafka is back before the second's first retry and long before the first's next.
+  const first = producer.send([version("v1")]);
+  await sleep(760);
+  const second = producer.send([version("v2")]);
+  await sleep(40);
+  up = true;
+  await Promise.all([first, second]);
+  assertEquals(landed, ["v1", "v2"]);
 });
