@@ -64,6 +64,12 @@ export interface TaskContext {
   readonly metrics: TaskMetrics;
   /** Aborted when the task is asked to stop: long waits (poll intervals, backoffs) must end promptly on it. */
   readonly signal: AbortSignal;
+  /**
+   * The task's standing warnings (its REST status `warnings`): a condition the task rides out while RUNNING,
+   * such as an instance that cannot be reached. Each sentence is logged once when it appears and once when it is
+   * cleared, not on every retry.
+   */
+  readonly warnings?: { set(key: string, sentence: string): void; clear(key: string): void };
 }
 
 export interface SourceTaskContext extends TaskContext {

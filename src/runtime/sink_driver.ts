@@ -59,6 +59,8 @@ export interface SinkDriverOptions {
 
 /** The key of the sink's warning about missing topics. */
 const WAITING_FOR_TOPICS = "sink-topics";
+/** The warning key of records being redelivered after a retriable failure. */
+const REDELIVERING = "sink-redelivering";
 
 const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
@@ -100,6 +102,8 @@ export class SinkDriver {
   #switching: Promise<void> = Promise.resolve();
   #timers: ReturnType<typeof setInterval>[] = [];
   #onStop: (() => Promise<void>) | null = null;
+  /** Partitions whose records are being redelivered after a retriable failure. */
+  #retrying = new Set<string>();
 
   constructor(options: SinkDriverOptions) {
     this.#o = options;
@@ -335,13 +339,11 @@ export class SinkDriver {
         if (e instanceof RetriableException && this.#stop.signal.aborted) break;
         if (!(e instanceof RetriableException) || !isRunning()) throw e;
         const wait = retryBackoffMs(attempt, this.#o.maxRetryBackoffMs ?? 30000);
-        this.#o.logger.warn(
-          { err: e, attempt, waitMs: Math.round(wait) },
-          "put failed retriably; redelivering",
-        );
+        this.#redelivering(key, e as Error, attempt, wait);
         await sleepEndingOnAbort(wait, this.#stop.signal);
       }
     }
+    this.#delivered(key);
     const last = batch.records[batch.records.length - 1];
     this.#consumed.set(tpKey(batch.topic, batch.partition), {
       topic: batch.topic,
@@ -350,6 +352,22 @@ export class SinkDriver {
     });
     this.#lag.set(batch.topic, batch.partition, batch.highWatermark, last.offset + 1);
     if (Date.now() - this.#lastCommit >= this.#o.commitIntervalMs) await this.#commit();
+  }
+
+  /** Redelivery after a retriable failure: one warning per outage (log and status); each retry at debug only. */
+  #redelivering(partition: string, error: Error, attempt: number, waitMs: number): void {
+    this.#retrying.add(partition);
+    const fields = { attempt, waitMs: Math.round(waitMs), partition: partition.replace("\u0000", "-") };
+    this.#o.logger.debug({ ...fields, err: error }, "put failed retriably; redelivering");
+    if (this.#retrying.size === 1 && attempt === 1) {
+      this.#o.warnings.set(REDELIVERING, `writing to the instance failed; redelivering with backoff: ${error.message}`);
+    }
+  }
+
+  /** A partition's records were taken: once no partition is redelivered any more, the warning clears. */
+  #delivered(partition: string): void {
+    if (!this.#retrying.delete(partition) || this.#retrying.size > 0) return;
+    this.#o.warnings.clear(REDELIVERING);
   }
 
   /** Commits what the task says is safe. Serialised, so commits never overtake each other. */

@@ -4,7 +4,8 @@
  *
  * Failures are kept to the table: an access error (403 and the like) or a retriable failure makes this table back
  * off (1 s doubling to 60 s) and retry the same page while the task's other tables go on; the gauge
- * `tablesync_source_table_stalled{table,alias,cause}` shows it until a page succeeds. A failure no retry can fix
+ * `tablesync_source_table_stalled{table,alias,cause}` and a warning in the task's status show it (logged once per
+ * outage, not per retry) until a page succeeds. A failure no retry can fix
  * (the instance clock, a window of hidden rows that cannot be split) and anything that is not an instance failure
  * are thrown: they fail the task.
  */
@@ -110,6 +111,7 @@ export class TableBackoff {
 
   /** A step succeeded: the backoff and its gauge end. */
   recovered(): void {
+    if (this.#failures > 0) this.#context.warnings?.clear(this.#warningKey);
     this.#failures = 0;
     this.#clearCause();
   }
@@ -140,10 +142,18 @@ export class TableBackoff {
     this.#context.metrics.increment("tablesync_source_table_errors_total", this.#labels);
     // While it backs off the table does not progress: the gauge says so, with the cause, until a page succeeds.
     this.#setCause(error instanceof InstanceHttpError ? `http_${error.status}` : "retriable");
-    this.#context.logger.warn(
-      { ...this.#labels, retryInMs: delay, failures: this.#failures },
-      `table ${this.#t.table} (alias ${this.#t.alias}) failed; backing off, other tables continue: ${error.message}`,
-    );
+    const sentence =
+      `table ${this.#t.table} (alias ${this.#t.alias}) failed; backing off, other tables continue: ${error.message}`;
+    const fields = { ...this.#labels, retryInMs: delay, failures: this.#failures };
+    // One line per outage, in the log and in the task's status, not one per retry: the first failure raises
+    // the warning, the page that succeeds clears it (recovered), the retries between only go to debug.
+    if (this.#failures > 1) this.#context.logger.debug(fields, sentence);
+    else if (this.#context.warnings) this.#context.warnings.set(this.#warningKey, sentence);
+    else this.#context.logger.warn(fields, sentence);
+  }
+
+  get #warningKey(): string {
+    return `table:${this.#t.alias}`;
   }
 
   #setCause(cause: string): void {
