@@ -21,6 +21,8 @@ export interface TaskRunnerHooks {
   onStateChange(): void;
   /** Topics the task produced to or consumed from for the first time (since it started or was told to forget). */
   onTopics?(topics: string[]): void;
+  /** The task failed on a transient fault (TransientTaskFailure): the daemon restarts it by itself. */
+  onTransientFailure?(): void;
 }
 
 /** A worker that sends nothing for this long while it should be running is considered dead. */
@@ -121,8 +123,10 @@ export class TaskRunner {
     this.#lastHeard = Date.now();
     switch (message.type) {
       case "state":
-        if (message.state === "FAILED") this.#fail(message.trace ?? "task failed");
-        else {
+        if (message.state === "FAILED") {
+          this.#fail(message.trace ?? "task failed");
+          if (message.transient) this.#hooks.onTransientFailure?.();
+        } else {
           this.state = message.state;
           this.#hooks.onStateChange();
         }

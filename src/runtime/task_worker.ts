@@ -17,7 +17,7 @@ import { startCpuProfileFromEnv } from "../observability/cpu_profile.ts";
 import { startMemoryTraceFromEnv } from "../observability/memory_trace.ts";
 import { collectWhenQuiet } from "./idle_collection.ts";
 import { importPermitPools, type PermitPoolTransfer } from "../instance/permit_registry.ts";
-import type { TaskMetrics } from "../connect/task_api.ts";
+import { type TaskMetrics, TransientTaskFailure } from "../connect/task_api.ts";
 import type { SourceDriver } from "./source_driver.ts";
 import type { SinkDriver } from "./sink_driver.ts";
 import { taskEnvironment } from "./task_environment.ts";
@@ -162,7 +162,7 @@ function fail(error: unknown): void {
   }
   // The runner terminates a FAILED worker at once: the metrics that explain the failure go first.
   post({ type: "metrics", snapshot: metrics.snapshot() });
-  post({ type: "state", state: "FAILED", trace: traceOf(error) });
+  post({ type: "state", state: "FAILED", trace: traceOf(error), transient: error instanceof TransientTaskFailure });
   stopOn?.abort();
   abandonOn?.abort();
   cleanup?.().finally(() => finish(traceOf(error)));

@@ -44,7 +44,8 @@ export type MainToWorker =
 export type TaskRunState = "RUNNING" | "PAUSED" | "FAILED";
 
 export type WorkerToMain =
-  | { type: "state"; state: TaskRunState; trace?: string }
+  /** `transient`: a failure the daemon restarts the task after by itself (TransientTaskFailure). */
+  | { type: "state"; state: TaskRunState; trace?: string; transient?: boolean }
   /** `committed`: an exactly-once task already wrote these in its transaction; the store must not write them. */
   | { type: "offsets"; entries: OffsetUpdate[]; committed?: boolean }
   | { type: "metrics"; snapshot: MetricsSnapshot }
