@@ -360,7 +360,10 @@ export class SinkDriver {
     const fields = { attempt, waitMs: Math.round(waitMs), partition: partition.replace("\u0000", "-") };
     this.#o.logger.debug({ ...fields, err: error }, "put failed retriably; redelivering");
     if (this.#retrying.size === 1 && attempt === 1) {
-      this.#o.warnings.set(REDELIVERING, `writing to the instance failed; redelivering with backoff: ${error.message}`);
+      this.#o.warnings.set(
+        REDELIVERING,
+        `writing to the instance failed; redelivering with backoff: ${error.message}`,
+      );
     }
   }
 

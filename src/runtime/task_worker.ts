@@ -162,7 +162,12 @@ function fail(error: unknown): void {
   }
   // The runner terminates a FAILED worker at once: the metrics that explain the failure go first.
   post({ type: "metrics", snapshot: metrics.snapshot() });
-  post({ type: "state", state: "FAILED", trace: traceOf(error), transient: error instanceof TransientTaskFailure });
+  post({
+    type: "state",
+    state: "FAILED",
+    trace: traceOf(error),
+    transient: error instanceof TransientTaskFailure,
+  });
   stopOn?.abort();
   abandonOn?.abort();
   cleanup?.().finally(() => finish(traceOf(error)));

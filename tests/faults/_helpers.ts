@@ -35,6 +35,8 @@ export interface FaultWatch {
   /** Each connector's task states seen (`RUNNING`, `FAILED`, …) and the warnings its tasks showed. */
   states: Map<string, Set<string>>;
   warnings: Map<string, Set<string>>;
+  /** The first line of each failed task's trace. */
+  traces: Map<string, Set<string>>;
   peakRssKiB: number;
   stop(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export function watchDaemon(daemon: DaemonProcess, connectors: readonly string[]
   const watch: FaultWatch = {
     states: new Map(connectors.map((c) => [c, new Set<string>()])),
     warnings: new Map(connectors.map((c) => [c, new Set<string>()])),
+    traces: new Map(connectors.map((c) => [c, new Set<string>()])),
     peakRssKiB: 0,
     stop: async () => {
       running = false;
@@ -59,6 +62,7 @@ export function watchDaemon(daemon: DaemonProcess, connectors: readonly string[]
         for (const task of status.body?.tasks ?? []) {
           watch.states.get(name)!.add(task.state);
           for (const w of task.warnings ?? []) watch.warnings.get(name)!.add(w);
+          if (task.trace) watch.traces.get(name)!.add(String(task.trace).split("\n")[0]);
         }
       }
       await new Promise((r) => setTimeout(r, 1000));
@@ -67,9 +71,11 @@ export function watchDaemon(daemon: DaemonProcess, connectors: readonly string[]
   return watch;
 }
 
-/** Lines of the daemon's output from `from` on (an index into its lines) that contain `needle`. */
+/** Warning and error lines of the daemon's output from `from` on (an index into its lines) that contain `needle`. */
 export function linesSince(daemon: DaemonProcess, from: number, needle: string): string[] {
-  return daemon.output().split("\n").slice(from).filter((line) => line.includes(needle));
+  return daemon.output().split("\n").slice(from).filter((line) =>
+    line.includes(needle) && /"level":"(warn|error|fatal)"/.test(line)
+  );
 }
 
 export function lineCount(daemon: DaemonProcess): number {

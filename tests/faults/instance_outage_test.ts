@@ -36,6 +36,8 @@ const ROWS = 20_000;
 const WRITES_PER_SECOND = 20;
 /** Peak RSS allowed while the instance is away: generous (the daemon idles near 200 MiB), but not unbounded. */
 const RSS_LIMIT_MIB = 1024;
+/** errors.retry.timeout of the bounded readers: well inside the fault, so their tasks fail and come back. */
+const BOUNDED_RETRY_MS = 15_000;
 
 interface Fault {
   name: string;
@@ -44,7 +46,11 @@ interface Fault {
   end(): Promise<void>;
 }
 
-function statusFault(name: string, sim: Simulator, fault: Parameters<Simulator["faults"]["add"]>[0]["fault"]) {
+function statusFault(
+  name: string,
+  sim: Simulator,
+  fault: Parameters<Simulator["faults"]["add"]>[0]["fault"],
+) {
   let id = "";
   return {
     name,
@@ -54,8 +60,13 @@ function statusFault(name: string, sim: Simulator, fault: Parameters<Simulator["
   };
 }
 
-function startSim(): Promise<Simulator> {
-  return startSimulator({ port: 0, seed: { incident: ROWS }, users: [`admin:${PASSWORD}`] });
+function startSim(rows = ROWS): Promise<Simulator> {
+  return startSimulator({ port: 0, seed: { incident: rows }, users: [`admin:${PASSWORD}`] });
+}
+
+/** Warning and error lines of one connector (its own, and the runtime's about its task). */
+function linesOf(lines: string[], connector: string): string[] {
+  return lines.filter((l) => l.includes(`"${connector}"`) || l.includes(`${connector}-0`));
 }
 
 const SOURCE_EXTRA = {
@@ -68,7 +79,7 @@ const SOURCE_EXTRA = {
 Deno.test("the instance refusing connections, answering 503 or a maintenance page for minutes: nothing lost, tasks stay RUNNING", async () => {
   const seconds = faultSeconds();
   await using kafka = await startKafkaBroker();
-  const sims = await Promise.all([startSim(), startSim(), startSim(), startSim(), startSim()]);
+  const sims = await Promise.all([startSim(), startSim(), startSim(), startSim(), startSim(0)]);
   const [refused, http503, html200, html503, sinkSim] = sims;
   const faults: Fault[] = [
     {
@@ -81,12 +92,16 @@ Deno.test("the instance refusing connections, answering 503 or a maintenance pag
     statusFault("html200", html200, { kind: "maintenance_page", status: 200 }),
     statusFault("html503", html503, { kind: "maintenance_page", status: 503 }),
   ];
-  const exactlyOnce = ["refused", "html200"];
+  // Read at-least-once (alo), exactly-once (eos), and at-least-once with errors.retry.timeout bounding the retries.
+  const modesOf = (fault: string) => [
+    "alo",
+    ...(["refused", "html200"].includes(fault) ? ["eos"] : []),
+    ...(["refused", "http503"].includes(fault) ? ["bounded"] : []),
+  ];
   const run = uniqueName("outage");
   const topicOf = (fault: string, mode: string) => `${run}.${mode}.${fault}`;
   for (const f of faults) {
-    await kafka.createTopic(topicOf(f.name, "alo"), 4);
-    if (exactlyOnce.includes(f.name)) await kafka.createTopic(topicOf(f.name, "eos"), 4);
+    for (const mode of modesOf(f.name)) await kafka.createTopic(topicOf(f.name, mode), 4);
   }
   // The sink: 300 keys at three versions now, 300 more keys produced while its instance refuses writes.
   const sinkTopic = `${run}.sink`;
@@ -103,7 +118,7 @@ Deno.test("the instance refusing connections, answering 503 or a maintenance pag
   const arrivals = new Map<string, Arrival[]>();
   const readers = [];
   for (const f of faults) {
-    for (const mode of exactlyOnce.includes(f.name) ? ["alo", "eos"] : ["alo"]) {
+    for (const mode of modesOf(f.name)) {
       const seen: Arrival[] = [];
       arrivals.set(topicOf(f.name, mode), seen);
       readers.push(await collectArrivals(kafka.bootstrapServers, topicOf(f.name, mode), seen));
@@ -115,7 +130,20 @@ Deno.test("the instance refusing connections, answering 503 or a maintenance pag
     connectors: [
       ...faults.map((f) => ({
         name: `alo-${f.name}`,
-        config: sourceConnectorConfig(f.sim.url, PASSWORD, { incident: topicOf(f.name, "alo") }, SOURCE_EXTRA),
+        config: sourceConnectorConfig(
+          f.sim.url,
+          PASSWORD,
+          { incident: topicOf(f.name, "alo") },
+          SOURCE_EXTRA,
+        ),
+      })),
+      ...faults.filter((f) => modesOf(f.name).includes("bounded")).map((f) => ({
+        name: `bounded-${f.name}`,
+        config: sourceConnectorConfig(f.sim.url, PASSWORD, { incident: topicOf(f.name, "bounded") }, {
+          ...SOURCE_EXTRA,
+          "errors.retry.timeout": BOUNDED_RETRY_MS,
+          "errors.retry.delay.max.ms": 5000,
+        }),
       })),
       {
         name: "sink",
@@ -134,7 +162,7 @@ Deno.test("the instance refusing connections, answering 503 or a maintenance pag
       "offset.storage.partitions": 3,
       "offset.storage.replication.factor": 1,
     },
-    connectors: faults.filter((f) => exactlyOnce.includes(f.name)).map((f) => ({
+    connectors: faults.filter((f) => modesOf(f.name).includes("eos")).map((f) => ({
       name: `eos-${f.name}`,
       config: sourceConnectorConfig(f.sim.url, PASSWORD, { incident: topicOf(f.name, "eos") }, {
         ...SOURCE_EXTRA,
@@ -176,19 +204,21 @@ Deno.test("the instance refusing connections, answering 503 or a maintenance pag
     // The writers go on a little after the fault, then stop so that every final version can be checked.
     await sleep(10_000);
     for (const f of faults) f.sim.writer.stop();
-    const faultLines = daemons.map(([, d], i) => linesSince(d, marks[i], "WARN").concat(linesSince(d, marks[i], "ERROR")));
+    const faultLines = daemons.map(([, d], i) => linesSince(d, marks[i], ""));
 
     for (const f of faults) {
-      for (const mode of exactlyOnce.includes(f.name) ? ["alo", "eos"] : ["alo"]) {
+      for (const mode of modesOf(f.name)) {
         const topic = topicOf(f.name, mode);
         const seen = arrivals.get(topic)!;
         const table = f.sim.table("incident");
         const missing = () => missingFinalVersions(table, seen);
-        await waitFor(() => missing().length === 0, 180_000, `every final row version on ${topic}`).catch((e) => {
-          throw new Error(`${e.message}: ${missing().length} missing; log: ${alo.output().slice(-3000)}`);
-        });
+        await waitFor(() => missing().length === 0, 180_000, `every final row version on ${topic}`).catch(
+          (e) => {
+            throw new Error(`${e.message}: ${missing().length} missing; log: ${alo.output().slice(-3000)}`);
+          },
+        );
         let duplicates = duplicateCount(seen);
-        const which = mode === "alo" ? 0 : 1;
+        const which = mode === "eos" ? 1 : 0;
         const [modeName, daemon] = daemons[which];
         const connector = `${mode}-${f.name}`;
         if (mode === "eos") {
@@ -199,7 +229,8 @@ Deno.test("the instance refusing connections, answering 503 or a maintenance pag
         const first = seen.find((s) => s.at > cleared);
         const states = [...watches[which].states.get(connector)!];
         const warnings = [...watches[which].warnings.get(connector)!];
-        const logLines = faultLines[which].filter((l) => l.includes(connector));
+        const logLines = linesOf(faultLines[which], connector);
+        const traces = [...watches[which].traces.get(connector)!];
         printFigures({
           fault: f.name,
           mode: modeName as "at-least-once" | "exactly-once",
@@ -211,15 +242,47 @@ Deno.test("the instance refusing connections, answering 503 or a maintenance pag
           states,
           peakRssMiB: Math.round(watches[which].peakRssKiB / 1024),
           logLines: logLines.length,
+          ...(mode === "bounded" ? { errorsRetryTimeoutMs: BOUNDED_RETRY_MS, trace: traces[0] ?? null } : {}),
           warning: warnings[0] ?? null,
         });
-        assertEquals(states, ["RUNNING"], `${connector}: the task stays RUNNING through the outage`);
         assert(warnings.length > 0, `${connector}: the outage shows in the task's status`);
-        // One line when the outage starts (and none per retry); its end is an info line.
         assert(
-          logLines.length <= 2,
-          `${connector}: ${logLines.length} warning lines during the outage:\n${logLines.join("\n")}`,
+          !logLines.some((l) => l.includes("    at ")),
+          `${connector}: a stack trace in the log:\n${logLines}`,
         );
+        if (mode === "bounded") {
+          // Past errors.retry.timeout the task fails with one line naming the fault, and comes back by itself.
+          assert(
+            states.includes("FAILED"),
+            `${connector}: never FAILED past errors.retry.timeout: ${states}`,
+          );
+          assert(traces.every((t) => t.includes("errors.retry.timeout")), `${connector}: traces ${traces}`);
+          const restarts = daemon.output().split("\n").filter((l) =>
+            l.includes(`task ${connector}-0 failed on a transient fault`)
+          ).length;
+          assert(restarts > 0, `${connector}: the daemon did not restart the task`);
+          // Per failure: the table's warning and the task's failure line, nothing per retry.
+          assert(
+            logLines.length <= 2 * restarts + 1,
+            `${connector}: ${logLines.length} lines:\n${logLines.join("\n")}`,
+          );
+          const status = await waitFor(
+            async () => {
+              const s = await daemon.request("GET", `/connectors/${connector}/status`);
+              return s.body?.tasks?.[0]?.state === "RUNNING" && s.body;
+            },
+            60_000,
+            `${connector} RUNNING again`,
+          );
+          assertEquals(status.tasks[0].state, "RUNNING");
+        } else {
+          assertEquals(states, ["RUNNING"], `${connector}: the task stays RUNNING through the outage`);
+          // One line when the outage starts (and none per retry); its end is an info line.
+          assert(
+            logLines.length <= 1,
+            `${connector}: ${logLines.length} warning lines during the outage:\n${logLines.join("\n")}`,
+          );
+        }
       }
     }
     for (const [name, d] of daemons) {
@@ -239,7 +302,7 @@ Deno.test("the instance refusing connections, answering 503 or a maintenance pag
       (n: number, o: { offset: { kafka_offset: number } }) => n + o.offset.kafka_offset,
       0,
     );
-    const sinkLines = faultLines[0].filter((l) => l.includes('"sink') || l.includes("sink-"));
+    const sinkLines = linesOf(faultLines[0], "sink");
     printFigures({
       fault: "sink-writes-refused",
       mode: "at-least-once",
@@ -260,7 +323,14 @@ Deno.test("the instance refusing connections, answering 503 or a maintenance pag
     assertEquals(sinkTable.count, sinkKeys.length, "every key once: no row created twice");
     assertEquals([...watches[0].states.get("sink")!], ["RUNNING"], "the sink task stays RUNNING");
     // Paced: a busy loop would send hundreds of requests a second.
-    assert(sinkRequests / seconds < 5, `${sinkRequests} requests in ${seconds} s: the sink retries in a busy loop`);
+    assert(
+      sinkRequests / seconds < 50,
+      `${sinkRequests} requests in ${seconds} s: the sink retries in a busy loop`,
+    );
+    assert(
+      sinkLines.length <= 2,
+      `sink: ${sinkLines.length} warning lines during the outage:\n${sinkLines.join("\n")}`,
+    );
     // Committed during the fault: at most the 900 records of the first 300 keys, of which every one was written
     // before the fault or never got past the refusal; the 300 produced during the fault are never committed.
     assert(committed <= 900, `committed ${committed} offsets during the fault, past the records written`);

@@ -98,8 +98,13 @@ Deno.test("the offsets file's disk full for minutes, kill -9 on it: file intact,
     daemon = await startDaemonProcess(config);
     sim.writer.start({ rowsPerSecond: 20, insertRatio: 0.3 });
     await waitFor(() => seen.length >= ROWS / 10, 120_000, "the backfill under way");
-    await waitFor(async () => (await Deno.readTextFile(offsetsPath)).includes("diskfull"), 30_000, "a first commit");
+    await waitFor(
+      async () => (await Deno.readTextFile(offsetsPath)).includes("diskfull"),
+      30_000,
+      "a first commit",
+    );
 
+    const firstMark = lineCount(daemon);
     filler = await fill(tmpfs);
     // What a write in flight when the disk filled may still have put there: the file from now on.
     await sleep(2000);
@@ -111,7 +116,7 @@ Deno.test("the offsets file's disk full for minutes, kill -9 on it: file intact,
       if (text !== atFull) checks.push(`changed (${text.length} bytes)`);
       JSON.parse(text);
     };
-    const processes: { daemon: DaemonProcess; mark: number }[] = [{ daemon, mark: lineCount(daemon) }];
+    const processes: { daemon: DaemonProcess; mark: number }[] = [{ daemon, mark: firstMark }];
     const watches = [watchDaemon(daemon, ["diskfull"])];
     const started = Date.now();
     let killed = false;
@@ -132,7 +137,11 @@ Deno.test("the offsets file's disk full for minutes, kill -9 on it: file intact,
     await Deno.remove(filler);
     filler = undefined;
     const cleared = Date.now();
-    await waitFor(async () => (await Deno.readTextFile(offsetsPath)) !== atFull, 60_000, "offsets committed again");
+    await waitFor(
+      async () => (await Deno.readTextFile(offsetsPath)) !== atFull,
+      60_000,
+      "offsets committed again",
+    );
     const committedAfterMs = Date.now() - cleared;
     await watches[1].stop();
     await sleep(5000);
@@ -140,13 +149,13 @@ Deno.test("the offsets file's disk full for minutes, kill -9 on it: file intact,
     const table = sim.table("incident");
     await waitFor(() => missingFinalVersions(table, seen).length === 0, 180_000, "every final row version")
       .catch((e) => {
-        throw new Error(`${e.message}: ${missingFinalVersions(table, seen).length} missing; ${daemon!.output()}`);
+        throw new Error(
+          `${e.message}: ${missingFinalVersions(table, seen).length} missing; ${daemon!.output()}`,
+        );
       });
     const states = [...new Set(watches.flatMap((w) => [...w.states.get("diskfull")!]))];
     // Per process: its failing writes, logged as they start (a line) and not per retry.
-    const lines = processes.map(({ daemon, mark }) =>
-      linesSince(daemon, mark, "offsets file").filter((l) => /ERROR|WARN/.test(l))
-    );
+    const lines = processes.map(({ daemon, mark }) => linesSince(daemon, mark, "offsets file"));
     printFigures({
       fault: "offsets-disk-full",
       mode: "at-least-once",
@@ -162,7 +171,12 @@ Deno.test("the offsets file's disk full for minutes, kill -9 on it: file intact,
       logLine: lines[0][0] ?? null,
     });
     assertEquals(checks, [], "the offsets file changed while the disk was full");
-    assertEquals(states, ["RUNNING"], "the task stays RUNNING while the offsets file cannot be written");
+    // UNASSIGNED: the restarted daemon's task before it started.
+    assertEquals(
+      states.filter((s) => s !== "UNASSIGNED"),
+      ["RUNNING"],
+      "the task stays RUNNING while the offsets file cannot be written",
+    );
     for (const l of lines) assert(l.length === 1, `one line per spell, not per retry:\n${l.join("\n")}`);
   } finally {
     sim.writer.stop();

@@ -35,7 +35,9 @@ export class TransientRestarts {
     const delayMs = backoffCeiling(failures, FIRST_DELAY_MS, MAX_DELAY_MS);
     log.info(
       { connector, task: taskId, delayMs, failures },
-      `task ${connector}-${taskId} failed on a transient fault; restarting it in ${Math.round(delayMs / 1000)} s`,
+      `task ${connector}-${taskId} failed on a transient fault; restarting it in ${
+        Math.round(delayMs / 1000)
+      } s`,
     );
     const timer = setTimeout(() => {
       restart().catch((e) =>
