@@ -57,7 +57,8 @@ export class TaskRunner {
   #hooks: TaskRunnerHooks;
   #stopped: Promise<void>;
   #resolveStopped!: () => void;
-  #lastHeard = Date.now();
+  /** On the monotonic clock: a step of the host's wall clock must not make a live worker look silent. */
+  #lastHeard = performance.now();
   #watchdog: ReturnType<typeof setInterval> | undefined;
 
   #options: Required<Omit<TaskRunnerOptions, "startAfter">>;
@@ -112,7 +113,7 @@ export class TaskRunner {
     worker.onmessageerror = () => this.#fail("task worker sent a message that could not be read");
     const silence = this.#options.silenceLimitMs;
     this.#watchdog = setInterval(() => {
-      if ((this.state === "RUNNING" || this.state === "PAUSED") && Date.now() - this.#lastHeard > silence) {
+      if ((this.state === "RUNNING" || this.state === "PAUSED") && performance.now() - this.#lastHeard > silence) {
         this.#fail(`task worker stopped responding (nothing heard for ${silence / 1000} s)`);
       }
     }, Math.min(5000, silence / 2));
@@ -120,7 +121,7 @@ export class TaskRunner {
   }
 
   #onMessage(message: WorkerToMain): void {
-    this.#lastHeard = Date.now();
+    this.#lastHeard = performance.now();
     switch (message.type) {
       case "state":
         if (message.state === "FAILED") {

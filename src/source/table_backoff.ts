@@ -50,6 +50,10 @@ export class TableBackoff {
   readonly #context: SourceTaskContext;
   readonly #progress: StepObserver | undefined;
   readonly #labels: Record<string, string>;
+  /**
+   * When the next request may go, on the monotonic clock: instants given on the wall clock are turned into a
+   * wait when they are set, so a step of the host's clock (NTP, a VM resumed) neither stalls nor hurries a table.
+   */
   #nextAt = 0;
   #failures = 0;
   /** When the current run of failures began (0: none). */
@@ -75,7 +79,7 @@ export class TableBackoff {
 
   /** Waits until the table's next request may go (or the signal aborts). */
   wait(signal: AbortSignal): Promise<void> {
-    return sleepEndingOnAbort(this.#nextAt - Date.now(), signal);
+    return sleepEndingOnAbort(this.#nextAt - performance.now(), signal);
   }
 
   /**
@@ -89,12 +93,17 @@ export class TableBackoff {
     latestAt = Infinity,
   ): void {
     const dueAt = Date.now() + intervalMs;
-    this.#nextAt = Math.min(align ? align(dueAt, intervalMs) : dueAt, Math.max(dueAt, latestAt));
+    this.#nextAtWall(Math.min(align ? align(dueAt, intervalMs) : dueAt, Math.max(dueAt, latestAt)));
+  }
+
+  /** The next request may go at wall-clock instant `at`, counted from now on the monotonic clock. */
+  #nextAtWall(at: number): void {
+    this.#nextAt = performance.now() + (at - Date.now());
   }
 
   /** The next poll goes at `at` instead (the poll scheduler postponed it). */
   pollAt(at: number): void {
-    this.#nextAt = at;
+    this.#nextAtWall(at);
   }
 
   /**
@@ -142,10 +151,10 @@ export class TableBackoff {
       );
       return;
     }
-    if (this.#failures === 1) this.#failingSince = Date.now();
+    if (this.#failures === 1) this.#failingSince = performance.now();
     this.#giveUpPastRetryTimeout(error);
     const delay = backoffCeiling(this.#failures, FIRST_BACKOFF_MS, this.#t.retryDelayMaxMs ?? MAX_BACKOFF_MS);
-    this.#nextAt = Date.now() + delay;
+    this.#nextAt = performance.now() + delay;
     this.#context.metrics.increment("tablesync_source_table_errors_total", this.#labels);
     // While it backs off the table does not progress: the gauge says so, with the cause, until a page succeeds.
     this.#setCause(error instanceof InstanceHttpError ? `http_${error.status}` : "retriable");
@@ -165,7 +174,7 @@ export class TableBackoff {
    */
   #giveUpPastRetryTimeout(error: Error): void {
     const timeoutMs = this.#t.retryTimeoutMs ?? 0;
-    const failingMs = Date.now() - this.#failingSince;
+    const failingMs = performance.now() - this.#failingSince;
     if (timeoutMs <= 0 || !(error instanceof InstanceRetriableError) || failingMs < timeoutMs) return;
     this.#context.taskWarnings?.clear(this.#warningKey);
     throw new TransientTaskFailure(
