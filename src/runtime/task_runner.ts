@@ -113,7 +113,9 @@ export class TaskRunner {
     worker.onmessageerror = () => this.#fail("task worker sent a message that could not be read");
     const silence = this.#options.silenceLimitMs;
     this.#watchdog = setInterval(() => {
-      if ((this.state === "RUNNING" || this.state === "PAUSED") && performance.now() - this.#lastHeard > silence) {
+      if (
+        (this.state === "RUNNING" || this.state === "PAUSED") && performance.now() - this.#lastHeard > silence
+      ) {
         this.#fail(`task worker stopped responding (nothing heard for ${silence / 1000} s)`);
       }
     }, Math.min(5000, silence / 2));

@@ -64,7 +64,9 @@ interface Clocked {
 }
 
 Deno.test("the host's and the instance's clocks stepped an hour forward and back: nothing lost, no stall", async () => {
-  if (!LIBFAKETIME) console.log("SKIPPED (host clock): libfaketime is not installed (apt-get install faketime)");
+  if (!LIBFAKETIME) {
+    console.log("SKIPPED (host clock): libfaketime is not installed (apt-get install faketime)");
+  }
   const holdMs = Math.max(20, faultSeconds() / 4) * 1000;
   await using kafka = await startKafkaBroker();
   const fakeFile = `${await Deno.makeTempDir({ prefix: "tablesync-faketime-" })}/offset`;
@@ -139,7 +141,11 @@ Deno.test("the host's and the instance's clocks stepped an hour forward and back
     const verdicts: (() => void)[] = [];
     for (const [i, c] of clocks.entries()) {
       const table = c.sim.table("incident");
-      await waitFor(() => missingFinalVersions(table, c.seen).length === 0, 150_000, `every row on ${c.topic}`)
+      await waitFor(
+        () => missingFinalVersions(table, c.seen).length === 0,
+        150_000,
+        `every row on ${c.topic}`,
+      )
         .catch(() => {});
       const lines = linesSince(c.daemon!, marks[i], "");
       const states = [...watches[i].states.get(c.name)!];
@@ -159,9 +165,16 @@ Deno.test("the host's and the instance's clocks stepped an hour forward and back
         logLine: lines[0]?.slice(0, 300) ?? null,
       });
       verdicts.push(() => {
-        assertEquals(lost.length, 0, `${c.name}: rows lost, e.g. ${lost.slice(0, 3)}; log: ${lines.slice(0, 5)}`);
+        assertEquals(
+          lost.length,
+          0,
+          `${c.name}: rows lost, e.g. ${lost.slice(0, 3)}; log: ${lines.slice(0, 5)}`,
+        );
         assertEquals(states, ["RUNNING"], `${c.name}: task states`);
-        assert(firstAfter[i].every((ms) => ms !== null), `${c.name}: a step stalled the source: ${firstAfter[i]}`);
+        assert(
+          firstAfter[i].every((ms) => ms !== null),
+          `${c.name}: a step stalled the source: ${firstAfter[i]}`,
+        );
       });
     }
     for (const verdict of verdicts) verdict();

@@ -201,7 +201,11 @@ Deno.test("the instance refusing connections, answering 503 or a maintenance pag
     await Promise.all(faults.map((f) => f.end()));
     const cleared = Date.now();
     const sinkCountAtClear = sinkTable.count;
-    const sinkResumed = waitFor(() => sinkTable.count > sinkCountAtClear, 120_000, "a sink write after the fault")
+    const sinkResumed = waitFor(
+      () => sinkTable.count > sinkCountAtClear,
+      120_000,
+      "a sink write after the fault",
+    )
       .then(() => Date.now() - cleared);
     await Promise.all(watches.map((w) => w.stop()));
     // The writers go on a little after the fault, then stop so that every final version can be checked.

@@ -46,7 +46,11 @@ async function levels(daemon: DaemonProcess): Promise<Levels> {
 Deno.test("soak with churn: connectors created, changed, paused, resumed and deleted, a member joining and leaving; no leak", async () => {
   const seconds = soakSeconds();
   await using kafka = await startKafkaBroker();
-  const sim = await startSimulator({ port: 0, seed: { incident: 2000, problem: 200 }, users: [`admin:${PASSWORD}`] });
+  const sim = await startSimulator({
+    port: 0,
+    seed: { incident: 2000, problem: 200 },
+    users: [`admin:${PASSWORD}`],
+  });
   const prefix = uniqueName("soak");
   const worker = groupWorker(kafka.bootstrapServers, prefix);
   const stableTopic = `${prefix}.stable`;
@@ -145,8 +149,14 @@ Deno.test("soak with churn: connectors created, changed, paused, resumed and del
     );
     assert(warm !== null, "no warm-up sample");
     assert(end.fds <= warm.fds + 10, `open fds ${warm.fds} after warm-up, ${end.fds} at the end`);
-    assert(end.heapMiB <= warm.heapMiB * 1.25 + 10, `heap ${warm.heapMiB} MiB after warm-up, ${end.heapMiB} at the end`);
-    assert(end.rssMiB <= warm.rssMiB * 1.25 + 50, `RSS ${warm.rssMiB} MiB after warm-up, ${end.rssMiB} at the end`);
+    assert(
+      end.heapMiB <= warm.heapMiB * 1.25 + 10,
+      `heap ${warm.heapMiB} MiB after warm-up, ${end.heapMiB} at the end`,
+    );
+    assert(
+      end.rssMiB <= warm.rssMiB * 1.25 + 50,
+      `RSS ${warm.rssMiB} MiB after warm-up, ${end.rssMiB} at the end`,
+    );
   } finally {
     sim.writer.stop();
     if (b) await (b as DaemonProcess).stop("SIGTERM");
