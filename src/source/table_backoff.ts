@@ -20,6 +20,7 @@ import {
   ResponseTooLargeError,
 } from "../instance/mod.ts";
 import { backoffCeiling, sleepEndingOnAbort } from "../common/delay.ts";
+import { steadyNow } from "../common/steady_clock.ts";
 import { UnsplittableWindowError } from "./page_window.ts";
 import type { StepObserver } from "./progress_tracker.ts";
 import type { TableSettings } from "./settings.ts";
@@ -50,10 +51,7 @@ export class TableBackoff {
   readonly #context: SourceTaskContext;
   readonly #progress: StepObserver | undefined;
   readonly #labels: Record<string, string>;
-  /**
-   * When the next request may go, on the monotonic clock: instants given on the wall clock are turned into a
-   * wait when they are set, so a step of the host's clock (NTP, a VM resumed) neither stalls nor hurries a table.
-   */
+  /** When the next request may go, on the steady clock (steady_clock.ts): a host clock step moves nothing. */
   #nextAt = 0;
   #failures = 0;
   /** When the current run of failures began (0: none). */
@@ -79,7 +77,7 @@ export class TableBackoff {
 
   /** Waits until the table's next request may go (or the signal aborts). */
   wait(signal: AbortSignal): Promise<void> {
-    return sleepEndingOnAbort(this.#nextAt - performance.now(), signal);
+    return sleepEndingOnAbort(this.#nextAt - steadyNow(), signal);
   }
 
   /**
@@ -92,18 +90,13 @@ export class TableBackoff {
     align?: (dueAt: number, intervalMs: number) => number,
     latestAt = Infinity,
   ): void {
-    const dueAt = Date.now() + intervalMs;
-    this.#nextAtWall(Math.min(align ? align(dueAt, intervalMs) : dueAt, Math.max(dueAt, latestAt)));
-  }
-
-  /** The next request may go at wall-clock instant `at`, counted from now on the monotonic clock. */
-  #nextAtWall(at: number): void {
-    this.#nextAt = performance.now() + (at - Date.now());
+    const dueAt = steadyNow() + intervalMs;
+    this.#nextAt = Math.min(align ? align(dueAt, intervalMs) : dueAt, Math.max(dueAt, latestAt));
   }
 
   /** The next poll goes at `at` instead (the poll scheduler postponed it). */
   pollAt(at: number): void {
-    this.#nextAtWall(at);
+    this.#nextAt = at;
   }
 
   /**
@@ -154,7 +147,7 @@ export class TableBackoff {
     if (this.#failures === 1) this.#failingSince = performance.now();
     this.#giveUpPastRetryTimeout(error);
     const delay = backoffCeiling(this.#failures, FIRST_BACKOFF_MS, this.#t.retryDelayMaxMs ?? MAX_BACKOFF_MS);
-    this.#nextAt = performance.now() + delay;
+    this.#nextAt = steadyNow() + delay;
     this.#context.metrics.increment("tablesync_source_table_errors_total", this.#labels);
     // While it backs off the table does not progress: the gauge says so, with the cause, until a page succeeds.
     this.#setCause(error instanceof InstanceHttpError ? `http_${error.status}` : "retriable");

@@ -125,10 +125,14 @@ Deno.test("the host's and the instance's clocks stepped an hour forward and back
     const watches = clocks.map((c) => watchDaemon(c.daemon!, [c.name]));
     /** Per clock and step: ms from the step to the first record read after it. */
     const firstAfter: (number | null)[][] = clocks.map(() => []);
+    /** Per clock and step: requests the instance saw while the step held (0: the source stalled). */
+    const requests: number[][] = clocks.map(() => []);
     for (const offset of STEPS_MS) {
       const at = Date.now();
+      const before = clocks.map((c) => c.sim.counters.requests);
       await Promise.all(clocks.map((c) => c.step(offset)));
       await sleep(holdMs);
+      clocks.forEach((c, i) => requests[i].push(c.sim.counters.requests - before[i]));
       clocks.forEach((c, i) => {
         const first = c.seen.find((s) => s.at > at);
         firstAfter[i].push(first ? first.at - at : null);
@@ -159,6 +163,8 @@ Deno.test("the host's and the instance's clocks stepped an hour forward and back
         duplicates: duplicateCount(c.seen),
         firstRecordAfterClearMs: firstAfter[i][firstAfter[i].length - 1],
         firstRecordAfterEachStepMs: firstAfter[i],
+        instanceRequestsDuringEachStep: requests[i],
+        tables: lost.length ? (await c.daemon!.request("GET", `/connectors/${c.name}/tables`)).body : undefined,
         states,
         peakRssMiB: Math.round(watches[i].peakRssKiB / 1024),
         logLines: lines.length,
