@@ -9,6 +9,7 @@
  * error, which fails the task.
  */
 import { steadyNow } from "../common/steady_clock.ts";
+import { formatGlideDateTime } from "./glide_timestamp.ts";
 import type { SourceOffset, SourcePartition, SourceRecord } from "../connect/record.ts";
 import type { SourceTaskContext } from "../connect/task_api.ts";
 import type { TableClient } from "../instance/mod.ts";
@@ -134,6 +135,20 @@ export class TablePoller {
     return this.#cursor;
   }
 
+  /**
+   * The instance's clock is behind the cursor: it was set back, and rows already read carry times it has not
+   * reached again. Every row changed from now on would be stamped before the cursor and never read, so the
+   * cursor moves back to the mark, with one line (rows in between are read again: at-least-once, never lost).
+   */
+  #clockSetBack(mark: HighWaterMark): void {
+    this.#o.context.logger.warn(
+      { ...this.#labels, cursor: this.#cursor!.timestamp, mark: formatGlideDateTime(mark.epochMs) },
+      `table ${this.#t.table} (alias ${this.#t.alias}): the instance clock is behind the cursor (set back); ` +
+        `reading again from ${formatGlideDateTime(mark.epochMs)}`,
+    );
+    this.#moveTo({ timestamp: formatGlideDateTime(mark.epochMs), sysId: "", epochMs: mark.epochMs });
+  }
+
   #moveTo(cursor: Cursor | null): void {
     this.#cursor = cursor;
     this.#offset = cursor === null ? null : cursorToOffset(cursor);
@@ -198,6 +213,7 @@ export class TablePoller {
     if (this.#sweep === null) {
       this.#sweepStartedAt = steadyNow();
       const mark = await this.#high.forSweep();
+      if (this.#cursor !== null && mark.epochMs < this.#cursor.epochMs) this.#clockSetBack(mark);
       // Changes after the mark are left to the next sweep: the instance clock ran ahead of it by the lag and the
       // second the mark is truncated to (the poll scheduler's deadline counts from here).
       this.#windowEndedAt = steadyNow() -
