@@ -177,7 +177,9 @@ Deno.test("the offsets file's disk full for minutes, kill -9 on it: file intact,
       ["RUNNING"],
       "the task stays RUNNING while the offsets file cannot be written",
     );
-    for (const l of lines) assert(l.length === 1, `one line per spell, not per retry:\n${l.join("\n")}`);
+    // The restarted process may start its first write only after the space is back: at most one line each.
+    for (const l of lines) assert(l.length <= 1, `one line per spell, not per retry:\n${l.join("\n")}`);
+    assert(lines[0].length === 1, "the full disk was not logged");
   } finally {
     sim.writer.stop();
     if (filler) await Deno.remove(filler).catch(() => {});
