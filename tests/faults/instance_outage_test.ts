@@ -303,7 +303,15 @@ Deno.test("the instance refusing connections, answering 503 or a maintenance pag
       () => sinkKeys.every((k, i) => sinkTable.get(k)?.short_description === `${k} v${i < 300 ? 3 : 1}`),
       180_000,
       "every sink record written after the instance took writes again",
-    );
+    ).catch((e) => {
+      const written = sinkKeys.filter((k, i) =>
+        sinkTable.get(k)?.short_description === `${k} v${i < 300 ? 3 : 1}`
+      );
+      const sinkLog = alo.output().split("\n").filter((l) => l.includes('"sink"') || l.includes("sink-0"));
+      throw new Error(
+        `${e.message}: ${written.length} of ${sinkKeys.length} written; ${sinkLog.slice(-15).join("\n")}`,
+      );
+    });
     const committed = (sinkOffsets.body?.offsets ?? []).reduce(
       (n: number, o: { offset: { kafka_offset: number } }) => n + o.offset.kafka_offset,
       0,
