@@ -30,6 +30,19 @@ export class RetriableException extends Error {
   }
 }
 
+/**
+ * A fault outside the task (the instance away, answering 503 or a maintenance page) that outlasted the retries
+ * `errors.retry.timeout` allows: the task fails with this one message (no stack under it), and the daemon restarts
+ * it by itself with backoff, since the fault may be gone by then. An operator need not step in.
+ */
+export class TransientTaskFailure extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "TransientTaskFailure";
+    this.stack = message;
+  }
+}
+
 /** The connector half: runs in the main thread. */
 export interface ConnectorPlugin {
   readonly kind: ConnectorKind;
@@ -64,6 +77,12 @@ export interface TaskContext {
   readonly metrics: TaskMetrics;
   /** Aborted when the task is asked to stop: long waits (poll intervals, backoffs) must end promptly on it. */
   readonly signal: AbortSignal;
+  /**
+   * The task's standing warnings (its REST status `warnings`): a condition the task rides out while RUNNING,
+   * such as an instance that cannot be reached. Each sentence is logged once when it appears and once when it is
+   * cleared, not on every retry.
+   */
+  readonly taskWarnings?: { set(key: string, sentence: string): void; clear(key: string): void };
 }
 
 export interface SourceTaskContext extends TaskContext {

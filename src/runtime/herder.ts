@@ -78,7 +78,7 @@ export class Herder {
       ...options,
       validator: this.#validator,
       isCurrent: (m) => this.#connectors.get(m.name) === m,
-      restartTask: (name, id) => this.applyTaskRestart(name, id),
+      commands: this.#commands,
     });
     this.#offsets = new ConnectorOffsets(options.offsets, options.kafka);
     this.#stored = new StoredConnectors(options.stateStore, options.placement !== undefined);

@@ -36,6 +36,7 @@ import { retryBackoffMs, sleepEndingOnAbort } from "../common/delay.ts";
 import type { RecordTransformer } from "./source_driver.ts";
 import { resolveSinkTopics, sameTopics, TOPIC_CHECK_INTERVAL_MS } from "./sink_topics.ts";
 import type { TaskWarnings } from "./task_warnings.ts";
+import { RedeliveryWarning } from "./redelivery_warning.ts";
 
 export interface SinkDriverOptions {
   task: SinkTask;
@@ -101,9 +102,11 @@ export class SinkDriver {
   #switching: Promise<void> = Promise.resolve();
   #timers: ReturnType<typeof setInterval>[] = [];
   #onStop: (() => Promise<void>) | null = null;
+  readonly #redelivery: RedeliveryWarning;
 
   constructor(options: SinkDriverOptions) {
     this.#o = options;
+    this.#redelivery = new RedeliveryWarning(options.logger, options.warnings);
     this.#lag = new ConsumerLagGauges(options.metrics);
     this.#done = new Promise<void>((resolve, reject) => {
       this.#finish = (error?: Error) => error ? reject(error) : resolve();
@@ -336,13 +339,11 @@ export class SinkDriver {
         if (e instanceof RetriableException && this.#stop.signal.aborted) break;
         if (!(e instanceof RetriableException) || !isRunning()) throw e;
         const wait = retryBackoffMs(attempt, this.#o.maxRetryBackoffMs ?? 30000);
-        this.#o.logger.warn(
-          { err: e, attempt, waitMs: Math.round(wait) },
-          "put failed retriably; redelivering",
-        );
+        this.#redelivery.redelivering(key, e as Error, attempt, wait);
         await sleepEndingOnAbort(wait, this.#stop.signal);
       }
     }
+    this.#redelivery.delivered(key);
     const last = batch.records[batch.records.length - 1];
     this.#consumed.set(tpKey(batch.topic, batch.partition), {
       topic: batch.topic,

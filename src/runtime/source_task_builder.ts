@@ -32,6 +32,7 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
     logger: log,
     metrics: env.taskMetrics,
     signal: stopSignal.signal,
+    taskWarnings: env.warnings,
     offset: (partition) => offsets.get(canonicalJson(partition)) ?? null,
     reportBadRow: async (error, details) => {
       const encode = (v: unknown) =>

@@ -21,6 +21,8 @@ export interface TaskRunnerHooks {
   onStateChange(): void;
   /** Topics the task produced to or consumed from for the first time (since it started or was told to forget). */
   onTopics?(topics: string[]): void;
+  /** The task failed on a transient fault (TransientTaskFailure): the daemon restarts it by itself. */
+  onTransientFailure?(): void;
 }
 
 /** A worker that sends nothing for this long while it should be running is considered dead. */
@@ -50,14 +52,13 @@ export class TaskRunner {
   progress: TableProgress[] = [];
   /** The task's standing warnings (status `warnings`): conditions it waits out rather than fails on. */
   warnings: string[] = [];
-  /** FAILED on a fault that passes by itself (Kafka out of reach): the daemon restarts the task. */
-  failedTransiently = false;
 
   #worker: Worker | null = null;
   #hooks: TaskRunnerHooks;
   #stopped: Promise<void>;
   #resolveStopped!: () => void;
-  #lastHeard = Date.now();
+  /** On the monotonic clock: a step of the host's wall clock must not make a live worker look silent. */
+  #lastHeard = performance.now();
   #watchdog: ReturnType<typeof setInterval> | undefined;
 
   #options: Required<Omit<TaskRunnerOptions, "startAfter">>;
@@ -112,7 +113,9 @@ export class TaskRunner {
     worker.onmessageerror = () => this.#fail("task worker sent a message that could not be read");
     const silence = this.#options.silenceLimitMs;
     this.#watchdog = setInterval(() => {
-      if ((this.state === "RUNNING" || this.state === "PAUSED") && Date.now() - this.#lastHeard > silence) {
+      if (
+        (this.state === "RUNNING" || this.state === "PAUSED") && performance.now() - this.#lastHeard > silence
+      ) {
         this.#fail(`task worker stopped responding (nothing heard for ${silence / 1000} s)`);
       }
     }, Math.min(5000, silence / 2));
@@ -120,12 +123,12 @@ export class TaskRunner {
   }
 
   #onMessage(message: WorkerToMain): void {
-    this.#lastHeard = Date.now();
+    this.#lastHeard = performance.now();
     switch (message.type) {
       case "state":
         if (message.state === "FAILED") {
-          this.failedTransiently = message.transient === true;
           this.#fail(message.trace ?? "task failed");
+          if (message.transient) this.#hooks.onTransientFailure?.();
         } else {
           this.state = message.state;
           this.#hooks.onStateChange();

@@ -17,7 +17,7 @@ import { startCpuProfileFromEnv } from "../observability/cpu_profile.ts";
 import { startMemoryTraceFromEnv } from "../observability/memory_trace.ts";
 import { collectWhenQuiet } from "./idle_collection.ts";
 import { importPermitPools, type PermitPoolTransfer } from "../instance/permit_registry.ts";
-import type { TaskMetrics } from "../connect/task_api.ts";
+import { type TaskMetrics, TransientTaskFailure } from "../connect/task_api.ts";
 import type { SourceDriver } from "./source_driver.ts";
 import type { SinkDriver } from "./sink_driver.ts";
 import { taskEnvironment } from "./task_environment.ts";
@@ -163,9 +163,9 @@ function fail(error: unknown): void {
   }
   // The runner terminates a FAILED worker at once: the metrics that explain the failure go first.
   post({ type: "metrics", snapshot: metrics.snapshot() });
-  const transient = isKafkaUnreachable(error);
+  const transient = error instanceof TransientTaskFailure || isKafkaUnreachable(error);
   // kafkajs's own error (a task starting while Kafka is away) gets a first line that says what happened.
-  const trace = transient && /^KafkaJS/.test((error as Error)?.name ?? "")
+  const trace = isKafkaUnreachable(error) && /^KafkaJS/.test((error as Error)?.name ?? "")
     ? `Kafka unreachable: ${kafkaUnreachableReason(error)}; the daemon restarts this task\n${traceOf(error)}`
     : traceOf(error);
   post({ type: "state", state: "FAILED", trace, transient });

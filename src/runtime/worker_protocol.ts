@@ -44,7 +44,7 @@ export type MainToWorker =
 export type TaskRunState = "RUNNING" | "PAUSED" | "FAILED";
 
 export type WorkerToMain =
-  /** `transient`: a FAILED task failed on a fault that passes by itself (Kafka out of reach); the daemon restarts it. */
+  /** `transient`: a failure the daemon restarts the task after by itself (TransientTaskFailure). */
   | { type: "state"; state: TaskRunState; trace?: string; transient?: boolean }
   /** `committed`: an exactly-once task already wrote these in its transaction; the store must not write them. */
   | { type: "offsets"; entries: OffsetUpdate[]; committed?: boolean }

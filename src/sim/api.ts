@@ -70,6 +70,12 @@ export interface Simulator {
   readonly port: number;
   /** Stops listening, the writer and timers; resolves once the server is closed. */
   stop(): Promise<void>;
+  /**
+   * Closes the listener and nothing else (tables, writer, clock and faults go on): connections are refused, as
+   * when the instance or the network to it is down. `online` listens again on the same port with the same state.
+   */
+  offline(): Promise<void>;
+  online(): Promise<void>;
   /** Generates `n` more rows into a table (deterministic for a given random seed and history). */
   seed(table: string, n: number): void;
   /** Direct access to a stored table; throws for unknown tables and database views. */

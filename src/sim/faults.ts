@@ -3,7 +3,8 @@
  *
  * A rule matches requests by route key (e.g. "GET /api/now/table/incident", "GET /api/now/table/incident/{sys_id}",
  * "POST /oauth_token.do"; the API version is not part of the key), method and table. Faults that replace the
- * response (rate_limit, busy, status, accepted, unauthorized, html_page) take the first matching rule; the others combine.
+ * response (rate_limit, busy, status, accepted, unauthorized, html_page, maintenance_page) take the first matching
+ * rule; the others combine.
  */
 import { hashString, Random } from "./random.ts";
 import type { QuotaShape } from "./limits/quota.ts";
@@ -22,6 +23,11 @@ export type Fault =
   | { kind: "html_page"; page?: HtmlPage }
   /** 401 "User Not Authenticated" even with valid credentials (e.g. a revoked token). */
   | { kind: "unauthorized" }
+  /**
+   * An HTML maintenance page (text/html) with `status` (default 503), as a load balancer or the platform shows
+   * while the instance is upgraded or down: no JSON at all, whatever the route.
+   */
+  | { kind: "maintenance_page"; status?: number }
   /** Delay before the response starts (`ms`) and while streaming rows (`perRowMs` per row). */
   | { kind: "latency"; ms?: number; perRowMs?: number }
   /** The connection is dropped after `afterBytes` bytes of the body (default 1024); headers said 200. */
@@ -89,7 +95,15 @@ export interface ActiveFaults {
   fired: string[];
 }
 
-const REPLACING = new Set(["rate_limit", "busy", "status", "accepted", "unauthorized", "html_page"]);
+const REPLACING = new Set([
+  "rate_limit",
+  "busy",
+  "status",
+  "accepted",
+  "unauthorized",
+  "html_page",
+  "maintenance_page",
+]);
 
 interface InstalledRule {
   id: string;
@@ -195,6 +209,9 @@ function aclHider(percent: number, sysIds: string[]): (sysId: string) => boolean
 
 function validateFault(f: Fault): void {
   if (f.kind === "status" && (f.status < 100 || f.status > 599)) {
+    throw new RangeError(`bad status ${f.status}`);
+  }
+  if (f.kind === "maintenance_page" && f.status !== undefined && (f.status < 100 || f.status > 599)) {
     throw new RangeError(`bad status ${f.status}`);
   }
   if (f.kind === "oversized" && !(f.bytes > 0)) throw new RangeError("oversized.bytes must be positive");

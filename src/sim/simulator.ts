@@ -175,12 +175,7 @@ export class SimulatorImpl implements Simulator {
     sim.#seedBase();
     for (const [table, n] of Object.entries(options.seed)) sim.seed(table, n);
     log.debug({ ms: Math.round(performance.now() - started), seed: options.seed }, "simulator seeded");
-    sim.#listener = await listen(
-      options.host,
-      options.port,
-      options.tls,
-      (req) => handleRequest(sim.#state, req),
-    );
+    sim.#listener = await sim.#listen(options.port);
     if (options.writer) sim.writer.start(options.writer);
     return sim;
   }
@@ -189,11 +184,31 @@ export class SimulatorImpl implements Simulator {
     return driftOf(this.#db, this.clock, this.#state.ids);
   }
 
+  #listen(port: number): Promise<Listener> {
+    return listen(this.#options.host, port, this.#options.tls, (req) => handleRequest(this.#state, req));
+  }
+
+  /** The url and port outlive an `offline` spell: they are the address the instance comes back on. */
+  #address?: { url: string; port: number };
+
   get url(): string {
-    return this.#listener!.url;
+    return (this.#address ??= this.#listener!).url;
   }
   get port(): number {
-    return this.#listener!.port;
+    return (this.#address ??= this.#listener!).port;
+  }
+
+  async offline(): Promise<void> {
+    if (!this.#listener) return;
+    this.#address ??= { url: this.#listener.url, port: this.#listener.port };
+    const listener = this.#listener;
+    this.#listener = undefined;
+    await listener.close();
+  }
+
+  async online(): Promise<void> {
+    if (this.#listener) return;
+    this.#listener = await this.#listen(this.port);
   }
   get putClearsOmittedFields(): boolean {
     return this.#state.settings.putClearsOmittedFields;

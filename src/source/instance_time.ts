@@ -11,6 +11,7 @@
  * It is inclusive: with a lag of 1 s, a reading of 12:00:05 closes 12:00:04 and earlier, and leaves 12:00:05 (which
  * may still be written) to the next sweep.
  */
+import { steadyNow } from "../common/steady_clock.ts";
 import { formatGlideDateTime } from "./glide_timestamp.ts";
 
 const FRESHNESS_MS = 1000;
@@ -19,7 +20,8 @@ export class InstanceTimeSource {
   #instantMs: number | null = null;
   #receivedAt = 0;
 
-  constructor(private readonly localNow: () => number = Date.now) {}
+  /** On the steady clock: a step of the host's clock must not move the instance time it carries forward. */
+  constructor(private readonly localNow: () => number = steadyNow) {}
 
   /** Records the Date header of a response just received. */
   observe(instanceTime: Date | null): void {

@@ -37,6 +37,7 @@
  * deadline shortens a ceiling by at most a quarter, and only while the budget pays every table at its ceiling:
  * otherwise polling sooner would only lengthen the pacer's queue, and the ceiling is an interval as before.
  */
+import { steadyNow } from "../common/steady_clock.ts";
 
 /** The host's request budget, as the scheduler needs it (RatePacer implements it). */
 export interface PollBudget {
@@ -87,7 +88,7 @@ export class PollScheduler {
   constructor(
     private readonly budget: PollBudget | null,
     readonly maxMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = steadyNow,
   ) {}
 
   /** A table polled at `floorMs` at the least. */

@@ -41,6 +41,13 @@ export interface TableSettings {
   readonly backfillParallelism: number;
   /** `svc.table.<alias>.capture.deletes`: also read sys_audit for deletions (src/source/deletes/). */
   readonly captureDeletes: boolean;
+  /**
+   * `errors.retry.timeout`: how long the table retries the instance being away (unreachable, 5xx, a page that is
+   * not JSON) before the task fails with TransientTaskFailure; 0 or -1 (or absent): until the instance answers.
+   */
+  readonly retryTimeoutMs?: number;
+  /** `errors.retry.delay.max.ms`: the longest backoff between the table's retries (absent: 60 s). */
+  readonly retryDelayMaxMs?: number;
 }
 
 export interface SourceSettings {
@@ -118,6 +125,8 @@ export function tableSettingsFromProps(props: TypedProps, alias: string): TableS
     backfillParallelism: optionalNum(props, k("backfill.parallelism")) ??
       num(props, "svc.source.backfill.parallelism"),
     captureDeletes: bool(props, k("capture.deletes")),
+    retryTimeoutMs: optionalNum(props, "errors.retry.timeout") ?? undefined,
+    retryDelayMaxMs: optionalNum(props, "errors.retry.delay.max.ms") ?? undefined,
   };
 }
 

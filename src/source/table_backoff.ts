@@ -3,12 +3,15 @@
  * a backoff after a failure, a smaller page after an oversized response, or the error that fails the task.
  *
  * Failures are kept to the table: an access error (403 and the like) or a retriable failure makes this table back
- * off (1 s doubling to 60 s) and retry the same page while the task's other tables go on; the gauge
- * `tablesync_source_table_stalled{table,alias,cause}` shows it until a page succeeds. A failure no retry can fix
+ * off (1 s doubling to errors.retry.delay.max.ms, 60 s) and retry the same page while the task's other tables go
+ * on; the gauge `tablesync_source_table_stalled{table,alias,cause}` and a warning in the task's status show it
+ * (logged once per outage, not per retry) until a page succeeds. With a positive errors.retry.timeout, the instance
+ * failing longer than that fails the task (TransientTaskFailure), which the daemon restarts by itself. A failure
+ * no retry can fix
  * (the instance clock, a window of hidden rows that cannot be split) and anything that is not an instance failure
  * are thrown: they fail the task.
  */
-import type { SourceTaskContext } from "../connect/task_api.ts";
+import { type SourceTaskContext, TransientTaskFailure } from "../connect/task_api.ts";
 import {
   InstanceClockError,
   InstanceConfigError,
@@ -17,6 +20,7 @@ import {
   ResponseTooLargeError,
 } from "../instance/mod.ts";
 import { backoffCeiling, sleepEndingOnAbort } from "../common/delay.ts";
+import { steadyNow } from "../common/steady_clock.ts";
 import { UnsplittableWindowError } from "./page_window.ts";
 import type { StepObserver } from "./progress_tracker.ts";
 import type { TableSettings } from "./settings.ts";
@@ -47,8 +51,11 @@ export class TableBackoff {
   readonly #context: SourceTaskContext;
   readonly #progress: StepObserver | undefined;
   readonly #labels: Record<string, string>;
+  /** When the next request may go, on the steady clock (steady_clock.ts): a host clock step moves nothing. */
   #nextAt = 0;
   #failures = 0;
+  /** When the current run of failures began (0: none). */
+  #failingSince = 0;
   /** The cause the stalled gauge currently shows for a backing-off table, if any. */
   #cause: string | null = null;
   #limit: number;
@@ -70,7 +77,7 @@ export class TableBackoff {
 
   /** Waits until the table's next request may go (or the signal aborts). */
   wait(signal: AbortSignal): Promise<void> {
-    return sleepEndingOnAbort(this.#nextAt - Date.now(), signal);
+    return sleepEndingOnAbort(this.#nextAt - steadyNow(), signal);
   }
 
   /**
@@ -83,7 +90,7 @@ export class TableBackoff {
     align?: (dueAt: number, intervalMs: number) => number,
     latestAt = Infinity,
   ): void {
-    const dueAt = Date.now() + intervalMs;
+    const dueAt = steadyNow() + intervalMs;
     this.#nextAt = Math.min(align ? align(dueAt, intervalMs) : dueAt, Math.max(dueAt, latestAt));
   }
 
@@ -110,7 +117,9 @@ export class TableBackoff {
 
   /** A step succeeded: the backoff and its gauge end. */
   recovered(): void {
+    if (this.#failures > 0) this.#context.taskWarnings?.clear(this.#warningKey);
     this.#failures = 0;
+    this.#failingSince = 0;
     this.#clearCause();
   }
 
@@ -135,15 +144,40 @@ export class TableBackoff {
       );
       return;
     }
-    const delay = backoffCeiling(this.#failures, FIRST_BACKOFF_MS, MAX_BACKOFF_MS);
-    this.#nextAt = Date.now() + delay;
+    if (this.#failures === 1) this.#failingSince = performance.now();
+    this.#giveUpPastRetryTimeout(error);
+    const delay = backoffCeiling(this.#failures, FIRST_BACKOFF_MS, this.#t.retryDelayMaxMs ?? MAX_BACKOFF_MS);
+    this.#nextAt = steadyNow() + delay;
     this.#context.metrics.increment("tablesync_source_table_errors_total", this.#labels);
     // While it backs off the table does not progress: the gauge says so, with the cause, until a page succeeds.
     this.#setCause(error instanceof InstanceHttpError ? `http_${error.status}` : "retriable");
-    this.#context.logger.warn(
-      { ...this.#labels, retryInMs: delay, failures: this.#failures },
-      `table ${this.#t.table} (alias ${this.#t.alias}) failed; backing off, other tables continue: ${error.message}`,
+    const sentence =
+      `table ${this.#t.table} (alias ${this.#t.alias}) failed; backing off, other tables continue: ${error.message}`;
+    const fields = { ...this.#labels, retryInMs: delay, failures: this.#failures };
+    // One line per outage, in the log and in the task's status, not one per retry: the first failure raises
+    // the warning, the page that succeeds clears it (recovered), the retries between only go to debug.
+    if (this.#failures > 1) this.#context.logger.debug(fields, sentence);
+    else if (this.#context.taskWarnings) this.#context.taskWarnings.set(this.#warningKey, sentence);
+    else this.#context.logger.warn(fields, sentence);
+  }
+
+  /**
+   * With a positive `errors.retry.timeout`, a transient instance fault that lasted longer fails the task with one
+   * line naming it; the daemon restarts the task by itself (herder/transient_restarts.ts).
+   */
+  #giveUpPastRetryTimeout(error: Error): void {
+    const timeoutMs = this.#t.retryTimeoutMs ?? 0;
+    const failingMs = performance.now() - this.#failingSince;
+    if (timeoutMs <= 0 || !(error instanceof InstanceRetriableError) || failingMs < timeoutMs) return;
+    this.#context.taskWarnings?.clear(this.#warningKey);
+    throw new TransientTaskFailure(
+      `table ${this.#t.table} (alias ${this.#t.alias}): the instance failed every request for ` +
+        `${Math.round(failingMs / 1000)} s, past errors.retry.timeout (${timeoutMs} ms): ${error.message}`,
     );
+  }
+
+  get #warningKey(): string {
+    return `table:${this.#t.alias}`;
   }
 
   #setCause(cause: string): void {

@@ -8,6 +8,8 @@
  * tables go on. A bad row under `fail`, and anything that is not an instance failure, ends the loop with the
  * error, which fails the task.
  */
+import { steadyNow } from "../common/steady_clock.ts";
+import { formatGlideDateTime } from "./glide_timestamp.ts";
 import type { SourceOffset, SourcePartition, SourceRecord } from "../connect/record.ts";
 import type { SourceTaskContext } from "../connect/task_api.ts";
 import type { TableClient } from "../instance/mod.ts";
@@ -162,6 +164,20 @@ export class TablePoller {
     return this.#cursor;
   }
 
+  /**
+   * The instance's clock is behind the cursor: it was set back, and rows already read carry times it has not
+   * reached again. Every row changed from now on would be stamped before the cursor and never read, so the
+   * cursor moves back to the mark, with one line (rows in between are read again: at-least-once, never lost).
+   */
+  #clockSetBack(mark: HighWaterMark): void {
+    this.#o.context.logger.warn(
+      { ...this.#labels, cursor: this.#cursor!.timestamp, mark: formatGlideDateTime(mark.epochMs) },
+      `table ${this.#t.table} (alias ${this.#t.alias}): the instance clock is behind the cursor (set back); ` +
+        `reading again from ${formatGlideDateTime(mark.epochMs)}`,
+    );
+    this.#moveTo({ timestamp: formatGlideDateTime(mark.epochMs), sysId: "", epochMs: mark.epochMs });
+  }
+
   #moveTo(cursor: Cursor | null): void {
     this.#cursor = cursor;
     this.#offset = cursor === null ? null : cursorToOffset(cursor);
@@ -182,7 +198,7 @@ export class TablePoller {
     while (!signal.aborted) {
       await this.#backoff.wait(signal);
       if (signal.aborted) break;
-      const later = this.#sweep === null ? this.#o.schedule?.postponedTo(Date.now()) : null;
+      const later = this.#sweep === null ? this.#o.schedule?.postponedTo(steadyNow()) : null;
       if (later) {
         this.#backoff.pollAt(later);
         this.#o.progress?.scheduled?.(this.#o.schedule!.waitMs!);
@@ -213,7 +229,7 @@ export class TablePoller {
     const align = this.#idle ? this.#o.alignIdlePoll : undefined;
     if (schedule === undefined) this.#backoff.pollIntervalStarts(undefined, align);
     else {
-      const interval = schedule.swept(this.#sweepEmitted > 0, Date.now(), this.#windowEndedAt);
+      const interval = schedule.swept(this.#sweepEmitted > 0, steadyNow(), this.#windowEndedAt);
       this.#backoff.pollIntervalStarts(interval, align, schedule.latestStartAt);
       this.#o.progress?.scheduled?.(interval);
     }
@@ -224,12 +240,13 @@ export class TablePoller {
   async #step(): Promise<Step> {
     const t = this.#t;
     if (this.#sweep === null) {
-      this.#sweepStartedAt = Date.now();
+      this.#sweepStartedAt = steadyNow();
       const mark = await this.#high.forSweep();
       this.#readingAtSweep = this.#o.clock.last();
+      if (this.#cursor !== null && mark.epochMs < this.#cursor.epochMs) this.#clockSetBack(mark);
       // Changes after the mark are left to the next sweep: the instance clock ran ahead of it by the lag and the
       // second the mark is truncated to (the poll scheduler's deadline counts from here).
-      this.#windowEndedAt = Date.now() -
+      this.#windowEndedAt = steadyNow() -
         Math.max(0, (this.#o.clock.estimate() ?? mark.epochMs) - mark.epochMs);
       const sweep = new Sweep(
         sweepStart(this.#cursor, t.startTimestamp, this.#o.source.overlapSeconds),
@@ -247,7 +264,7 @@ export class TablePoller {
       { ...sweep.next(this.#query), coalesce: this.#idle && sweep.pages === 0 },
       this.#backoff.limit,
     );
-    if (sweep.pages === 0) this.#o.schedule?.delayed(Date.now() - this.#sweepStartedAt);
+    if (sweep.pages === 0) this.#o.schedule?.delayed(steadyNow() - this.#sweepStartedAt);
     if (sweep.pages === 0 && this.#high.contradicts(sweep.highWater, page.instanceTime)) {
       // The instance clock is behind the mark: this page may hold rows of a second still being written.
       done();

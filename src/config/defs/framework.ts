@@ -77,7 +77,11 @@ export const ERROR_DEFS: readonly PropertyDef[] = [
   errors(
     "errors.retry.timeout",
     "LONG",
-    "Maximum time in ms a failed operation is retried. 0 means no retries; -1 means infinite.",
+    "Maximum time in ms a failed operation is retried. 0 means no retries; -1 means infinite. For the instance " +
+      "being away (unreachable, 5xx, a page that is not JSON), a source table retries until it answers when this " +
+      "is 0 or -1 (RUNNING, the outage shown in the task's status); a positive value bounds that time, after " +
+      "which the task fails with one line naming the fault and the daemon restarts it by itself (5 s doubling " +
+      "to 60 s).",
     {
       default: "0",
       validator: range(-1),
@@ -86,7 +90,8 @@ export const ERROR_DEFS: readonly PropertyDef[] = [
   errors(
     "errors.retry.delay.max.ms",
     "LONG",
-    "Maximum delay between consecutive retries of a failed operation.",
+    "Maximum delay between consecutive retries of a failed operation (also the longest backoff of a source table " +
+      "while the instance is away).",
     {
       default: "60000",
       validator: range(1),

@@ -17,7 +17,8 @@ import { TaskRunner } from "../task_runner.ts";
 import type { ConnectorValidator } from "./connector_validation.ts";
 import type { ManagedConnector } from "./managed.ts";
 import { SupersededRound, type ZombieFencing } from "../zombie_fencing.ts";
-import { TransientRestarts } from "./transient_restart.ts";
+import type { CommandQueue } from "./command_queue.ts";
+import { TransientRestarts } from "./transient_restarts.ts";
 
 const log = logger("herder");
 
@@ -38,15 +39,24 @@ export interface LifecycleOptions {
   readonly taskWorkerUrl?: URL;
   /** With exactly-once source tasks: the zombie-fencing round each new config of a source connector waits for. */
   readonly fencing?: ZombieFencing;
-  /** Restarts a task that runs here, in the connector's command queue (transient_restart.ts). */
-  readonly restartTask?: (connector: string, taskId: number) => Promise<void>;
+  /** The herder's per-connector queue: a task failed on a transient fault is restarted through it. */
+  readonly commands?: CommandQueue;
 }
 
 export class ConnectorLifecycle {
-  readonly #transientRestarts: TransientRestarts | undefined;
+  readonly #restarts = new TransientRestarts();
 
-  constructor(private readonly o: LifecycleOptions) {
-    this.#transientRestarts = o.restartTask && new TransientRestarts(o.restartTask);
+  constructor(private readonly o: LifecycleOptions) {}
+
+  /** A task failed on a transient fault (TransientTaskFailure): restarted after a backoff, if still failed then. */
+  #onTransientFailure(m: ManagedConnector, runner: TaskRunner): void {
+    this.#restarts.schedule(m.name, runner.taskId, async () => {
+      await this.o.commands?.run(m.name, async () => {
+        // The same task, still failed: an operator may have restarted, changed or deleted it meanwhile.
+        const index = m.tasks.indexOf(runner);
+        if (this.o.isCurrent(m) && index >= 0 && runner.state === "FAILED") await this.restartTask(m, index);
+      });
+    });
   }
 
   start(m: ManagedConnector): void {
@@ -315,16 +325,8 @@ export class ConnectorLifecycle {
           log.error({ connector: m.name, err: e }, "invalid offsets from a task were not stored");
         }
       },
-      onStateChange: () => {
-        this.#reportTask(m.name, runner);
-        if (runner.state === "FAILED" && runner.failedTransiently) {
-          this.#transientRestarts?.schedule(
-            m.name,
-            id,
-            () => this.o.isCurrent(m) && m.tasks.includes(runner),
-          );
-        }
-      },
+      onStateChange: () => this.#reportTask(m.name, runner),
+      onTransientFailure: () => this.#onTransientFailure(m, runner),
       onTopics: (topics) => {
         for (const topic of topics) m.activeTopics.add(topic);
       },

@@ -38,14 +38,15 @@ export class FileOffsetStore implements OffsetStore {
   readonly #flusher: CoalescingFlusher;
   readonly #log = logger("offsets", { store: "file" });
   #state: "new" | "started" | "closed" = "new";
+  /** Background writes failed in a row (a full or read-only file system): one line per spell, not per retry. */
+  #failedWrites = 0;
 
   constructor(options: FileOffsetStoreOptions) {
     this.path = options.path;
     this.#flusher = new CoalescingFlusher({
       delayMs: options.flushDelayMs ?? DEFAULT_FILE_FLUSH_DELAY_MS,
       write: () => this.#writeSnapshot(),
-      onBackgroundError: (error) =>
-        this.#log.error({ err: error, path: this.path }, "writing the offsets file failed; will retry"),
+      onBackgroundError: (error) => this.#writeFailed(error as Error),
     });
   }
 
@@ -110,7 +111,32 @@ export class FileOffsetStore implements OffsetStore {
   #writeSnapshot(): Promise<void> {
     // Encoded synchronously, so the write covers exactly the changes counted when it started.
     const snapshot = new TextEncoder().encode(encodeOffsetsFile(this.#table.rows()));
-    return writeFileAtomically(this.path, snapshot);
+    return writeFileAtomically(this.path, snapshot).then(() => {
+      if (this.#failedWrites === 0) return;
+      this.#log.info(
+        { path: this.path, failedWrites: this.#failedWrites },
+        "the offsets file is written again; offsets committed",
+      );
+      this.#failedWrites = 0;
+    });
+  }
+
+  /**
+   * A background write failed: the file keeps its last content (writes are atomic), the offsets stay in memory
+   * and the write is retried with backoff. Logged once when the spell starts (the cause, no trace), each retry
+   * only at debug.
+   */
+  #writeFailed(error: Error): void {
+    const fields = { path: this.path, failedWrites: ++this.#failedWrites };
+    if (this.#failedWrites > 1) {
+      this.#log.debug(fields, `writing the offsets file failed again: ${error.message}`);
+      return;
+    }
+    this.#log.error(
+      fields,
+      `writing the offsets file failed: ${error.message}; it keeps its last offsets, the new ones stay in ` +
+        `memory and the write is retried (at least every 30 s) until it succeeds`,
+    );
   }
 
   /** Creates the file's directory when missing (the default path is relative: `data/offsets.json`). */

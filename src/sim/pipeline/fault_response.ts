@@ -44,10 +44,18 @@ export function faultResponse(fault: Fault, headers: Headers, nowMs: number): Ap
       return { status: 200, headers, body: bodyOf(htmlPage(fault.page ?? "hibernating")) };
     case "unauthorized":
       return { status: 401, headers, body: bodyOf(errorBody(...Errors.notAuthenticated)) };
+    case "maintenance_page":
+      headers.set("content-type", "text/html;charset=UTF-8");
+      return { status: fault.status ?? 503, headers, body: bodyOf(MAINTENANCE_PAGE) };
     default:
       return undefined;
   }
 }
+
+/** What a platform shows while an instance is upgraded: a page for people, nothing a client can parse. */
+const MAINTENANCE_PAGE = "<!DOCTYPE html><html><head><title>Instance Unavailable</title></head><body>" +
+  "<h1>Your instance is being upgraded</h1><p>This instance is temporarily unavailable for scheduled " +
+  "maintenance. Please try again later.</p></body></html>";
 
 function statusMessage(status: number): string {
   return {
