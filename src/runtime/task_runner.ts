@@ -112,13 +112,19 @@ export class TaskRunner {
     };
     worker.onmessageerror = () => this.#fail("task worker sent a message that could not be read");
     const silence = this.#options.silenceLimitMs;
+    const every = Math.min(5000, silence / 2);
+    let lastTick = performance.now();
     this.#watchdog = setInterval(() => {
-      if (
-        (this.state === "RUNNING" || this.state === "PAUSED") && performance.now() - this.#lastHeard > silence
-      ) {
+      const now = performance.now();
+      // A tick far later than due means this thread did not run either (the process stopped by SIGSTOP or a
+      // suspended VM, or a blocked event loop): the worker's silence then says nothing about the worker, so it
+      // is judged from now on, after it had a chance to speak.
+      if (now - lastTick > every + silence / 2) this.#lastHeard = now;
+      lastTick = now;
+      if ((this.state === "RUNNING" || this.state === "PAUSED") && now - this.#lastHeard > silence) {
         this.#fail(`task worker stopped responding (nothing heard for ${silence / 1000} s)`);
       }
-    }, Math.min(5000, silence / 2));
+    }, every);
     this.#post(start);
   }
 

@@ -42,6 +42,21 @@ Deno.test("a worker that goes silent is FAILED by the watchdog", async () => {
   runner.kill();
 });
 
+Deno.test("a live worker is not taken for silent when the main thread itself did not run (SIGSTOP, a blocked loop)", async () => {
+  const runner = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => {} }, {
+    workerUrl: new URL("./fixtures/chatty_worker.ts", import.meta.url),
+    silenceLimitMs: 400,
+  });
+  await waitFor(() => runner.state === "RUNNING", 10_000, "RUNNING");
+  // The main thread stops for longer than the silence limit, as a stopped process does: the watchdog's tick comes
+  // late, and the worker's messages are read only after it.
+  const until = performance.now() + 1500;
+  while (performance.now() < until) { /* the thread does not run its event loop */ }
+  await new Promise((r) => setTimeout(r, 600));
+  assertEquals(runner.state, "RUNNING", runner.trace ?? "");
+  runner.kill();
+});
+
 Deno.test("a task waiting for its start (a fencing round) launches once it may, keeps a pause asked meanwhile, fails when the wait fails, never launches once stopped", async () => {
   // The throwing worker reports RUNNING before it throws: reaching FAILED with its trace proves it was launched.
   const workerUrl = new URL("./fixtures/throwing_worker.ts", import.meta.url);
