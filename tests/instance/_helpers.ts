@@ -27,6 +27,7 @@ export function testOptions(
       userAgent: "tablesync/<version>",
       adaptiveThrottling: true,
       rateLimitPacing: true,
+      rateLimitReserve: 0.5,
       ...overrides.http,
     },
     retry: {
