@@ -123,6 +123,7 @@ export class InstanceHttpClient {
     if (options.http.rateLimitPacing && options.http.requestsPerHour) {
       this.pacer.configure(options.http.requestsPerHour);
     }
+    if (options.http.rateLimitPacing) this.pacer.configureBurstReserve(options.http.rateLimitReserve);
     this.jars = sessionJarsFor(address.host, sessionIdentity(options.auth));
     this.userAgent = options.http.userAgent.replaceAll("<version>", VERSION);
     this.auth = options.auth.type === "basic"

@@ -71,6 +71,8 @@ export interface HttpLimits {
   adaptiveThrottling: boolean;
   /** `svc.http.rate.limit.pacing` (default true): spread requests within a rate-limit rule's window (rate_pacer.ts). */
   rateLimitPacing: boolean;
+  /** `svc.http.rate.limit.reserve` (default 0.5): the even pace's share a catch-up's burst keeps (burst_allowance.ts). */
+  rateLimitReserve: number;
   /** `svc.http.requests.per.hour` (default none): this host's request budget when no rule says it (rate_pacer.ts). */
   requestsPerHour?: number | null;
 }
@@ -155,6 +157,7 @@ export function instanceOptionsFromProps(props: TypedProps): InstanceClientOptio
       userAgent: read.requiredString("svc.http.user.agent"),
       adaptiveThrottling: read.boolean("svc.http.adaptive.throttling"),
       rateLimitPacing: read.boolean("svc.http.rate.limit.pacing"),
+      rateLimitReserve: read.number("svc.http.rate.limit.reserve", 0),
       // Only when set: without a budget the options are what they were before it existed.
       ...optionalEntry("requestsPerHour", read.optionalNumber("svc.http.requests.per.hour")),
     },

@@ -21,13 +21,16 @@
  *
  * The poll scheduler (src/source/poll_scheduler.ts) asks `pollRate` what the window can still afford per second
  * and shares it among the host's polled tables (`registerTables`); what polls leave unspent stays in the
- * budget, and the pacing interval (budget left over time left) lets a backfill spend it.
+ * budget, and the pacing interval (budget left over time left) lets a backfill spend it. While a table catches
+ * up (`registerCatchUps`), requests may also run ahead of that pace within the burst allowance
+ * (burst_allowance.ts), which keeps `svc.http.rate.limit.reserve` of the even pace for the rest of the window.
  *
  * Time: the reset is an instance timestamp; it is turned into a local deadline with the response's `Date` header
  * (the instance clock). `Date` is truncated to the second, so the local deadline errs late, which spreads the
  * budget over slightly more time than is left: the safe direction.
  */
 import type { SharedHostViews } from "./shared_host_state.ts";
+import { burstAllowance } from "./burst_allowance.ts";
 
 /** BigInt64 slots in `SharedHostViews.pacing`. */
 const SLOT = {
@@ -60,9 +63,20 @@ const SLOT = {
    * They were sent in the window a response shows, so a newly learned window starts with them spent.
    */
   COST_IN_FLIGHT: 12,
+  /** Tables (and backfills, reconcile passes) catching up against this host: while any is, requests may burst. */
+  BURSTING: 13,
+  /** Local time (ms) the known window was learned or made: where its even pace was set. */
+  START_AT: 14,
+  /** The budget left (`#left`) when the window was learned: spread evenly to its reset, the even pace. */
+  EVEN_BUDGET: 15,
+  /** `svc.http.rate.limit.reserve` in thousandths, plus one (0: none configured, the default applies). */
+  BURST_RESERVE: 16,
 } as const;
 /** Slots the pacer uses (shared_host_state.ts sizes the buffer with it). */
-export const PACING_SLOTS = 13;
+export const PACING_SLOTS = 17;
+
+/** The share of the even pace's need for the rest of a window that a burst leaves unspent, unless configured. */
+export const DEFAULT_BURST_RESERVE = 0.5;
 
 /** The window a configured budget makes when the instance sends no rule (the instance's rules are hourly). */
 const CONFIGURED_WINDOW_MS = 3_600_000;
@@ -163,6 +177,7 @@ export class RatePacer {
       Atomics.store(s, SLOT.SENT, BigInt(before + underway));
       Atomics.store(s, SLOT.SYNTHETIC, 0n);
       Atomics.store(s, SLOT.EXHAUSTED, status === 429 && headers.has("retry-after") ? 1n : 0n);
+      this.#startEvenPace(receivedAt);
       return;
     }
     if (status === 429 && headers.has("retry-after")) Atomics.store(s, SLOT.EXHAUSTED, 1n);
@@ -200,12 +215,36 @@ export class RatePacer {
         Atomics.add(s, SLOT.PACED, 1n);
         return { waitMs: resetAt - now + AFTER_RESET_MS, retry: true };
       }
+      if (at > now && this.#bursts(now, resetAt, need)) return { waitMs: 0, retry: false };
       // The budget left is spread over the time from this slot to the reset.
       const interval = ((resetAt - at) / left) * need;
       if (Atomics.compareExchange(s, SLOT.NEXT_AT, next, BigInt(Math.ceil(at + interval))) !== next) continue;
       Atomics.add(s, SLOT.SENT, BigInt(need));
       if (at > now) Atomics.add(s, SLOT.PACED, 1n);
       return { waitMs: at - now, retry: false };
+    }
+  }
+
+  /**
+   * While a table catches up (or a backfill runs) on this host, a request that would wait for its even slot goes
+   * at once when the window can spare it (`burstAllowance`); it then counts against the budget as any other, so
+   * the even pace of the rest of the window follows what is left. False: it takes its even slot.
+   */
+  #bursts(now: number, resetAt: number, need: number): boolean {
+    const s = this.slots;
+    if (Atomics.load(s, SLOT.BURSTING) <= 0n) return false;
+    for (;;) {
+      const sent = Atomics.load(s, SLOT.SENT);
+      const allowance = burstAllowance({
+        left: this.#left(Number(sent)),
+        evenBudget: Number(Atomics.load(s, SLOT.EVEN_BUDGET)),
+        startAt: Number(Atomics.load(s, SLOT.START_AT)),
+        resetAt,
+        now,
+        reserve: this.burstReserve,
+      });
+      if (allowance < need) return false;
+      if (Atomics.compareExchange(s, SLOT.SENT, sent, sent + BigInt(need)) === sent) return true;
     }
   }
 
@@ -247,6 +286,34 @@ export class RatePacer {
     }
   }
 
+  /**
+   * Sets the burst reserve (`svc.http.rate.limit.reserve`, 0..1): the share of what the rest of a window needs at
+   * its even pace that a burst leaves unspent. Connectors that disagree get the larger (the more careful).
+   */
+  configureBurstReserve(share: number): void {
+    const s = this.slots;
+    const wanted = BigInt(Math.round(Math.min(1, Math.max(0, share)) * 1000) + 1);
+    for (;;) {
+      const known = Atomics.load(s, SLOT.BURST_RESERVE);
+      if (known >= wanted) return;
+      if (Atomics.compareExchange(s, SLOT.BURST_RESERVE, known, wanted) === known) return;
+    }
+  }
+
+  /** The burst reserve in force (0..1). */
+  get burstReserve(): number {
+    const configured = Number(Atomics.load(this.slots, SLOT.BURST_RESERVE));
+    return configured === 0 ? DEFAULT_BURST_RESERVE : (configured - 1) / 1000;
+  }
+
+  /**
+   * Counts `n` more catch-ups on this host (negative: fewer): tables whose sweeps have not yet reached their
+   * high-water mark (a first sweep, a backlog, a backfill). While any runs, requests may burst (`schedule`).
+   */
+  registerCatchUps(n: number): void {
+    Atomics.add(this.slots, SLOT.BURSTING, BigInt(n));
+  }
+
   /** The worker group's member count: this process takes `1 / members` of the budget. */
   setMembers(members: number): void {
     Atomics.store(this.slots, SLOT.MEMBERS, BigInt(Math.max(1, Math.floor(members))));
@@ -276,8 +343,8 @@ export class RatePacer {
     return Math.max(0, this.#left()) / Math.max(1, resetAt - now) * 1000;
   }
 
-  /** This process's share of the window's budget not yet sent, less the reserve. */
-  #left(): number {
+  /** This process's share of the window's budget not yet sent (`sent`: the count to take), less the reserve. */
+  #left(sent = Number(Atomics.load(this.slots, SLOT.SENT))): number {
     const s = this.slots;
     const configured = Number(Atomics.load(s, SLOT.CONFIGURED));
     const members = Math.max(1, Number(Atomics.load(s, SLOT.MEMBERS)));
@@ -287,7 +354,13 @@ export class RatePacer {
     const capped = configured > 0 ? Math.min(budget, configured - (limit - budget)) : budget;
     const share = Math.floor(capped / members);
     const reserve = reserveOf(Math.floor((configured > 0 ? Math.min(limit, configured) : limit) / members));
-    return share - Number(Atomics.load(s, SLOT.SENT)) - reserve;
+    return share - sent - reserve;
+  }
+
+  /** The window's even pace starts here: the budget left now is spread to its reset (`burstAllowance`). */
+  #startEvenPace(now: number): void {
+    Atomics.store(this.slots, SLOT.START_AT, BigInt(now));
+    Atomics.store(this.slots, SLOT.EVEN_BUDGET, BigInt(Math.max(0, this.#left())));
   }
 
   /** Without a rule, a configured budget makes windows of its own: an hour each, from the first request. */
@@ -310,6 +383,7 @@ export class RatePacer {
     Atomics.store(s, SLOT.SENT, 0n);
     Atomics.store(s, SLOT.NEXT_AT, 0n);
     Atomics.store(s, SLOT.EXHAUSTED, 0n);
+    this.#startEvenPace(now);
   }
 
   /** What the metrics endpoint shows: the known rule and how many requests pacing held back. */

@@ -20,6 +20,8 @@
  * floor) is taken from the budget before the rest is shared. The budget is the host's: the rate the window can
  * still afford (its budget left over the time left) times this task's share of the host's polled tables.
  * What polls leave unspent stays in the window for backfills (the pacer's spacing follows the budget left).
+ * A table is catching up from its start until a sweep reaches its high-water mark, and again whenever a sweep
+ * stops short of it (a backlog, a backfill): the host's pacer counts it, and lets requests burst meanwhile.
  *
  * The change rate: exponentially weighted counts of sweeps that found changes and of the seconds they covered
  * (each sweep weighs `1 - DECAY` of the estimate), starting from a prior of one change per PRIOR_SECONDS.
@@ -45,6 +47,8 @@ export interface PollBudget {
   pollRate(now: number): number | null;
   /** Counts tables polled against the host (negative: fewer). */
   registerTables(n: number): void;
+  /** Counts tables catching up against the host (negative: fewer): their requests may burst (rate_pacer.ts). */
+  registerCatchUps(n: number): void;
   /** Tables polled against the host by every task of the process. */
   readonly tables: number;
 }
@@ -74,6 +78,9 @@ export class PollScheduler {
   #allocatedAt = -Infinity;
   /** Tables counted in the host's budget (`open`), taken back by `close`. */
   #registered = 0;
+  /** Tables of the task catching up, and how many of them the host's budget counts (`open`, `close`). */
+  readonly #catchingUp = new Set<ScheduledTable>();
+  #catchUpsRegistered = 0;
   /** A decaying maximum of the delay of sweeps' first pages (pacer queue and request), and when it was set. */
   #delayMs = 0;
   #delayAt = 0;
@@ -95,6 +102,7 @@ export class PollScheduler {
   add(floorMs: number): ScheduledTable {
     const table = new ScheduledTable(this, floorMs, Math.max(floorMs, this.maxMs), this.now());
     this.#tables.add(table);
+    this.#catchingUp.add(table);
     return table;
   }
 
@@ -106,12 +114,30 @@ export class PollScheduler {
     const more = this.#tables.size - this.#registered;
     this.budget?.registerTables(more);
     this.#registered += more;
+    this.#countCatchUps();
+  }
+
+  /** `table` is catching up (`on`), or its sweep reached its high-water mark. */
+  catchingUp(table: ScheduledTable, on: boolean): void {
+    if (on === this.#catchingUp.has(table)) return;
+    if (on) this.#catchingUp.add(table);
+    else this.#catchingUp.delete(table);
+    if (this.#registered > 0) this.#countCatchUps();
+  }
+
+  /** The host's count of catch-ups follows this task's. */
+  #countCatchUps(): void {
+    const more = this.#catchingUp.size - this.#catchUpsRegistered;
+    this.budget?.registerCatchUps(more);
+    this.#catchUpsRegistered += more;
   }
 
   /** The task stops: its tables no longer share the host's budget. */
   close(): void {
     this.budget?.registerTables(-this.#registered);
     this.#registered = 0;
+    this.budget?.registerCatchUps(-this.#catchUpsRegistered);
+    this.#catchUpsRegistered = 0;
   }
 
   /**
@@ -256,6 +282,11 @@ export class ScheduledTable {
   /** The next sweep's first page came `ms` after the sweep began. */
   delayed(ms: number): void {
     this.scheduler.delayed(ms);
+  }
+
+  /** A step of the table's sweep reached its high-water mark (`caughtUp`), or stopped short of it. */
+  stepped(caughtUp: boolean): void {
+    this.scheduler.catchingUp(this, !caughtUp);
   }
 }
 

@@ -209,6 +209,7 @@ export class TablePoller {
         step = await this.#step();
         this.#backoff.recovered();
         this.#sweepEmitted += step.emitted;
+        this.#o.schedule?.stepped(step.caughtUp);
         if (step.caughtUp) this.#sweepEnded();
       } catch (error) {
         if (signal.aborted) break;

@@ -211,17 +211,23 @@ export class TableSourceTask implements SourceTask {
     signal: AbortSignal,
   ): Promise<void> {
     let warned = false;
-    for (const table of settings.tables) {
-      const outcome = await probeTable(client, table, context.logger, signal, clock);
-      if (table.captureDeletes) await probeAuditAccess(client, table, context.logger, signal);
-      if (outcome?.nonUtcTimeZone && !warned) {
-        warned = true;
-        context.logger.warn(
-          { table: table.table, alias: table.alias },
-          "the integration user's time zone is not UTC (date-time display values differ from their UTC values); " +
-            "set it to UTC: display values and date helpers in queries follow it",
-        );
+    // The probes start the tables' catch-up, one table after another: they may burst (rate_pacer.ts).
+    client.http.budget?.registerCatchUps(1);
+    try {
+      for (const table of settings.tables) {
+        const outcome = await probeTable(client, table, context.logger, signal, clock);
+        if (table.captureDeletes) await probeAuditAccess(client, table, context.logger, signal);
+        if (outcome?.nonUtcTimeZone && !warned) {
+          warned = true;
+          context.logger.warn(
+            { table: table.table, alias: table.alias },
+            "the integration user's time zone is not UTC (date-time display values differ from their UTC values); " +
+              "set it to UTC: display values and date helpers in queries follow it",
+          );
+        }
       }
+    } finally {
+      client.http.budget?.registerCatchUps(-1);
     }
   }
 

@@ -27,6 +27,7 @@ export function testOptions(
       userAgent: "tablesync/<version>",
       adaptiveThrottling: true,
       rateLimitPacing: true,
+      rateLimitReserve: 0.5,
       ...overrides.http,
     },
     retry: {
@@ -67,6 +68,7 @@ export function defaultProps(overrides: Record<string, TypedProps[string]> = {})
     "svc.http.user.agent": "tablesync/0.1.0",
     "svc.http.adaptive.throttling": true,
     "svc.http.rate.limit.pacing": true,
+    "svc.http.rate.limit.reserve": 0.5,
     "svc.retry.max.attempts": 5,
     "svc.retry.max.elapsed.ms": 300000,
     "svc.retry.initial.backoff.ms": 500,

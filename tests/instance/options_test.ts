@@ -18,6 +18,7 @@ Deno.test("options: basic auth and every limit are read from the spec's property
     userAgent: "tablesync/0.1.0",
     adaptiveThrottling: true,
     rateLimitPacing: true,
+    rateLimitReserve: 0.5,
   });
   assertEquals(options.retry, {
     maxAttempts: 5,

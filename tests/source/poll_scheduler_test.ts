@@ -11,6 +11,10 @@ class FixedBudget implements PollBudget {
   registerTables(n: number): void {
     this.tables += n;
   }
+  catchUps = 0;
+  registerCatchUps(n: number): void {
+    this.catchUps += n;
+  }
 }
 
 const FLOOR = 5000;
@@ -196,4 +200,22 @@ Deno.test("scheduler: a poll already pending follows a smaller budget at once, n
   assertEquals(tables[0].postponedTo(now), null);
   // Before any sweep ended there is nothing to put off.
   assertEquals(scheduler.add(FLOOR).postponedTo(now), null);
+});
+
+Deno.test("catch-ups: a table counts from its start until a step reaches its mark, again when one stops short", () => {
+  const budget = new FixedBudget(1);
+  const scheduler = new PollScheduler(budget, MAX, () => 0);
+  const a = scheduler.add(FLOOR);
+  const b = scheduler.add(FLOOR);
+  assertEquals(budget.catchUps, 0, "counted before the task opens");
+  scheduler.open();
+  assertEquals(budget.catchUps, 2);
+  a.stepped(true);
+  a.stepped(true);
+  assertEquals(budget.catchUps, 1);
+  a.stepped(false); // a backlog: the sweep stopped short of its mark
+  b.stepped(true);
+  assertEquals(budget.catchUps, 1);
+  scheduler.close();
+  assertEquals(budget.catchUps, 0, "the task's catch-ups left counted after it closed");
 });

@@ -170,6 +170,15 @@ export const CONNECTION_DEFS: readonly PropertyDef[] = [
       default: "true",
     },
   ),
+  http(
+    "svc.http.rate.limit.reserve",
+    "DOUBLE",
+    "The share of a rate-limit window's even pace that a catch-up keeps for the rest of the window (0 to 1). While a table catches up (its first sweep, a backlog, a backfill), requests may run ahead of the even pace as long as the budget left still pays this share of what the rest of the window needs at the even pace: early in a window a catch-up can spend up to 1 minus this share of the window's budget at once, and the rest of the window is paced by what is left. The polls of the rest of the window and the other integrations of the same user keep the remainder; the tenth of the rule held back by pacing is never spent. 1: no bursts, every request at the even pace. Connectors of one host that disagree get the larger.",
+    {
+      default: "0.5",
+      validator: range(0, 1),
+    },
+  ),
 
   http(
     "svc.http.requests.per.hour",
