@@ -283,9 +283,7 @@ export class SinkDriver {
       } catch (e) {
         // Stopping: the batch is abandoned and nothing past it is committed, so it is redelivered later.
         if (this.#stop.signal.aborted) return;
-        // A non-retriable failure fails the task; what the task handled before it (its preCommit) is committed
-        // first, nothing past it.
-        await this.#commitOrDefer().catch(() => {});
+        // A non-retriable failure fails the task; nothing past the failed record is committed.
         this.#fail(e as Error);
         throw e;
       } finally {

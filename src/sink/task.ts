@@ -315,22 +315,16 @@ class TableSinkTask implements SinkTask {
       });
       return { kind: "pending" };
     }
-    // A `not_written` write was applied (the row created or changed, a field left out): failing the task must
-    // not send it again, or a create without a key makes a second row at each restart. It counts as handled,
-    // so the offsets committed as the task fails go past it.
-    const applied = error.classification === "not_written";
     try {
       await context.reportRecordError(record, error);
     } catch (toleranceError) {
       // errors.tolerance=none (or tolerance exceeded): the runtime's verdict fails the task.
-      if (applied) this.#tracker.handled(record);
       batch.fatal ??= toleranceError as Error;
       return { kind: "pending" };
     }
     const { topic, partition, offset } = sourceOf(record);
     switch (settings.onApiErrors) {
       case "fail":
-        if (applied) this.#tracker.handled(record);
         batch.fatal ??= new SinkRecordFailure(record, error);
         return { kind: "pending" };
       case "log":
