@@ -178,3 +178,28 @@ export async function produceWithKcat(
   const { code, stderr } = await child.output();
   if (code !== 0) throw new Error(`kcat -P failed (${code}): ${new TextDecoder().decode(stderr)}`);
 }
+
+/**
+ * Joins consumer group `groupId` on `topic` for `ms`, reading nothing and committing nothing, then leaves: the
+ * group rebalances twice under its other members (a member joining, then leaving), as a scaled-out consumer does.
+ */
+export async function visitConsumerGroup(
+  bootstrapServers: string,
+  groupId: string,
+  topic: string,
+  ms: number,
+): Promise<void> {
+  const consumer = client(bootstrapServers).consumer({
+    groupId,
+    sessionTimeout: 6_000,
+    heartbeatInterval: 500,
+  });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topics: [topic] });
+    await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: async () => {} });
+    await new Promise((r) => setTimeout(r, ms));
+  } finally {
+    await consumer.disconnect();
+  }
+}
