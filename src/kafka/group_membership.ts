@@ -48,6 +48,7 @@ if (!Broker.prototype[CAPTURED]) {
 
 /** Pause before a member whose group consumer stopped for good joins again. */
 const RESTART_DELAY_MS = 1000;
+const MAX_RESTART_DELAY_MS = 30_000;
 
 /** Thrown from the heartbeat path to make kafkajs's runner rejoin the group (it rejoins on rebalance errors). */
 class RejoinRequested extends Error {
@@ -149,10 +150,22 @@ export class KafkajsGroupMembership implements GroupMembership {
       // the work, then join again as a new member after a pause.
       this.#loseMembership(`the group consumer stopped: ${payload.error.message}`);
       this.#group = null;
-      this.#restart = setTimeout(() => {
-        this.#run().catch((e) => this.#log.error({ err: e }, "rejoining the group failed; retrying"));
-      }, RESTART_DELAY_MS);
+      this.#rejoinAfter(RESTART_DELAY_MS);
     });
+  }
+
+  /** Joins again after `delayMs`; while Kafka cannot be reached, tries again with the delay doubled (to 30 s). */
+  #rejoinAfter(delayMs: number): void {
+    clearTimeout(this.#restart);
+    this.#restart = setTimeout(() => {
+      if (this.#closed) return;
+      this.#run().catch((e) => {
+        if (this.#closed) return;
+        const next = Math.min(delayMs * 2, MAX_RESTART_DELAY_MS);
+        this.#log.warn({ err: e, retryInMs: next }, "rejoining the group failed; retrying");
+        this.#rejoinAfter(next);
+      });
+    }, delayMs);
   }
 
   async start(): Promise<void> {

@@ -19,6 +19,7 @@ import {
   waitFor,
 } from "../support/daemon_process.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { consumeToEndWithKcat } from "../support/kafka_helpers.ts";
 import {
   describeVerdict,
   type ExactlyOnceVerdict,
@@ -257,14 +258,8 @@ Deno.test({
 
 /** Records in the topic, committed or not (librdkafka reads read_committed unless told otherwise). */
 async function writtenRecords(bootstrapServers: string, topic: string): Promise<number> {
-  const { code, stdout, stderr } = await new Deno.Command("kcat", {
-    args: [
-      ...["-C", "-b", bootstrapServers, "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%o\\n"],
-      ...["-X", "isolation.level=read_uncommitted"],
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (code !== 0) throw new Error(`kcat failed (${code}): ${new TextDecoder().decode(stderr)}`);
+  const stdout = await consumeToEndWithKcat(bootstrapServers, topic, [
+    ...["-f", "%o\\n", "-X", "isolation.level=read_uncommitted"],
+  ]);
   return new TextDecoder().decode(stdout).split("\n").filter((l) => l.trim() !== "").length;
 }

@@ -7,7 +7,7 @@ import avro from "avsc";
 import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
-import { readTopicWithKcat } from "../support/kafka_helpers.ts";
+import { consumeToEndWithKcat, readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSchemaRegistry } from "../support/schema_registry.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
@@ -104,25 +104,12 @@ Deno.test("Avro, JSON Schema and Protobuf: instance A → source → registry-fr
       }
     }
     // Independent decoding of the Avro typed topic with avsc, through the registered schema.
-    const raw = await new Deno.Command("kcat", {
-      args: [
-        "-C",
-        "-b",
-        kafka.bootstrapServers,
-        "-t",
-        "reg.avro.typed",
-        "-o",
-        "beginning",
-        "-e",
-        "-q",
-        "-c",
-        "1",
-        "-f",
-        "%s",
-      ],
-      stdout: "piped",
-    }).output();
-    const bytes = raw.stdout;
+    const bytes = await consumeToEndWithKcat(kafka.bootstrapServers, "reg.avro.typed", [
+      "-c",
+      "1",
+      "-f",
+      "%s",
+    ]);
     assertEquals(bytes[0], 0, "magic byte");
     const id = new DataView(bytes.buffer, bytes.byteOffset + 1, 4).getInt32(0);
     const version = registry.versions("reg.avro.typed-value").find((v) => v.id === id);

@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
-import { type KcatRecord, readTopicWithKcat } from "../support/kafka_helpers.ts";
+import { consumeToEndWithKcat, type KcatRecord, readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
 import { startSchemaRegistry } from "../support/schema_registry.ts";
 import {
@@ -30,11 +30,7 @@ const CLASSES = {
 
 /** Raw value bytes, split exactly: kcat prints each value size (%S), a newline, then the value (%s). */
 async function rawValues(bootstrap: string, topic: string): Promise<Uint8Array[]> {
-  const out = await new Deno.Command("kcat", {
-    args: ["-C", "-b", bootstrap, "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%S\n%s"],
-    stdout: "piped",
-  }).output();
-  const bytes = out.stdout;
+  const bytes = await consumeToEndWithKcat(bootstrap, topic, ["-f", "%S\n%s"]);
   const values: Uint8Array[] = [];
   let at = 0;
   while (at < bytes.length) {

@@ -28,6 +28,9 @@ export interface DaemonProcess {
   ): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
+/** Longer than any REST call of the daemon should take (Connect's own REST timeout is 90 s). */
+const REQUEST_TIMEOUT_MS = 120_000;
+
 export interface StartDaemonOptions {
   env?: Record<string, string>;
   /** Reuse a directory (restarts keep offsets and REST state there). */
@@ -109,6 +112,8 @@ export async function startDaemonProcess(
       method,
       headers: body === undefined ? {} : { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
+      // A daemon that stops answering fails the test with this error instead of hanging it.
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
     const text = await res.text();
     let parsed: unknown = text;

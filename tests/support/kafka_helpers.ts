@@ -133,12 +133,7 @@ export async function readTopicWithKcat(
   { readCommitted = false }: { readCommitted?: boolean } = {},
 ): Promise<KcatRecord[]> {
   const isolation = readCommitted ? ["-X", "isolation.level=read_committed"] : [];
-  const { code, stdout, stderr } = await new Deno.Command("kcat", {
-    args: ["-C", "-b", bootstrapServers, "-t", topic, "-o", "beginning", "-e", "-q", "-J", ...isolation],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (code !== 0) throw new Error(`kcat failed (${code}): ${new TextDecoder().decode(stderr)}`);
+  const stdout = await consumeToEndWithKcat(bootstrapServers, topic, ["-J", ...isolation]);
   return new TextDecoder().decode(stdout).split("\n").filter((l) => l.trim() !== "").map((line) => {
     const j = JSON.parse(line) as {
       topic: string;
@@ -161,6 +156,36 @@ export async function readTopicWithKcat(
       headers,
     };
   }).sort((a, b) => a.partition - b.partition || a.offset - b.offset);
+}
+
+/** How long one kcat read to the end may take before it is killed and tried again. */
+const KCAT_READ_TIMEOUT_MS = 30_000;
+const KCAT_READ_ATTEMPTS = 3;
+
+/**
+ * kcat's stdout for `-C -o beginning -e -q` on `topic` plus `args` (output format, isolation, count).
+ * `-e` sometimes never sees the end of a partition that is written to all the time (seen with a connector's
+ * offsets topic: one read hung for 20 minutes while others finished in a second); a read that takes longer than
+ * KCAT_READ_TIMEOUT_MS is killed and started again, so a test fails with a clear error instead of hanging.
+ */
+export async function consumeToEndWithKcat(
+  bootstrapServers: string,
+  topic: string,
+  args: string[],
+): Promise<Uint8Array> {
+  for (let attempt = 1;; attempt++) {
+    const { code, signal, stdout, stderr } = await new Deno.Command("kcat", {
+      args: ["-C", "-b", bootstrapServers, "-t", topic, "-o", "beginning", "-e", "-q", ...args],
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(KCAT_READ_TIMEOUT_MS),
+    }).output();
+    if (code === 0) return stdout;
+    if (signal === null) throw new Error(`kcat failed (${code}): ${new TextDecoder().decode(stderr)}`);
+    if (attempt === KCAT_READ_ATTEMPTS) {
+      throw new Error(`kcat did not reach the end of ${topic} in ${KCAT_READ_ATTEMPTS} tries of 30 s`);
+    }
+  }
 }
 
 /** Produces `lines` with kcat: `key<TAB>value` when keyed; an empty value is a tombstone (-Z). */
