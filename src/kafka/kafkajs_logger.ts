@@ -44,7 +44,13 @@ const ELECTION_IN_PROGRESS =
 
 /** An entry about a fault of reaching the cluster (see the module comment); socket errors are matched too. */
 const UNREACHABLE =
-  /Connection error|Connection timeout|Closed connection|Connection closed|[Rr]equest .*timed out|Failed to connect to seed broker|Restarting the consumer|KafkaJSNumberOfRetriesExceeded|Broker not connected|Not connected/;
+  /Connection error|Connection timeout|Closed connection|Connection closed|[Rr]equest .*timed out|Failed to connect to seed broker|Broker not connected|Not connected/;
+/**
+ * kafkajs's note that a consumer restarts after a crash: the crash entry before it carries the cause and is
+ * judged on its own (an outage, an election, or an error worth a warning), so the note is debug. Counting the
+ * note as an outage made a coordinator that was still loading read as "Kafka unreachable".
+ */
+const CONSUMER_RESTART = /^Restarting the consumer/;
 
 /**
  * A kafkajs `logCreator` writing to `target` (defaults to logger("kafka")); faults of reaching the cluster go to
@@ -64,7 +70,8 @@ export function kafkajsLogCreator(target: Logger = logger("kafka"), outage?: Kaf
       return;
     }
     if (
-      LOWERED_TO_DEBUG.test(text) || EXPECTED_RETRY.test(withError) || ELECTION_IN_PROGRESS.test(withError)
+      LOWERED_TO_DEBUG.test(text) || CONSUMER_RESTART.test(text) || EXPECTED_RETRY.test(withError) ||
+      ELECTION_IN_PROGRESS.test(withError)
     ) {
       target.debug({ kafkajs: namespace, ...fields }, text);
       return;

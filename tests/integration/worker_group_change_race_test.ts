@@ -41,8 +41,9 @@ Deno.test({
     const deleted: string[] = [];
     let writing = false;
     let writer: Promise<void> = Promise.resolve();
-    // Rows change (each row at most once a second: a version is sys_id + sys_updated_on) and are deleted
-    // throughout a handover and the change after it.
+    // Rows change and are deleted throughout a handover and the change after it. sysIds() lists rows by
+    // sys_updated_on, so the row just changed can come round again within the same second: a second version
+    // under one timestamp, which the source sends too (topic_versions.ts tells versions by sys_mod_count).
     const startWriting = () => {
       writing = true;
       writer = (async () => {

@@ -87,3 +87,35 @@ Deno.test("a broker out of reach: one warn line for the outage, the reconnect fa
     setLogSink((line) => Deno.stderr.writeSync(new TextEncoder().encode(line)));
   }
 });
+
+Deno.test("a consumer restart note is debug and no outage; retries run out on a refused connection are one", () => {
+  const lines: string[] = [];
+  setLogSink((line) => lines.push(line));
+  setLogLevel("debug");
+  try {
+    const outage = new KafkaOutage(logger("kafka"), "delivery.timeout.ms=120000");
+    const log = kafkajsLogCreator(logger("kafka"), outage)(logLevel.WARN);
+    const entry = (namespace: string, message: string, error?: string) =>
+      log({
+        namespace,
+        level: logLevel.ERROR,
+        label: "ERROR",
+        log: { timestamp: "t", logger: "kafkajs", message, ...(error ? { error } : {}), groupId: "g" },
+      });
+    // A group coordinator still loading makes a consumer restart: an election, not Kafka out of reach.
+    entry("Consumer", "Restarting the consumer in 300ms");
+    assertEquals(lines.map((l) => JSON.parse(l).level), ["debug"]);
+    entry(
+      "Consumer",
+      "Crash: KafkaJSNumberOfRetriesExceeded: Connection error: connect ECONNREFUSED 127.0.0.1:9092",
+      "Connection error: connect ECONNREFUSED 127.0.0.1:9092",
+    );
+    const loud = lines.map((l) => JSON.parse(l)).filter((e) => e.level !== "debug");
+    assertEquals(loud.map((e) => e.msg), [
+      "Kafka unreachable: ECONNREFUSED; retrying (delivery.timeout.ms=120000)",
+    ]);
+  } finally {
+    setLogLevel("info");
+    setLogSink((line) => Deno.stderr.writeSync(new TextEncoder().encode(line)));
+  }
+});

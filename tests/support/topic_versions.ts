@@ -1,13 +1,15 @@
 /**
- * What a source topic holds, read back with kcat: how often each row version (sys_id and sys_updated_on of a
- * schemaless value) and each tombstone (by key) is on it. The handover and placement tests assert that nothing
+ * What a source topic holds, read back with kcat: how often each row version (sys_id, sys_updated_on and
+ * sys_mod_count of a schemaless value) and each tombstone (by key) is on it. sys_mod_count belongs to the version:
+ * a row changed twice within one second has two versions under one sys_updated_on, and the source sends both
+ * (the tail after a busy sweep follows a hot row at each version it reads). The handover and placement tests assert that nothing
  * already sent comes twice, and that the simulator's current rows and deletions all arrived.
  */
 import type { Simulator } from "../../src/sim/mod.ts";
 import { readTopicWithKcat } from "./kafka_helpers.ts";
 
 export interface TopicVersions {
-  /** `sys_id|sys_updated_on` → times on the topic. */
+  /** `sys_id|sys_updated_on|sys_mod_count` → times on the topic. */
   readonly versions: Map<string, number>;
   /** sys_id → tombstones on the topic. */
   readonly tombstones: Map<string, number>;
@@ -22,7 +24,7 @@ export async function topicVersions(bootstrapServers: string, topic: string): Pr
       continue;
     }
     const row = JSON.parse(r.value) as Record<string, string>;
-    const version = `${row.sys_id}|${row.sys_updated_on}`;
+    const version = `${row.sys_id}|${row.sys_updated_on}|${row.sys_mod_count}`;
     versions.set(version, (versions.get(version) ?? 0) + 1);
   }
   return { versions, tombstones };
@@ -31,7 +33,10 @@ export async function topicVersions(bootstrapServers: string, topic: string): Pr
 /** The current version of every row of `table`, named as `topicVersions` names them. */
 export function currentVersions(sim: Simulator, table: string): string[] {
   const t = sim.table(table);
-  return t.sysIds().map((id) => `${id}|${t.get(id)!.sys_updated_on}`);
+  return t.sysIds().map((id) => {
+    const row = t.get(id)!;
+    return `${id}|${row.sys_updated_on}|${row.sys_mod_count}`;
+  });
 }
 
 /** What appears more than once: versions and tombstones, each with its count. */
