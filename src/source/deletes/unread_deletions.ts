@@ -36,7 +36,9 @@ export async function unreadDeletions(
       query,
       limit,
       fields: ["documentkey"],
-      queryNoDomain: true,
+      // Asked as the deletion stream reads sys_audit (auditTableSettings: in the user's domain), so the guard
+      // sees the deletions that stream will read, not others.
+      queryNoDomain: false,
       signal,
     });
     // A full page may have left keys out (a key deleted and restored many times since the horizon): every key
