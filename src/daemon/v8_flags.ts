@@ -1,4 +1,4 @@
-import { COLLECT_GARBAGE_NAME } from "../runtime/idle_collection.ts";
+import { COLLECT_GARBAGE_NAME } from "../runtime/task/idle_collection.ts";
 
 /**
  * V8 flags the daemon runs with: embedded into the executable by `deno task compile` (V8 reads them when each

@@ -3,7 +3,7 @@
  * change must not leave orphan workers or start tasks for a connector that is gone. Once closing begins,
  * commands are refused.
  */
-import { ConnectRestError } from "../connect_rest_error.ts";
+import { ConnectRestError } from "./connect_rest_error.ts";
 
 export class CommandQueue {
   readonly #queues = new Map<string, Promise<unknown>>();

@@ -10,13 +10,13 @@ import { parseInstanceUrl } from "../../instance/instance_url.ts";
 import { logger, logSettings } from "../../observability/log.ts";
 import { redact } from "../../observability/redact.ts";
 import type { OffsetStore } from "../offsets/types.ts";
-import type { TaskPlacement } from "../task_placement.ts";
-import type { TargetState } from "../connector_state_store.ts";
+import type { TaskPlacement } from "./task_placement.ts";
+import type { TargetState } from "./connector_state_store.ts";
 import { sourceOffsetsOf } from "./connector_offsets.ts";
-import { TaskRunner } from "../task_runner.ts";
+import { TaskRunner } from "./task_runner.ts";
 import type { ConnectorValidator } from "./connector_validation.ts";
 import type { ManagedConnector } from "./managed.ts";
-import { SupersededRound, type ZombieFencing } from "../zombie_fencing.ts";
+import { SupersededRound, type ZombieFencing } from "./zombie_fencing.ts";
 import type { CommandQueue } from "./command_queue.ts";
 import { TransientRestarts } from "./transient_restarts.ts";
 

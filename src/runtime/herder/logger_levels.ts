@@ -4,7 +4,7 @@
  * later begin with the new settings (connector_lifecycle.ts passes `logSettings()` in their start message).
  */
 import { LOG_LEVELS, type LogLevel, logSettings, setLoggerLevel } from "../../observability/log.ts";
-import type { TaskRunner } from "../task_runner.ts";
+import type { TaskRunner } from "./task_runner.ts";
 
 /** Kafka Connect's (log4j) level name: OFF is pino's `silent`. */
 export function connectLevel(level: LogLevel): string {

@@ -8,9 +8,9 @@
  * no longer declares is dropped with it standalone; one created over REST is kept.
  */
 import type { RawConfig } from "../../common/props.ts";
-import { configHash, type ConnectorConfigStore, type TargetState } from "../connector_state_store.ts";
+import { configHash, type ConnectorConfigStore, type TargetState } from "./connector_state_store.ts";
 import type { ManagedConnector } from "./managed.ts";
-import { ConnectRestError } from "../connect_rest_error.ts";
+import { ConnectRestError } from "./connect_rest_error.ts";
 
 /** A connector to hold at start. */
 export interface StartingConnector {
