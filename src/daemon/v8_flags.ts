@@ -18,7 +18,7 @@ import { COLLECT_GARBAGE_NAME } from "../runtime/task/idle_collection.ts";
  * to 231–254 MB but more than doubled the CPU; `--heap-growing-percent=50`, 277 MB for 40 % more CPU.
  *
  * `--expose-gc-as`: a task's isolate collects once when it goes quiet after a burst of work
- * (src/runtime/idle_collection.ts), so a finished backfill's garbage does not stay resident while the task idles.
+ * (src/runtime/task/idle_collection.ts), so a finished backfill's garbage does not stay resident while the task idles.
  */
 
 export const DAEMON_V8_FLAGS: readonly string[] = [

@@ -13,7 +13,7 @@
  * `restart-task-<name>-<n>` → `{}`. Only requests written after a member started reach its `onRestart`.
  * Cluster-wide logger levels too (KIP-976): `logger-cluster-<name>` → `{"level":"DEBUG"}`, applied by every
  * member that reads it once it has started (`onLoggerLevel`), as Connect applies them.
- * And Connect's task count records of exactly-once source connectors (KIP-618, runtime/zombie_fencing.ts):
+ * And Connect's task count records of exactly-once source connectors (KIP-618, runtime/herder/zombie_fencing.ts):
  * `tasks-fencing-<name>` → `{"task-count":N}`, plus ours, `config.hash`: the config whose round it records.
  *
  * Every member follows the topic; `onChange` reports each connector whose stored entry changed, including this

@@ -7,7 +7,7 @@
  * the file and restarting therefore wins over an older REST change, and REST changes survive restarts when
  * the file is untouched.
  *
- * It also keeps the task count records of exactly-once source connectors (runtime/zombie_fencing.ts), as the
+ * It also keeps the task count records of exactly-once source connectors (runtime/herder/zombie_fencing.ts), as the
  * config topic does in group mode.
  */
 import { dirname } from "node:path";

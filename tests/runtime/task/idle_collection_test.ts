@@ -1,4 +1,4 @@
-/** Collecting garbage once when a task's isolate goes quiet after a burst (src/runtime/idle_collection.ts). */
+/** Collecting garbage once when a task's isolate goes quiet after a burst (src/runtime/task/idle_collection.ts). */
 import { assertEquals } from "../../support/assert.ts";
 import { collectWhenQuiet } from "../../../src/runtime/task/idle_collection.ts";
 

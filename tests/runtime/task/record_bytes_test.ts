@@ -1,4 +1,4 @@
-/** Connect records to bytes (src/runtime/record_bytes.ts): headers shared between records are converted once. */
+/** Connect records to bytes (src/runtime/task/record_bytes.ts): headers shared between records are converted once. */
 import { assert, assertEquals } from "../../support/assert.ts";
 import { SourceRecord } from "../../../src/connect/record.ts";
 import { Header } from "../../../src/connect/headers.ts";
