@@ -1,5 +1,3 @@
-import { COLLECT_GARBAGE_NAME } from "../runtime/task/idle_collection.ts";
-
 /**
  * V8 flags the daemon runs with: embedded into the executable by `deno task compile` (V8 reads them when each
  * isolate is created, so they cannot be set from inside a running daemon for its workers), and passed by the
@@ -20,6 +18,8 @@ import { COLLECT_GARBAGE_NAME } from "../runtime/task/idle_collection.ts";
  * `--expose-gc-as`: a task's isolate collects once when it goes quiet after a burst of work
  * (src/runtime/task/idle_collection.ts), so a finished backfill's garbage does not stay resident while the task idles.
  */
+
+import { COLLECT_GARBAGE_NAME } from "../common/gc_global.ts";
 
 export const DAEMON_V8_FLAGS: readonly string[] = [
   "--max-semi-space-size=4",

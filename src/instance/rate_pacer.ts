@@ -72,8 +72,6 @@ const SLOT = {
   /** `svc.http.rate.limit.reserve` in thousandths, plus one (0: none configured, the default applies). */
   BURST_RESERVE: 16,
 } as const;
-/** Slots the pacer uses (shared_host_state.ts sizes the buffer with it). */
-export const PACING_SLOTS = 17;
 
 /** The share of the even pace's need for the rest of a window that a burst leaves unspent, unless configured. */
 export const DEFAULT_BURST_RESERVE = 0.5;

@@ -5,7 +5,8 @@
  * thread. Posting the buffer to a Worker shares it (structured clone keeps SharedArrayBuffers shared).
  */
 
-import { PACING_SLOTS } from "./rate_pacer.ts";
+/** The BigInt64 slots kept for the rate pacer: one per entry of its `PACING` layout (rate_pacer.ts). */
+export const PACING_SLOTS = 17;
 
 /** Int32 slots used with Atomics (waitAsync needs an Int32Array). */
 export const CONTROL = {

@@ -20,12 +20,17 @@
  * member's own writes, except those a newer write of this member already superseded.
  */
 import type { ConsumedRecord, KafkaClient } from "../../kafka/mod.ts";
-import type { ConnectorConfigStore, StoredConnector, TargetState } from "../herder/connector_state_store.ts";
+import type {
+  ConnectorConfigStore,
+  StoredConnector,
+  TargetState,
+  TaskCountRecord,
+  TaskCountRecords,
+} from "../herder/connector_state_store.ts";
 import { jsonValue, keyText, TopicTail } from "./topic_tail.ts";
 import { logger } from "../../observability/log.ts";
 import type { RawConfig } from "../../common/props.ts";
 import type { RestartRequest } from "../herder/task_placement.ts";
-import type { TaskCountRecord, TaskCountRecords } from "../herder/zombie_fencing.ts";
 
 /** A restart request read from the topic: the connector's (KIP-745), or one task's. */
 export type ReadRestart = { connector: string } & (RestartRequest | { task: number });

@@ -13,7 +13,19 @@
 import { dirname } from "node:path";
 import { writeFileAtomically } from "../offsets/atomic_file.ts";
 import type { RawConfig } from "../../common/props.ts";
-import type { TaskCountRecord, TaskCountRecords } from "./zombie_fencing.ts";
+
+/** Connect's task count record: the task count of the latest fenced generation (and, ours, its config's hash). */
+export interface TaskCountRecord {
+  taskCount: number;
+  configHash?: string;
+}
+
+/** Where the records are kept: the connector state file (standalone) or the config topic (group mode). */
+export interface TaskCountRecords {
+  taskCountRecord(connector: string): TaskCountRecord | undefined;
+  /** Resolves once durable (group mode: once this member read it back). */
+  putTaskCountRecord(connector: string, record: TaskCountRecord): Promise<void>;
+}
 
 export type TargetState = "RUNNING" | "PAUSED" | "STOPPED";
 

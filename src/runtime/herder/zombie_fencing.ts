@@ -19,23 +19,10 @@
 import type { RawConfig } from "../../common/props.ts";
 import type { KafkaClient } from "../../kafka/mod.ts";
 import { logger } from "../../observability/log.ts";
-import { configHash } from "./connector_state_store.ts";
-import { transactionalIdOf } from "../source_task/exactly_once_task.ts";
+import { configHash, type TaskCountRecord, type TaskCountRecords } from "./connector_state_store.ts";
+import { transactionalIdOf } from "../../config/exactly_once_rules.ts";
 
 const log = logger("herder");
-
-/** Connect's task count record: the task count of the latest fenced generation (and, ours, its config's hash). */
-export interface TaskCountRecord {
-  taskCount: number;
-  configHash?: string;
-}
-
-/** Where the records are kept: the connector state file (standalone) or the config topic (group mode). */
-export interface TaskCountRecords {
-  taskCountRecord(connector: string): TaskCountRecord | undefined;
-  /** Resolves once durable (group mode: once this member read it back). */
-  putTaskCountRecord(connector: string, record: TaskCountRecord): Promise<void>;
-}
 
 /** The config a round was awaited for is no longer the connector's (changed or deleted meanwhile). */
 export class SupersededRound extends Error {}

@@ -33,7 +33,7 @@ import type { RecordConverters } from "../task/record_bytes.ts";
 import { toSinkRecord } from "./sink_record_conversion.ts";
 import { PauseGate } from "../task/pause_gate.ts";
 import { retryBackoffMs, sleepEndingOnAbort } from "../../common/delay.ts";
-import type { RecordTransformer } from "../source_task/source_driver.ts";
+import type { RecordTransformer } from "../task/record_transformer.ts";
 import { resolveSinkTopics, sameTopics, TOPIC_CHECK_INTERVAL_MS } from "./sink_topics.ts";
 import type { TaskWarnings } from "../task/task_warnings.ts";
 import { RedeliveryWarning } from "./redelivery_warning.ts";

@@ -7,7 +7,7 @@ import { SinkRecord } from "../../connect/record.ts";
 import type { ConsumedRecord } from "../../kafka/mod.ts";
 import type { ErrorHandler } from "../errors/error_handler.ts";
 import { ConversionError, fromBytes, prepareFromBytes, type RecordConverters } from "../task/record_bytes.ts";
-import type { RecordTransformer } from "../source_task/source_driver.ts";
+import type { RecordTransformer } from "../task/record_transformer.ts";
 
 export interface SinkRecordSteps {
   converters: RecordConverters;

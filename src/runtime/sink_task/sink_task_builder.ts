@@ -8,7 +8,7 @@ import type { SinkRecord } from "../../connect/record.ts";
 import { splitList } from "../../config/coerce.ts";
 import { SinkDriver } from "./sink_driver.ts";
 import { newTask } from "../task/task_factories.ts";
-import { sinkGroupOf } from "./sink_group.ts";
+import { sinkGroupOf } from "../../config/sink_group.ts";
 import type { BuiltTask, TaskEnvironment } from "../task/task_environment.ts";
 
 export function buildSinkTask(env: TaskEnvironment): BuiltTask {

@@ -11,7 +11,7 @@
  * The offsets the main thread sent with the start message are not used: they may predate the fencing.
  */
 import type { SourceOffsetEntry } from "../../connect/task_api.ts";
-import { exactlyOnceEnabled } from "../../config/exactly_once_rules.ts";
+import { exactlyOnceEnabled, transactionalIdOf } from "../../config/exactly_once_rules.ts";
 import { canonicalJson } from "../offsets/offset_key.ts";
 import { createOffsetStore } from "../offsets/factory.ts";
 import { SourceTransactions, type TransactionBoundary } from "./source_transactions.ts";
@@ -21,11 +21,6 @@ export interface ExactlyOnceTask {
   readonly transactions: SourceTransactions;
   /** The connector's committed offsets, read after fencing. */
   readonly offsets: SourceOffsetEntry[];
-}
-
-/** Connect's transactional id of a source task. */
-export function transactionalIdOf(groupId: string | undefined, connector: string, taskId: number): string {
-  return `${groupId?.trim() || "tablesync"}-${connector}-${taskId}`;
 }
 
 /** null when the worker does not enable exactly-once (the task runs at least once). */

@@ -28,10 +28,7 @@ import { EventLoopTurns } from "../../common/event_loop_turn.ts";
 import type { OffsetUpdate } from "../offsets/types.ts";
 import { producingFailed } from "./source_topics.ts";
 import { type SourceTransactions, withFinalOffsets } from "./source_transactions.ts";
-
-export interface RecordTransformer<R> {
-  apply(record: R): R | null;
-}
+import type { RecordTransformer } from "../task/record_transformer.ts";
 
 export interface SourceDriverOptions {
   task: SourceTask;

@@ -7,7 +7,7 @@ import type { SourceRecord } from "../../connect/record.ts";
 import type { ProducedRecord } from "../../kafka/mod.ts";
 import type { ErrorHandler } from "../errors/error_handler.ts";
 import { ConversionError, prepareToBytes, type RecordConverters, toBytes } from "../task/record_bytes.ts";
-import type { RecordTransformer } from "./source_driver.ts";
+import type { RecordTransformer } from "../task/record_transformer.ts";
 
 export interface SourceRecordPreparerOptions {
   readonly transforms: RecordTransformer<SourceRecord>;

@@ -17,8 +17,7 @@
  * (native_memory.ts).
  */
 
-/** The global V8's gc function is exposed as (`--expose-gc-as`, src/daemon/v8_flags.ts). */
-export const COLLECT_GARBAGE_NAME = "tablesyncCollectGarbage";
+import { COLLECT_GARBAGE_NAME } from "../../common/gc_global.ts";
 
 export interface IdleCollectionOptions {
   /** How often allocation is looked at. Default 500 ms. */

@@ -7,12 +7,8 @@
 import { assertEquals, assertRejects } from "../../support/assert.ts";
 import type { KafkaClient } from "../../../src/kafka/mod.ts";
 import { setLogLevel } from "../../../src/observability/log.ts";
-import { configHash } from "../../../src/runtime/herder/connector_state_store.ts";
-import {
-  SupersededRound,
-  type TaskCountRecord,
-  ZombieFencing,
-} from "../../../src/runtime/herder/zombie_fencing.ts";
+import { configHash, type TaskCountRecord } from "../../../src/runtime/herder/connector_state_store.ts";
+import { SupersededRound, ZombieFencing } from "../../../src/runtime/herder/zombie_fencing.ts";
 
 setLogLevel("error");
 

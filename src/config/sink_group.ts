@@ -1,5 +1,5 @@
 /** The consumer group of a sink connector: Kafka Connect's `connect-<name>`, unless `consumer.override.group.id`. */
-import type { RawConfig } from "../../common/props.ts";
+import type { RawConfig } from "../common/props.ts";
 
 function sinkGroup(name: string): string {
   return `connect-${name}`;
