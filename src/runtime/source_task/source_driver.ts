@@ -22,7 +22,7 @@ import type { ErrorHandler } from "../errors/error_handler.ts";
 import type { RecordConverters } from "../task/record_bytes.ts";
 import { SourceRecordPreparer } from "./source_record_preparer.ts";
 import { PauseGate } from "../task/pause_gate.ts";
-import { type SendGroup, sizeOf } from "./send_group.ts";
+import { type SendGroup, sizeOf } from "./send_batch.ts";
 import { retryBackoffMs, sleepEndingOnAbort } from "../../common/delay.ts";
 import { EventLoopTurns } from "../../common/event_loop_turn.ts";
 import type { OffsetUpdate } from "../offsets/types.ts";
