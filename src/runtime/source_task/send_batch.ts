@@ -1,9 +1,9 @@
-/** The source driver's send groups: records that go to Kafka in one producer send, and their size in bytes. */
+/** The source driver's send batches: records that go to Kafka in one producer send, and their size in bytes. */
 import type { ProducedRecord } from "../../kafka/mod.ts";
 import type { SubmittedRecord } from "../offsets/submitted_records.ts";
 
 /** Records sent together (one producer send), with their offset handles and ack callbacks. */
-export interface SendGroup {
+export interface SendBatch {
   readonly out: ProducedRecord[];
   readonly handles: (SubmittedRecord | null)[];
   readonly onAck: ((() => void) | null)[] | null;

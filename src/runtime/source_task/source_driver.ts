@@ -22,7 +22,7 @@ import type { ErrorHandler } from "../errors/error_handler.ts";
 import type { RecordConverters } from "../task/record_bytes.ts";
 import { SourceRecordPreparer } from "./source_record_preparer.ts";
 import { PauseGate } from "../task/pause_gate.ts";
-import { type SendGroup, sizeOf } from "./send_batch.ts";
+import { type SendBatch, sizeOf } from "./send_batch.ts";
 import { retryBackoffMs, sleepEndingOnAbort } from "../../common/delay.ts";
 import { EventLoopTurns } from "../../common/event_loop_turn.ts";
 import type { OffsetUpdate } from "../offsets/types.ts";
@@ -80,8 +80,8 @@ export class SourceDriver {
   #unsettled: Promise<void>[] = [];
   /** Bytes of the records of those sends. */
   #unsettledBytes = 0;
-  /** The group of records waiting for the send before it to settle, which later polls join; null when none. */
-  #waiting: SendGroup | null = null;
+  /** The batch of records waiting for the send before it to settle, which later polls join; null when none. */
+  #waiting: SendBatch | null = null;
   #knownTopics = new Set<string>();
   #fatal: Error | null = null;
   /** The latest offset committed of each source partition (by its JSON), for the final offsets. */
@@ -199,27 +199,27 @@ export class SourceDriver {
     }
     // Sends are chained, one request at a time, as Kafka Connect's source producers do: a retried batch can
     // never land after a later one, so row versions stay in order within each partition. Polling the next
-    // page still overlaps with the send. What polls convert while a send is in flight waits in one group, sent
+    // page still overlaps with the send. What polls convert while a send is in flight waits in one batch, sent
     // whole once that send settled: small polls (a slice of a page each) do not make a request each.
-    let group = this.#waiting;
-    if (group === null) group = this.#waiting = this.#chainGroup(onAck !== null);
+    let batch = this.#waiting;
+    if (batch === null) batch = this.#waiting = this.#chainBatch(onAck !== null);
     for (let i = 0; i < out.length; i++) {
-      group.out.push(out[i]);
-      group.handles.push(handles[i]);
-      group.onAck?.push(onAck![i]);
+      batch.out.push(out[i]);
+      batch.handles.push(handles[i]);
+      batch.onAck?.push(onAck![i]);
     }
-    group.bytes += bytes;
+    batch.bytes += bytes;
     this.#unsettledBytes += bytes;
   }
 
-  /** A new group of records, sent once every send before it settled (and joined by polls until then). */
-  #chainGroup(acknowledged: boolean): SendGroup {
-    const group: SendGroup = { out: [], handles: [], onAck: acknowledged ? [] : null, bytes: 0 };
+  /** A new batch of records, sent once every send before it settled (and joined by polls until then). */
+  #chainBatch(acknowledged: boolean): SendBatch {
+    const batch: SendBatch = { out: [], handles: [], onAck: acknowledged ? [] : null, bytes: 0 };
     this.#chain(() => {
-      if (this.#waiting === group) this.#waiting = null;
-      return this.#send(group.out, group.handles, group.onAck);
-    }, () => this.#unsettledBytes -= group.bytes);
-    return group;
+      if (this.#waiting === batch) this.#waiting = null;
+      return this.#send(batch.out, batch.handles, batch.onAck);
+    }, () => this.#unsettledBytes -= batch.bytes);
+    return batch;
   }
 
   /** Runs `work` once every send before it settled; tracked as unsettled until it has. */
