@@ -11,7 +11,7 @@ import { logger, type LogSettings } from "../../observability/log.ts";
 import { settlesWithin } from "../../common/delay.ts";
 import { redact } from "../../observability/redact.ts";
 import { type PermitPoolTransfer, reclaimPermits } from "../../instance/permit_registry.ts";
-import type { MainToWorker, StartMessage, WorkerToMain } from "../task/worker_protocol.ts";
+import type { MainToWorker, StartMessage, WorkerToMain } from "../task/thread_messages.ts";
 import type { OffsetUpdate } from "../offsets/types.ts";
 
 export type TaskState = "UNASSIGNED" | "RUNNING" | "PAUSED" | "FAILED" | "RESTARTING";
@@ -73,7 +73,7 @@ export class TaskRunner {
     this.taskId = start.taskId;
     this.#hooks = hooks;
     this.#options = {
-      workerUrl: options.workerUrl ?? new URL("../task/task_worker.ts", import.meta.url),
+      workerUrl: options.workerUrl ?? new URL("../task/task_thread.ts", import.meta.url),
       silenceLimitMs: options.silenceLimitMs ?? SILENCE_LIMIT_MS,
     };
     this.#stopped = new Promise((resolve) => this.#resolveStopped = resolve);

@@ -24,7 +24,7 @@ import { DeadLetterQueue, ensureDeadLetterQueueTopic } from "../errors/dead_lett
 import type { RecordConverters } from "./record_bytes.ts";
 import type { SinkDriver } from "../sink_task/sink_driver.ts";
 import type { SourceDriver } from "../source_task/source_driver.ts";
-import type { StartMessage, WorkerToMain } from "./worker_protocol.ts";
+import type { StartMessage, WorkerToMain } from "./thread_messages.ts";
 import type { ActiveTopics } from "./active_topics.ts";
 import { TaskWarnings } from "./task_warnings.ts";
 

@@ -1,7 +1,7 @@
 /** Supervision: a worker that throws uncaught, or goes silent, makes its task FAILED with a trace; nothing else breaks. */
 import { assert, assertEquals, assertStringIncludes } from "../../support/assert.ts";
 import { TaskRunner } from "../../../src/runtime/herder/task_runner.ts";
-import type { StartMessage } from "../../../src/runtime/task/worker_protocol.ts";
+import type { StartMessage } from "../../../src/runtime/task/thread_messages.ts";
 import { waitFor } from "../../support/daemon_process.ts";
 
 function startMessage(): StartMessage {
@@ -22,7 +22,7 @@ function startMessage(): StartMessage {
 Deno.test("a worker that throws an uncaught error is FAILED with its trace", async () => {
   let changes = 0;
   const runner = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => changes++ }, {
-    workerUrl: new URL("../fixtures/throwing_worker.ts", import.meta.url),
+    workerUrl: new URL("../fixtures/throwing_task_thread.ts", import.meta.url),
   });
   await waitFor(() => runner.state === "FAILED", 10_000, "FAILED");
   assertStringIncludes(runner.trace!, "task blew up outside the driver");
@@ -34,7 +34,7 @@ Deno.test("a worker that throws an uncaught error is FAILED with its trace", asy
 
 Deno.test("a worker that goes silent is FAILED by the watchdog", async () => {
   const runner = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => {} }, {
-    workerUrl: new URL("../fixtures/vanishing_worker.ts", import.meta.url),
+    workerUrl: new URL("../fixtures/vanishing_task_thread.ts", import.meta.url),
     silenceLimitMs: 400,
   });
   await waitFor(() => runner.state === "FAILED", 10_000, "FAILED");
@@ -44,7 +44,7 @@ Deno.test("a worker that goes silent is FAILED by the watchdog", async () => {
 
 Deno.test("a live worker is not taken for silent when the main thread itself did not run (SIGSTOP, a blocked loop)", async () => {
   const runner = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => {} }, {
-    workerUrl: new URL("../fixtures/chatty_worker.ts", import.meta.url),
+    workerUrl: new URL("../fixtures/chatty_task_thread.ts", import.meta.url),
     silenceLimitMs: 400,
   });
   await waitFor(() => runner.state === "RUNNING", 10_000, "RUNNING");
@@ -59,7 +59,7 @@ Deno.test("a live worker is not taken for silent when the main thread itself did
 
 Deno.test("a task waiting for its start (a fencing round) launches once it may, keeps a pause asked meanwhile, fails when the wait fails, never launches once stopped", async () => {
   // The throwing worker reports RUNNING before it throws: reaching FAILED with its trace proves it was launched.
-  const workerUrl = new URL("../fixtures/throwing_worker.ts", import.meta.url);
+  const workerUrl = new URL("../fixtures/throwing_task_thread.ts", import.meta.url);
   const gate = Promise.withResolvers<void>();
   const start = startMessage();
   const waiting = new TaskRunner(start, { onOffsets: () => {}, onStateChange: () => {} }, {

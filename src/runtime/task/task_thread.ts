@@ -7,7 +7,7 @@
  *
  * Failures never escape the worker as uncaught errors: they are reported as a FAILED state with a trace.
  */
-import type { MainToWorker, StartMessage, WorkerToMain } from "./worker_protocol.ts";
+import type { MainToWorker, StartMessage, WorkerToMain } from "./thread_messages.ts";
 import { applyLogSettings, logger } from "../../observability/log.ts";
 import { settlesWithin } from "../../common/delay.ts";
 import { redact } from "../../observability/redact.ts";
