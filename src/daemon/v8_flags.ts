@@ -1,6 +1,6 @@
 /**
  * V8 flags the daemon runs with: embedded into the executable by `deno task compile` (V8 reads them when each
- * isolate is created, so they cannot be set from inside a running daemon for its workers), and passed by the
+ * isolate is created, so they cannot be set from inside a running daemon for its task threads), and passed by the
  * benchmarks that start the daemon from source.
  *
  * `--max-semi-space-size=4` (MB): each isolate's young generation stays small instead of growing to 16 MB a

@@ -2,7 +2,7 @@
  * The instance client: the table REST API with shared permits (the throttler: permit_pool.ts,
  * adaptive_limit.ts), retries, limits,
  * authentication, TLS and proxy. Connectors use `TableClient` through this module; the runtime and the
- * daemon import the permit registry (permit_registry.ts) directly to share permit pools with task workers
+ * daemon import the permit registry (permit_registry.ts) directly to share permit pools with task threads
  * and to read the metrics.
  */
 export { instanceOptionsFromProps } from "./options.ts";

@@ -82,7 +82,7 @@ Deno.test("the check names an import against the direction", () => {
 
 /**
  * The thread boundary: code of the main thread never loads code of a task thread. A type-only import is allowed
- * (it is erased: the main thread's task runner names the messages of `task/worker_protocol.ts`).
+ * (it is erased: the main thread's task runner names the messages of `task/thread_messages.ts`).
  */
 const MAIN_THREAD = ["runtime/herder.ts", "runtime/herder/", "runtime/group/", "daemon/", "rest/", "cli/"];
 const TASK_THREAD = ["runtime/task/", "runtime/source_task/", "runtime/sink_task/", "source/", "sink/"];
@@ -174,7 +174,7 @@ Deno.test("the main thread loads no task-thread code", async () => {
 
 Deno.test("the thread check names a value import across the boundary and lets a type-only one pass", () => {
   const files = new Map([
-    ["src/runtime/herder/a.ts", 'import type { StartMessage } from "../task/worker_protocol.ts";'],
+    ["src/runtime/herder/a.ts", 'import type { StartMessage } from "../task/thread_messages.ts";'],
     ["src/runtime/herder/b.ts", 'import { transactionalIdOf } from "../source_task/exactly_once_task.ts";'],
     ["src/rest/c.ts", 'import { SinkTask } from "../sink/task.ts";'],
     ["src/daemon/d.ts", 'import { SourceConnector } from "../source/connector.ts";'],

@@ -283,7 +283,7 @@ Deno.test("commands racing on one connector leave no orphan task; a pause right 
     connectors: [],
   });
   try {
-    // Pause straight after create, while the task worker is still starting.
+    // Pause straight after create, while the task thread is still starting.
     assertEquals(
       (await daemon.request("POST", "/connectors", {
         name: "race",

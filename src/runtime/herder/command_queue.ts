@@ -1,6 +1,6 @@
 /**
  * Commands on one connector run one at a time (a per-connector queue): a restart racing a delete or a config
- * change must not leave orphan workers or start tasks for a connector that is gone. Once closing begins,
+ * change must not leave orphan task threads or start tasks for a connector that is gone. Once closing begins,
  * commands are refused.
  */
 import { ConnectRestError } from "./connect_rest_error.ts";

@@ -1,8 +1,8 @@
 /**
- * The main thread's handle on one task's Web Worker: starts it, relays pause/resume/stop, records its state
+ * The main thread's handle on one task thread (the task's Web Worker): starts it, relays pause/resume/stop, records its state
  * and trace, hands committable offsets to the offset store and keeps its latest metrics.
  *
- * A worker that throws uncaught, or stops answering, makes the task FAILED with a trace; the daemon and every
+ * A task thread that throws uncaught, or stops answering, makes the task FAILED with a trace; the daemon and every
  * other task keep running. `restart` is a new TaskRunner.
  */
 import { emptySnapshot, type MetricsSnapshot } from "../../observability/metrics.ts";
@@ -11,7 +11,7 @@ import { logger, type LogSettings } from "../../observability/log.ts";
 import { settlesWithin } from "../../common/delay.ts";
 import { redact } from "../../observability/redact.ts";
 import { type PermitPoolTransfer, reclaimPermits } from "../../instance/permit_registry.ts";
-import type { MainToWorker, StartMessage, WorkerToMain } from "../task/thread_messages.ts";
+import type { MainToTaskThread, StartMessage, TaskThreadToMain } from "../task/thread_messages.ts";
 import type { OffsetUpdate } from "../offsets/types.ts";
 
 export type TaskState = "UNASSIGNED" | "RUNNING" | "PAUSED" | "FAILED" | "RESTARTING";
@@ -25,16 +25,16 @@ export interface TaskRunnerHooks {
   onTransientFailure?(): void;
 }
 
-/** A worker that sends nothing for this long while it should be running is considered dead. */
+/** A task thread that sends nothing for this long while it should be running is considered dead. */
 const SILENCE_LIMIT_MS = 30_000;
 
 export interface TaskRunnerOptions {
-  /** The worker module; the task worker unless a test supervises another script. */
-  workerUrl?: URL;
-  /** Silence after which a running worker counts as dead. Default 30000 (workers report metrics every 2 s). */
+  /** The task thread's module; task/task_thread.ts unless a test supervises another script. */
+  taskThreadUrl?: URL;
+  /** Silence after which a running task thread counts as dead. Default 30000 (task threads report metrics every 2 s). */
   silenceLimitMs?: number;
   /**
-   * The worker starts once this resolves (an exactly-once source task waits for its zombie-fencing round); a
+   * The task thread starts once this resolves (an exactly-once source task waits for its zombie-fencing round); a
    * rejection fails the task. Stopped meanwhile, the task never starts.
    */
   startAfter?: Promise<void>;
@@ -53,18 +53,18 @@ export class TaskRunner {
   /** The task's standing warnings (status `warnings`): conditions it waits out rather than fails on. */
   warnings: string[] = [];
 
-  #worker: Worker | null = null;
+  #thread: Worker | null = null;
   #hooks: TaskRunnerHooks;
   #stopped: Promise<void>;
   #resolveStopped!: () => void;
-  /** On the monotonic clock: a step of the host's wall clock must not make a live worker look silent. */
+  /** On the monotonic clock: a step of the host's wall clock must not make a live task thread look silent. */
   #lastHeard = performance.now();
   #watchdog: ReturnType<typeof setInterval> | undefined;
 
   #options: Required<Omit<TaskRunnerOptions, "startAfter">>;
-  /** Stopped (or killed) before its worker was launched. */
+  /** Stopped (or killed) before its task thread was launched. */
   #cancelled = false;
-  /** The start message while the worker waits to be launched (a pause or resume meanwhile goes into it). */
+  /** The start message while the task thread waits to be launched (a pause or resume meanwhile goes into it). */
   #waiting: StartMessage | null = null;
   #realm: number | undefined;
 
@@ -73,7 +73,7 @@ export class TaskRunner {
     this.taskId = start.taskId;
     this.#hooks = hooks;
     this.#options = {
-      workerUrl: options.workerUrl ?? new URL("../task/task_thread.ts", import.meta.url),
+      taskThreadUrl: options.taskThreadUrl ?? new URL("../task/task_thread.ts", import.meta.url),
       silenceLimitMs: options.silenceLimitMs ?? SILENCE_LIMIT_MS,
     };
     this.#stopped = new Promise((resolve) => this.#resolveStopped = resolve);
@@ -98,37 +98,37 @@ export class TaskRunner {
   }
 
   #launch(start: StartMessage): void {
-    const worker = new Worker(this.#options.workerUrl, {
+    const thread = new Worker(this.#options.taskThreadUrl, {
       type: "module",
       name: `task ${this.label}`,
     });
-    this.#worker = worker;
-    worker.onmessage = (event: MessageEvent<WorkerToMain>) => this.#onMessage(event.data);
-    worker.onerror = (event: ErrorEvent) => {
+    this.#thread = thread;
+    thread.onmessage = (event: MessageEvent<TaskThreadToMain>) => this.#onMessage(event.data);
+    thread.onerror = (event: ErrorEvent) => {
       // Keep an uncaught error in a task from reaching the main thread's own error handling.
       event.preventDefault();
       const error = event.error as Error | undefined;
       this.#fail(error?.stack ?? `${event.message} (${event.filename}:${event.lineno})`);
     };
-    worker.onmessageerror = () => this.#fail("task worker sent a message that could not be read");
+    thread.onmessageerror = () => this.#fail("task thread sent a message that could not be read");
     const silence = this.#options.silenceLimitMs;
     const every = Math.min(5000, silence / 2);
     let lastTick = performance.now();
     this.#watchdog = setInterval(() => {
       const now = performance.now();
       // A tick far later than due means this thread did not run either (the process stopped by SIGSTOP or a
-      // suspended VM, or a blocked event loop): the worker's silence then says nothing about the worker, so it
+      // suspended VM, or a blocked event loop): the task thread's silence then says nothing about the task thread, so it
       // is judged from now on, after it had a chance to speak.
       if (now - lastTick > every + silence / 2) this.#lastHeard = now;
       lastTick = now;
       if ((this.state === "RUNNING" || this.state === "PAUSED") && now - this.#lastHeard > silence) {
-        this.#fail(`task worker stopped responding (nothing heard for ${silence / 1000} s)`);
+        this.#fail(`task thread stopped responding (nothing heard for ${silence / 1000} s)`);
       }
     }, every);
     this.#post(start);
   }
 
-  #onMessage(message: WorkerToMain): void {
+  #onMessage(message: TaskThreadToMain): void {
     this.#lastHeard = performance.now();
     switch (message.type) {
       case "state":
@@ -175,24 +175,24 @@ export class TaskRunner {
 
   #terminate(): void {
     clearInterval(this.#watchdog);
-    if (this.#worker) {
-      this.#worker.terminate();
-      // Permits the worker held when it ended (crash, kill, timeout) go back to the shared pool.
+    if (this.#thread) {
+      this.#thread.terminate();
+      // Permits the task thread held when it ended (crash, kill, timeout) go back to the shared pool.
       if (this.#realm !== undefined) reclaimPermits(this.#realm);
     }
-    this.#worker = null;
+    this.#thread = null;
     this.#resolveStopped();
   }
 
-  #post(message: MainToWorker): void {
+  #post(message: MainToTaskThread): void {
     try {
-      this.#worker?.postMessage(message);
+      this.#thread?.postMessage(message);
     } catch (e) {
-      this.#fail(`cannot reach task worker: ${(e as Error).message}`);
+      this.#fail(`cannot reach task thread: ${(e as Error).message}`);
     }
   }
 
-  /** Always forwarded: a worker still starting applies it once its driver exists. */
+  /** Always forwarded: a task thread still starting applies it once its driver exists. */
   pause(): void {
     if (this.#waiting) this.#waiting.paused = true;
     if (this.state !== "FAILED") this.#post({ type: "pause" });
@@ -217,7 +217,7 @@ export class TaskRunner {
   /** Asks the task to finish in-flight work and commit; terminates it when `timeoutMs` passes first. */
   async stop(timeoutMs: number): Promise<void> {
     this.#cancelled = true;
-    if (!this.#worker) return;
+    if (!this.#thread) return;
     this.#post({ type: "stop", timeoutMs });
     if (!(await settlesWithin(this.#stopped, timeoutMs + 1000))) {
       log.warn({ task: this.label, timeoutMs }, `task ${this.label} did not stop in time; terminating it`);
@@ -229,7 +229,7 @@ export class TaskRunner {
     }
   }
 
-  /** Ends the worker at once (second signal, or daemon exit). */
+  /** Ends the task thread at once (second signal, or daemon exit). */
   kill(): void {
     this.#cancelled = true;
     this.#terminate();

@@ -1,5 +1,5 @@
 /**
- * A sink task in its worker: the connector's task behind a consumer of the connector's group (`connect-<name>`
+ * A sink task in its task thread: the connector's task behind a consumer of the connector's group (`connect-<name>`
  * unless overridden), with failed records reported through the error handler with their original bytes.
  */
 import { buildTransformChain } from "../../connect/transforms/chain.ts";

@@ -1,5 +1,5 @@
 /**
- * Sets up an exactly-once source task (KIP-618) in its worker, when the worker's exactly.once.source.support is
+ * Sets up an exactly-once source task (KIP-618) in its task thread, when the worker's exactly.once.source.support is
  * `enabled`, in Kafka Connect's order:
  *
  *  1. the task's transactional producer, id `<group.id>-<connector>-<task>` (`tablesync-…` without a group):

@@ -1,5 +1,5 @@
 /**
- * A source task in its worker: the connector's task, a producer, the committed offsets it resumes from, bad rows
+ * A source task in its task thread: the connector's task, a producer, the committed offsets it resumes from, bad rows
  * reported through the error handler, topics created on first use when `topic.creation.*` allows it (else left to
  * the broker's auto-creation), and each topic's retention checked against the records' timestamps.
  */

@@ -1,5 +1,5 @@
 /**
- * KIP-558 active topics, in a task's worker: the topics the task produced to (source) or consumed from (sink).
+ * KIP-558 active topics, in a task thread: the topics the task produced to (source) or consumed from (sink).
  * Each topic is posted to the main thread once, when first used; after a reset (PUT
  * /connectors/<name>/topics/reset) each is posted again on its next use. The herder keeps the connector's set.
  */

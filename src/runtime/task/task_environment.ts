@@ -1,5 +1,5 @@
 /**
- * What every task of a worker is built from, read from its `start` message: the analysed worker and task configs
+ * What every task thread builds its task from, read from its `start` message: the analysed worker and task configs
  * (placeholders resolved in this realm, so secrets are registered for redaction here), the Kafka client with
  * Kafka Connect's override order, the converters, the error handler and the dead letter queue. The source and
  * sink builders (source_task_builder.ts, sink_task_builder.ts) take it from there.
@@ -24,7 +24,7 @@ import { DeadLetterQueue, ensureDeadLetterQueueTopic } from "../errors/dead_lett
 import type { RecordConverters } from "./record_bytes.ts";
 import type { SinkDriver } from "../sink_task/sink_driver.ts";
 import type { SourceDriver } from "../source_task/source_driver.ts";
-import type { StartMessage, WorkerToMain } from "./thread_messages.ts";
+import type { StartMessage, TaskThreadToMain } from "./thread_messages.ts";
 import type { ActiveTopics } from "./active_topics.ts";
 import { TaskWarnings } from "./task_warnings.ts";
 
@@ -47,7 +47,7 @@ export interface TaskEnvironment {
   readonly stopSignal: AbortController;
   /** Aborted when in-flight instance writes must be abandoned (SinkTaskContext.writeSignal). */
   readonly abandonSignal: AbortController;
-  readonly post: (message: WorkerToMain) => void;
+  readonly post: (message: TaskThreadToMain) => void;
   /** KIP-558: the drivers record each topic they produce to or consume from. */
   readonly activeTopics: ActiveTopics;
   /** The task's standing warnings (its status `warnings`). */
@@ -66,7 +66,7 @@ export interface EnvironmentHooks {
   readonly log: Logger;
   readonly metrics: MetricsRegistry;
   readonly taskMetrics: TaskMetrics;
-  readonly post: (message: WorkerToMain) => void;
+  readonly post: (message: TaskThreadToMain) => void;
   readonly activeTopics: ActiveTopics;
   /** The Kafka consumer stopped, on a Kafka error or the sink's: the task fails. */
   readonly onConsumerCrash: (error: Error) => void;

@@ -1,5 +1,5 @@
 /**
- * The task implementations a task worker can run, by connector kind. Imported statically (not by dynamic
+ * The task implementations a task thread can run, by connector kind. Imported statically (not by dynamic
  * specifiers) so that `deno compile` bundles them into the single binary.
  */
 import type { ConnectorKind, SinkTask, SourceTask } from "../../connect/task_api.ts";

@@ -1,13 +1,13 @@
 /// <reference lib="deno.worker" />
 /**
- * The entry point of a task's Web Worker. It receives a `start` message with the task config, builds the task's
+ * The entry point of a task thread (the task's Web Worker). It receives a `start` message with the task config, builds the task's
  * environment (task_environment.ts: configs with placeholders resolved in this realm, Kafka client, converters,
  * error handler) and its source or sink driver (source_task_builder.ts, sink_task_builder.ts), and runs the
  * driver until told to stop or until it fails.
  *
- * Failures never escape the worker as uncaught errors: they are reported as a FAILED state with a trace.
+ * Failures never escape the task thread as uncaught errors: they are reported as a FAILED state with a trace.
  */
-import type { MainToWorker, StartMessage, WorkerToMain } from "./thread_messages.ts";
+import type { MainToTaskThread, StartMessage, TaskThreadToMain } from "./thread_messages.ts";
 import { applyLogSettings, logger } from "../../observability/log.ts";
 import { settlesWithin } from "../../common/delay.ts";
 import { redact } from "../../observability/redact.ts";
@@ -28,7 +28,7 @@ import { isKafkaUnreachable, kafkaUnreachableReason } from "../../kafka/mod.ts";
 
 const METRICS_INTERVAL_MS = 2000;
 
-function post(message: WorkerToMain): void {
+function post(message: TaskThreadToMain): void {
   self.postMessage(message);
 }
 
@@ -54,7 +54,7 @@ let metrics = new MetricsRegistry();
 let metricsTimer: ReturnType<typeof setInterval> | undefined;
 const activeTopics = new ActiveTopics((topics) => post({ type: "topics", topics }));
 
-self.onmessage = (event: MessageEvent<MainToWorker>) => {
+self.onmessage = (event: MessageEvent<MainToTaskThread>) => {
   const message = event.data;
   switch (message.type) {
     case "start":
@@ -161,7 +161,7 @@ function fail(error: unknown): void {
     logger("task").warn({ err: error }, "error while stopping the task");
     return;
   }
-  // The runner terminates a FAILED worker at once: the metrics that explain the failure go first.
+  // The runner terminates a FAILED task thread at once: the metrics that explain the failure go first.
   post({ type: "metrics", snapshot: metrics.snapshot() });
   const transient = error instanceof TransientTaskFailure || isKafkaUnreachable(error);
   // kafkajs's own error (a task starting while Kafka is away) gets a first line that says what happened.

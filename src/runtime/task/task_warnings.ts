@@ -1,7 +1,7 @@
 /**
  * A task's standing warnings: conditions that do not fail the task but that an operator must see (a sink
  * waiting for its topic, a topic whose retention deletes what a backfill writes). Each has a key, so one
- * condition replaces or clears its own sentence. The current list goes to the main thread (a `warnings` worker
+ * condition replaces or clears its own sentence. The current list goes to the main thread (a `warnings` task-thread
  * message → the task's status `warnings`); each sentence is logged once when it appears, not on every retry.
  */
 import type { Logger } from "../../observability/log.ts";

@@ -1,9 +1,9 @@
 /**
- * Messages between the main thread (herder) and a task's Web Worker. Everything is structured-cloneable.
+ * Messages between the main thread (herder) and a task thread (the task's Web Worker). Everything is structured-cloneable.
  *
- * main → worker: start, pause, resume, stop; new log settings (PUT /admin/loggers); forget the topics reported
+ * main → task thread: start, pause, resume, stop; new log settings (PUT /admin/loggers); forget the topics reported
  * (PUT /connectors/<name>/topics/reset).
- * worker → main: state changes (with a trace on failure), committable source offsets, metrics snapshots,
+ * task thread → main: state changes (with a trace on failure), committable source offsets, metrics snapshots,
  * source table progress, topics used for the first time (KIP-558), the task's standing warnings (the whole
  * list, each time it changes), and `stopped` once the task has flushed and committed.
  */
@@ -19,13 +19,13 @@ export interface StartMessage {
   kind: ConnectorKind;
   connectorName: string;
   taskId: number;
-  /** The task config with placeholders unresolved: the worker resolves them, so secrets never cross threads twice. */
+  /** The task config with placeholders unresolved: the task thread resolves them, so secrets never cross threads twice. */
   taskConfig: Record<string, string>;
   /** The worker section, placeholders unresolved, implied defaults included. */
   workerConfig: Record<string, string>;
   /** Committed source offsets of this connector (empty for sinks). */
   offsets: SourceOffsetEntry[];
-  /** Shared permit pools per instance host (from src/instance), so every worker respects one limit. */
+  /** Shared permit pools per instance host (from src/instance), so every task thread respects one limit. */
   permitPools: unknown;
   /** The main thread's log format and levels; `logSettings` messages follow when they change. */
   logSettings: LogSettings;
@@ -33,7 +33,7 @@ export interface StartMessage {
   paused: boolean;
 }
 
-export type MainToWorker =
+export type MainToTaskThread =
   | StartMessage
   | { type: "pause" }
   | { type: "resume" }
@@ -43,7 +43,7 @@ export type MainToWorker =
 
 export type TaskRunState = "RUNNING" | "PAUSED" | "FAILED";
 
-export type WorkerToMain =
+export type TaskThreadToMain =
   /** `transient`: a failure the daemon restarts the task after by itself (TransientTaskFailure). */
   | { type: "state"; state: TaskRunState; trace?: string; transient?: boolean }
   /** `committed`: an exactly-once task already wrote these in its transaction; the store must not write them. */

@@ -173,7 +173,7 @@ async function groupHerder<M extends GroupFixture = OtherMember>(
     plugins: CONNECTOR_PLUGINS,
     kafka: () => Promise.reject(new Error("no Kafka in this test")),
     gracefulTimeoutMs: 5000,
-    taskWorkerUrl: new URL("../fixtures/idle_task_thread.ts", import.meta.url),
+    taskThreadUrl: new URL("../fixtures/idle_task_thread.ts", import.meta.url),
   });
   await herder.start([{ name: "src", config: config(2) }]);
   other.events.length = 0; // from here on: the change

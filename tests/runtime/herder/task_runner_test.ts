@@ -19,10 +19,10 @@ function startMessage(): StartMessage {
   };
 }
 
-Deno.test("a worker that throws an uncaught error is FAILED with its trace", async () => {
+Deno.test("a task thread that throws an uncaught error is FAILED with its trace", async () => {
   let changes = 0;
   const runner = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => changes++ }, {
-    workerUrl: new URL("../fixtures/throwing_task_thread.ts", import.meta.url),
+    taskThreadUrl: new URL("../fixtures/throwing_task_thread.ts", import.meta.url),
   });
   await waitFor(() => runner.state === "FAILED", 10_000, "FAILED");
   assertStringIncludes(runner.trace!, "task blew up outside the driver");
@@ -32,9 +32,9 @@ Deno.test("a worker that throws an uncaught error is FAILED with its trace", asy
   assertEquals(runner.state, "FAILED");
 });
 
-Deno.test("a worker that goes silent is FAILED by the watchdog", async () => {
+Deno.test("a task thread that goes silent is FAILED by the watchdog", async () => {
   const runner = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => {} }, {
-    workerUrl: new URL("../fixtures/vanishing_task_thread.ts", import.meta.url),
+    taskThreadUrl: new URL("../fixtures/vanishing_task_thread.ts", import.meta.url),
     silenceLimitMs: 400,
   });
   await waitFor(() => runner.state === "FAILED", 10_000, "FAILED");
@@ -44,7 +44,7 @@ Deno.test("a worker that goes silent is FAILED by the watchdog", async () => {
 
 Deno.test("a live worker is not taken for silent when the main thread itself did not run (SIGSTOP, a blocked loop)", async () => {
   const runner = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => {} }, {
-    workerUrl: new URL("../fixtures/chatty_task_thread.ts", import.meta.url),
+    taskThreadUrl: new URL("../fixtures/chatty_task_thread.ts", import.meta.url),
     silenceLimitMs: 400,
   });
   await waitFor(() => runner.state === "RUNNING", 10_000, "RUNNING");
@@ -59,11 +59,11 @@ Deno.test("a live worker is not taken for silent when the main thread itself did
 
 Deno.test("a task waiting for its start (a fencing round) launches once it may, keeps a pause asked meanwhile, fails when the wait fails, never launches once stopped", async () => {
   // The throwing worker reports RUNNING before it throws: reaching FAILED with its trace proves it was launched.
-  const workerUrl = new URL("../fixtures/throwing_task_thread.ts", import.meta.url);
+  const taskThreadUrl = new URL("../fixtures/throwing_task_thread.ts", import.meta.url);
   const gate = Promise.withResolvers<void>();
   const start = startMessage();
   const waiting = new TaskRunner(start, { onOffsets: () => {}, onStateChange: () => {} }, {
-    workerUrl,
+    taskThreadUrl,
     startAfter: gate.promise,
   });
   waiting.pause();
@@ -75,7 +75,7 @@ Deno.test("a task waiting for its start (a fencing round) launches once it may, 
   assertStringIncludes(waiting.trace!, "task blew up outside the driver");
 
   const refused = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => {} }, {
-    workerUrl,
+    taskThreadUrl,
     startAfter: Promise.reject(new Error("fencing the transactional ids failed")),
   });
   await waitFor(() => refused.state === "FAILED", 10_000, "FAILED");
@@ -83,7 +83,7 @@ Deno.test("a task waiting for its start (a fencing round) launches once it may, 
 
   const stopped = Promise.withResolvers<void>();
   const cancelled = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => {} }, {
-    workerUrl,
+    taskThreadUrl,
     startAfter: stopped.promise,
   });
   await cancelled.stop(100);

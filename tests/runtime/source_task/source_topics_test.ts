@@ -37,7 +37,7 @@ Deno.test("a refused send, or one to a deleted topic, is one line naming the top
     "svc.problem",
     "svc.incident",
   ]);
-  // The status trace is the error's stack (task_worker.ts traceOf): here the sentence alone, no frames.
+  // The status trace is the error's stack (task_thread.ts traceOf): here the sentence alone, no frames.
   assertEquals(error.stack, error.message);
   assertEquals(
     error.message,
