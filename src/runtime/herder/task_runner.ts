@@ -5,6 +5,7 @@
  * A task thread that throws uncaught, or stops answering, makes the task FAILED with a trace; the daemon and every
  * other task keep running. `restart` is a new TaskRunner.
  */
+import { taskStopBudget } from "./task_stop_budget.ts";
 import { emptySnapshot, type MetricsSnapshot } from "../../observability/metrics.ts";
 import type { TableProgress } from "../../connect/table_progress.ts";
 import { logger, type LogSettings } from "../../observability/log.ts";
@@ -214,12 +215,13 @@ export class TaskRunner {
     this.#post({ type: "resetTopics" });
   }
 
-  /** Asks the task to finish in-flight work and commit; terminates it when `timeoutMs` passes first. */
+  /** Asks the task to finish in-flight work and commit; terminates it when its stop budget runs out first. */
   async stop(timeoutMs: number): Promise<void> {
     this.#cancelled = true;
     if (!this.#thread) return;
-    this.#post({ type: "stop", timeoutMs });
-    if (!(await settlesWithin(this.#stopped, timeoutMs + 1000))) {
+    const budget = taskStopBudget(timeoutMs);
+    this.#post({ type: "stop", budget });
+    if (!(await settlesWithin(this.#stopped, budget.terminateAfterMs))) {
       log.warn({ task: this.label, timeoutMs }, `task ${this.label} did not stop in time; terminating it`);
       this.#terminate();
     }

@@ -101,7 +101,7 @@ export class SinkDriver {
   /** A consumer being replaced (see #followTopics); stopping waits for it. */
   #switching: Promise<void> = Promise.resolve();
   #timers: ReturnType<typeof setInterval>[] = [];
-  #onStop: (() => Promise<void>) | null = null;
+  readonly #onStop = () => void this.#stopGracefully(); // stop() once the consumer runs
   readonly #redelivery: RedeliveryWarning;
 
   constructor(options: SinkDriverOptions) {
@@ -156,18 +156,6 @@ export class SinkDriver {
     this.#timers.push(setInterval(() => {
       this.#commitOrDefer().catch((e) => o.logger.warn({ err: e }, "periodic offset commit failed"));
     }, o.commitIntervalMs));
-    this.#onStop = async () => {
-      this.#halt();
-      try {
-        await this.#switching;
-        // Let the batches being written finish, so the final commit (on close) covers them.
-        await Promise.all(this.#handling);
-        await this.#consumer?.close();
-        this.#finish();
-      } catch (e) {
-        this.#finish(e as Error);
-      }
-    };
     this.#stop.signal.addEventListener("abort", this.#onStop, { once: true });
     if (this.#stop.signal.aborted) this.#onStop();
     await this.#runConsumer(this.#consumer);
@@ -293,6 +281,22 @@ export class SinkDriver {
     if (this.#gate.paused) consumer.pause(consumer.assignment());
   }
 
+  /**
+   * The sink's graceful stop: timers end, a consumer being replaced settles, the batches being written finish (the
+   * stop budget, herder/task_stop_budget.ts, bounds them) so closing the consumer commits them; then run() settles.
+   */
+  async #stopGracefully(): Promise<void> {
+    this.#halt();
+    try {
+      await this.#switching;
+      await Promise.all(this.#handling);
+      await this.#consumer?.close();
+      this.#finish();
+    } catch (e) {
+      this.#finish(e as Error);
+    }
+  }
+
   /** Stops the timers (commits, topic checks) and closes the admin client. */
   #halt(): void {
     for (const timer of this.#timers) clearInterval(timer);
@@ -305,7 +309,7 @@ export class SinkDriver {
   #fail(error: Error): void {
     this.#halt();
     this.#lag.clear();
-    if (this.#onStop) this.#stop.signal.removeEventListener("abort", this.#onStop);
+    this.#stop.signal.removeEventListener("abort", this.#onStop);
     this.#stop.abort();
     this.#consumer?.close().catch(() => {});
     this.#finish(error);

@@ -7,6 +7,7 @@
  *
  * Failures never escape the task thread as uncaught errors: they are reported as a FAILED state with a trace.
  */
+import type { TaskStopBudget } from "../herder/task_stop_budget.ts";
 import type { MainToTaskThread, StartMessage, TaskThreadToMain } from "./thread_messages.ts";
 import { applyLogSettings, logger } from "../../observability/log.ts";
 import { settlesWithin } from "../../common/delay.ts";
@@ -76,7 +77,7 @@ self.onmessage = (event: MessageEvent<MainToTaskThread>) => {
       }
       break;
     case "stop":
-      stop(message.timeoutMs);
+      stop(message.budget);
       break;
     case "logSettings":
       applyLogSettings(message.settings);
@@ -136,16 +137,13 @@ let stopOn: AbortController | null = null;
 let abandonOn: AbortController | null = null;
 let finished = false;
 
-async function stop(timeoutMs: number): Promise<void> {
+/** A graceful stop, within the budget the main thread sent (herder/task_stop_budget.ts says how it is spent). */
+async function stop(budget: TaskStopBudget): Promise<void> {
   stopping = true;
   stopOn?.abort();
   driver?.stop();
-  // Writes already sent get most of the budget to finish (and be committed); then they are abandoned.
-  const abandon = setTimeout(() => abandonOn?.abort(), timeoutMs * 0.6);
-  if (running) {
-    // Leave a fifth of the budget for closing the task and the producers before the main thread terminates us.
-    await settlesWithin(running.catch(() => {}), timeoutMs * 0.8);
-  }
+  const abandon = setTimeout(() => abandonOn?.abort(), budget.abandonWritesAfterMs);
+  if (running) await settlesWithin(running.catch(() => {}), budget.awaitDriverMs);
   clearTimeout(abandon);
   abandonOn?.abort();
   await cleanup?.();

@@ -7,6 +7,7 @@
  * source table progress, topics used for the first time (KIP-558), the task's standing warnings (the whole
  * list, each time it changes), and `stopped` once the task has flushed and committed.
  */
+import type { TaskStopBudget } from "../herder/task_stop_budget.ts";
 import type { MetricsSnapshot } from "../../observability/metrics.ts";
 import type { ConnectorKind } from "../../connect/task_api.ts";
 import type { LogSettings } from "../../observability/log.ts";
@@ -39,7 +40,7 @@ export type MainToTaskThread =
   | { type: "resume" }
   | { type: "logSettings"; settings: LogSettings }
   | { type: "resetTopics" }
-  | { type: "stop"; timeoutMs: number };
+  | { type: "stop"; budget: TaskStopBudget };
 
 export type TaskRunState = "RUNNING" | "PAUSED" | "FAILED";
 
