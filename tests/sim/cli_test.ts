@@ -1,5 +1,5 @@
 /** `tablesync simulate` flags, usage errors, and a real process that prints its URL and serves curl-like calls. */
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../support/assert.ts";
 import { parseSimulateArgs, simulateCommand } from "../../src/cli/simulate.ts";
 
 Deno.test("flags parse into simulator options", async () => {

@@ -2,7 +2,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../../support/assert.ts";
 import { TaskRunner } from "../../../src/runtime/herder/task_runner.ts";
 import type { StartMessage } from "../../../src/runtime/task/thread_messages.ts";
-import { waitFor } from "../../support/daemon_process.ts";
+import { waitFor } from "../../support/wait.ts";
 
 function startMessage(): StartMessage {
   return {

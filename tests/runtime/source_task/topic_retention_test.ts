@@ -2,6 +2,7 @@
  * Retention traps: which topic configs delete records by their (row) timestamps, and when a record about to be
  * written is older than its topic keeps. The configs come from a function, as DescribeConfigs would answer.
  */
+import { waitFor } from "../../support/wait.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../support/assert.ts";
 import { logger, setLogLevel, setLogSink } from "../../../src/observability/log.ts";
 import { timeRetentionOf, TopicRetention } from "../../../src/runtime/source_task/topic_retention.ts";
@@ -85,14 +86,6 @@ Deno.test("a record older than its topic keeps raises one warning naming the top
   retention.close();
 });
 
-/** Waits (bounded, so a broken timer fails instead of hanging) until `done`. */
-async function until(done: () => boolean, what: string): Promise<void> {
-  for (let i = 0; !done(); i++) {
-    if (i === 1000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 Deno.test("a warned topic is read again on a timer, without records, and a fix clears the warning", async () => {
   const configs = { short: { "cleanup.policy": "delete", "retention.ms": "60000" } };
   const { retention, raised, reads } = watcher(configs, 20);
@@ -100,10 +93,10 @@ Deno.test("a warned topic is read again on a timer, without records, and a fix c
   retention.check("short", Date.UTC(2021, 0, 2));
   assertEquals([...raised.keys()], ["retention:short"]);
   // No more records (the backfill ended): the unchanged topic is read again and the warning stays.
-  await until(() => reads.length >= 3, "the topic read again");
+  await waitFor(() => reads.length >= 3, 5000, "the topic read again");
   assertEquals([...raised.keys()], ["retention:short"]);
   configs.short = { "cleanup.policy": "compact", "retention.ms": "60000" };
-  await until(() => raised.size === 0, "the warning cleared");
+  await waitFor(() => raised.size === 0, 5000, "the warning cleared");
   // Cleared and nothing else warned: the timer stops (the test's leak check would see it otherwise).
   const readsWhenCleared = reads.length;
   await new Promise((r) => setTimeout(r, 60));
