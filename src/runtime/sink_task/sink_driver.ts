@@ -1,5 +1,5 @@
 /**
- * Drives a sink task inside its worker (Kafka Connect's WorkerSinkTask):
+ * Drives a sink task in its task thread (Kafka Connect's WorkerSinkTask):
  *   consumer (group connect-<name>) → converters → transforms → put → preCommit → commit.
  *
  * Offsets committed are exactly what the task's `preCommit` says is fully handled, so another implementation
