@@ -1,5 +1,5 @@
 /**
- * Drives a source task inside its worker (Kafka Connect's WorkerSourceTask):
+ * Drives a source task in its task thread (Kafka Connect's WorkerSourceTask):
  *   poll → transforms → converters → producer → ack → whenAcknowledged's callback (Connect's commitRecord) →
  *   committable offsets to the main thread.
  *
