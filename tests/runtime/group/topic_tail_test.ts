@@ -4,9 +4,9 @@
  * called, `waitFor` for one offset; the topic's checks (missing, created compacted, more than one partition)
  * fail with the worker key in the message.
  */
+import { kafkaClient } from "../../support/task_start.ts";
 import { assert, assertEquals, assertRejects } from "../../support/assert.ts";
 import { type KafkaBroker, startKafkaBroker, uniqueName } from "../../support/kafka_broker.ts";
-import { createKafka } from "../../../src/kafka/mod.ts";
 import type { ConsumedRecord } from "../../../src/kafka/mod.ts";
 import { setLogLevel } from "../../../src/observability/log.ts";
 import {
@@ -18,18 +18,10 @@ import {
 
 setLogLevel("error");
 
-const clientFor = (broker: KafkaBroker) =>
-  createKafka({
-    brokers: [broker.bootstrapServers],
-    clientId: "t",
-    requestTimeoutMs: 10_000,
-    connectionTimeoutMs: 3_000,
-  });
-
 /** A tail of `topic` that records what it applied as `key=value`. */
 function recordingTail(broker: KafkaBroker, topic: string, options: Partial<TopicTailOptions> = {}) {
   const applied: string[] = [];
-  const tail = new TopicTail(clientFor(broker), {
+  const tail = new TopicTail(kafkaClient(broker.bootstrapServers), {
     topic,
     setting: "config.storage.topic",
     purpose: "tail-test",
@@ -96,7 +88,7 @@ Deno.test({
     });
     await creating.tail.start();
     await creating.tail.close();
-    const admin = await clientFor(broker).admin();
+    const admin = await kafkaClient(broker.bootstrapServers).admin();
     try {
       assertEquals((await admin.partitionsFor(created)).length, 1);
     } finally {

@@ -4,6 +4,7 @@
  * driver hand the same records again; the graceful stop lets a `put` underway finish, and the offsets committed
  * are exactly what `preCommit` said was handled, so the next consumer of the group resumes there.
  */
+import { asStrings, environmentHooks, startMessage } from "../../support/task_start.ts";
 import { assertEquals } from "../../support/assert.ts";
 import { type KafkaBroker, startKafkaBroker, uniqueName } from "../../support/kafka_broker.ts";
 import { produceWithKcat } from "../../support/kafka_helpers.ts";
@@ -15,10 +16,8 @@ import {
   type SinkTask,
   type TopicPartitionOffset,
 } from "../../../src/connect/task_api.ts";
-import { logger, logSettings, setLogLevel } from "../../../src/observability/log.ts";
-import { MetricsRegistry } from "../../../src/observability/metrics.ts";
+import { setLogLevel } from "../../../src/observability/log.ts";
 import { SinkDriver } from "../../../src/runtime/sink_task/sink_driver.ts";
-import { ActiveTopics } from "../../../src/runtime/task/active_topics.ts";
 import { taskEnvironment } from "../../../src/runtime/task/task_environment.ts";
 
 setLogLevel("error");
@@ -60,32 +59,16 @@ class RecordingTask implements SinkTask {
 
 /** A driver for `task` on `topic`, built from a sink task environment as the task builder does. */
 async function driverFor(broker: KafkaBroker, topic: string, groupId: string, task: SinkTask) {
-  const env = await taskEnvironment({
-    type: "start",
-    kind: "sink",
-    connectorName: "driver-test",
-    taskId: 0,
-    taskConfig: Object.fromEntries(
-      Object.entries(sinkConnectorConfig("http://127.0.0.1:1", "pw-Driver-Wren-3", {
-        name: "driver-test",
-        topics: topic,
-        "key.converter": "org.apache.kafka.connect.storage.StringConverter",
-        "value.converter": "org.apache.kafka.connect.storage.StringConverter",
-      })).map(([k, v]) => [k, String(v)]),
-    ),
-    workerConfig: { "bootstrap.servers": broker.bootstrapServers },
-    offsets: [],
-    permitPools: undefined,
-    logSettings: logSettings(),
-    paused: false,
-  }, {
-    log: logger("task"),
-    metrics: new MetricsRegistry(),
-    taskMetrics: { increment: () => {}, set: () => {} },
-    post: () => {},
-    activeTopics: new ActiveTopics(() => {}),
-    onConsumerCrash: () => {},
-  });
+  const taskConfig = asStrings(sinkConnectorConfig("http://127.0.0.1:1", "pw-Driver-Wren-3", {
+    name: "driver-test",
+    topics: topic,
+    "key.converter": "org.apache.kafka.connect.storage.StringConverter",
+    "value.converter": "org.apache.kafka.connect.storage.StringConverter",
+  }));
+  const env = await taskEnvironment(
+    startMessage("sink", taskConfig, { "bootstrap.servers": broker.bootstrapServers }),
+    environmentHooks(),
+  );
   const driver = new SinkDriver({
     task,
     kafka: env.kafka,

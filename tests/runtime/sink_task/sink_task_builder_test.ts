@@ -4,17 +4,15 @@
  * (`connect-<name>`, or `consumer.override.group.id`), the converters and transforms of its config; records on
  * its topic become rows, and its group's offsets are committed when it stops.
  */
+import { asStrings, environmentHooks, kafkaClient, startMessage } from "../../support/task_start.ts";
 import { assertEquals } from "../../support/assert.ts";
 import { type KafkaBroker, startKafkaBroker, uniqueName } from "../../support/kafka_broker.ts";
 import { produceWithKcat } from "../../support/kafka_helpers.ts";
 import { SCHEMALESS_JSON, sinkConnectorConfig } from "../../support/sink_connector.ts";
 import { waitFor } from "../../support/wait.ts";
-import { createKafka } from "../../../src/kafka/mod.ts";
-import { logger, logSettings, setLogLevel } from "../../../src/observability/log.ts";
-import { MetricsRegistry } from "../../../src/observability/metrics.ts";
+import { setLogLevel } from "../../../src/observability/log.ts";
 import { type Simulator, startSimulator } from "../../../src/sim/mod.ts";
 import { buildSinkTask } from "../../../src/runtime/sink_task/sink_task_builder.ts";
-import { ActiveTopics } from "../../../src/runtime/task/active_topics.ts";
 import { taskEnvironment } from "../../../src/runtime/task/task_environment.ts";
 
 setLogLevel("error");
@@ -27,25 +25,10 @@ async function runSink(
   config: Record<string, string>,
   done: () => boolean,
 ): Promise<void> {
-  const env = await taskEnvironment({
-    type: "start",
-    kind: "sink",
-    connectorName: config.name,
-    taskId: 0,
-    taskConfig: config,
-    workerConfig: { "bootstrap.servers": broker.bootstrapServers },
-    offsets: [],
-    permitPools: undefined,
-    logSettings: logSettings(),
-    paused: false,
-  }, {
-    log: logger("task"),
-    metrics: new MetricsRegistry(),
-    taskMetrics: { increment: () => {}, set: () => {} },
-    post: () => {},
-    activeTopics: new ActiveTopics(() => {}),
-    onConsumerCrash: () => {},
-  });
+  const env = await taskEnvironment(
+    startMessage("sink", config, { "bootstrap.servers": broker.bootstrapServers }),
+    environmentHooks(),
+  );
   const built = buildSinkTask(env);
   await built.start();
   const running = built.driver.run();
@@ -80,26 +63,21 @@ Deno.test({
         false,
       );
       const group = uniqueName("sink-builder-group");
-      const config = Object.fromEntries(
-        Object.entries(sinkConnectorConfig(sim.url, PASSWORD, {
+      const config = asStrings(
+        sinkConnectorConfig(sim.url, PASSWORD, {
           name: "sink-builder",
           topics: topic,
           ...SCHEMALESS_JSON,
           "consumer.override.group.id": group,
           "consumer.override.auto.offset.reset": "earliest",
-        })).map(([k, v]) => [k, String(v)]),
+        }),
       );
       await runSink(broker, config, () => rowsNamed(sim, prefix).length >= 3);
       assertEquals(
         rowsNamed(sim, prefix).map((r) => r.short_description).sort(),
         [1, 2, 3].map((n) => `${prefix}${n}`),
       );
-      const kafka = createKafka({
-        brokers: [broker.bootstrapServers],
-        clientId: "t",
-        requestTimeoutMs: 10_000,
-        connectionTimeoutMs: 3_000,
-      });
+      const kafka = kafkaClient(broker.bootstrapServers);
       const admin = await kafka.admin();
       try {
         assertEquals((await admin.fetchCommittedOffsets(group, [topic])).map((c) => c.offset), [3]);

@@ -4,56 +4,34 @@
  * earlier owner of its id, and the committed offsets come from the connector's own offsets topic first, then
  * the worker's for partitions the former lacks.
  */
+import { asStrings, environmentHooks, kafkaClient, startMessage } from "../../support/task_start.ts";
 import { assert, assertEquals, assertRejects } from "../../support/assert.ts";
 import { type KafkaBroker, startKafkaBroker, uniqueName } from "../../support/kafka_broker.ts";
 import { sourceConnectorConfig } from "../../support/source_connector.ts";
-import { createKafka, ProducerFencedError } from "../../../src/kafka/mod.ts";
-import { logger, logSettings, setLogLevel } from "../../../src/observability/log.ts";
-import { MetricsRegistry } from "../../../src/observability/metrics.ts";
+import { ProducerFencedError } from "../../../src/kafka/mod.ts";
+import { setLogLevel } from "../../../src/observability/log.ts";
 import { createOffsetStore } from "../../../src/runtime/offsets/factory.ts";
 import { setUpExactlyOnce } from "../../../src/runtime/source_task/exactly_once_task.ts";
-import { ActiveTopics } from "../../../src/runtime/task/active_topics.ts";
 import { taskEnvironment } from "../../../src/runtime/task/task_environment.ts";
 
 setLogLevel("error");
 
 // Unique, so that the transactional id (`tablesync-<connector>-0` standalone) is this run's alone.
 const CONNECTOR = uniqueName("eos-setup");
-const SOURCE = Object.fromEntries(
-  Object.entries(sourceConnectorConfig("http://127.0.0.1:1", "pw-Eos-Heron-7", { incident: "eos.incident" }))
-    .map(([k, v]) => [k, String(v)]),
+const SOURCE = asStrings(
+  sourceConnectorConfig("http://127.0.0.1:1", "pw-Eos-Heron-7", { incident: "eos.incident" }),
 );
 
 function environment(workerConfig: Record<string, string>, taskConfig: Record<string, string> = {}) {
-  return taskEnvironment({
-    type: "start",
-    kind: "source",
-    connectorName: CONNECTOR,
-    taskId: 0,
-    taskConfig: { name: CONNECTOR, ...SOURCE, ...taskConfig },
-    workerConfig,
-    offsets: [],
-    permitPools: undefined,
-    logSettings: logSettings(),
-    paused: false,
-  }, {
-    log: logger("task"),
-    metrics: new MetricsRegistry(),
-    taskMetrics: { increment: () => {}, set: () => {} },
-    post: () => {},
-    activeTopics: new ActiveTopics(() => {}),
-    onConsumerCrash: () => {},
-  });
+  return taskEnvironment(
+    startMessage("source", { name: CONNECTOR, ...SOURCE, ...taskConfig }, workerConfig),
+    environmentHooks(),
+  );
 }
 
 /** Writes the connector's offsets of `tables` (partition {table}, offset {at}) to an offsets topic. */
 async function storeOffsets(broker: KafkaBroker, topic: string, entries: Record<string, string>) {
-  const kafka = createKafka({
-    brokers: [broker.bootstrapServers],
-    clientId: "t",
-    requestTimeoutMs: 10_000,
-    connectionTimeoutMs: 3_000,
-  });
+  const kafka = kafkaClient(broker.bootstrapServers);
   const store = createOffsetStore({ "offset.storage.topic": topic }, { kafka });
   await store.start();
   store.set(

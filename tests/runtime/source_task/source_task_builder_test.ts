@@ -4,6 +4,7 @@
  * table's topic and posts the committable offsets to the main thread; started again with those offsets (the
  * start message's), the task resumes after them: a new row is sent, the others not again.
  */
+import { asStrings, environmentHooks, startMessage } from "../../support/task_start.ts";
 import { assertEquals } from "../../support/assert.ts";
 import { type KafkaBroker, startKafkaBroker, uniqueName } from "../../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../../support/kafka_helpers.ts";
@@ -12,11 +13,9 @@ import { waitFor } from "../../support/wait.ts";
 import type { SourceOffsetEntry } from "../../../src/connect/task_api.ts";
 import { analyzeConnector } from "../../../src/config/connector_config.ts";
 import { CONNECTOR_PLUGINS } from "../../../src/daemon/plugins.ts";
-import { logger, logSettings, setLogLevel } from "../../../src/observability/log.ts";
-import { MetricsRegistry } from "../../../src/observability/metrics.ts";
+import { setLogLevel } from "../../../src/observability/log.ts";
 import { startSimulator } from "../../../src/sim/mod.ts";
 import { buildSourceTask } from "../../../src/runtime/source_task/source_task_builder.ts";
-import { ActiveTopics } from "../../../src/runtime/task/active_topics.ts";
 import { taskEnvironment } from "../../../src/runtime/task/task_environment.ts";
 import type { TaskThreadToMain } from "../../../src/runtime/task/thread_messages.ts";
 
@@ -32,25 +31,13 @@ async function runTask(
   done: (posted: TaskThreadToMain[]) => boolean,
 ): Promise<TaskThreadToMain[]> {
   const posted: TaskThreadToMain[] = [];
-  const env = await taskEnvironment({
-    type: "start",
-    kind: "source",
-    connectorName: "builder-test",
-    taskId: 0,
-    taskConfig,
-    workerConfig: { "bootstrap.servers": broker.bootstrapServers, "offset.flush.interval.ms": "200" },
-    offsets,
-    permitPools: undefined,
-    logSettings: logSettings(),
-    paused: false,
-  }, {
-    log: logger("task"),
-    metrics: new MetricsRegistry(),
-    taskMetrics: { increment: () => {}, set: () => {} },
-    post: (m) => posted.push(m),
-    activeTopics: new ActiveTopics(() => {}),
-    onConsumerCrash: () => {},
-  });
+  const env = await taskEnvironment(
+    startMessage("source", taskConfig, {
+      "bootstrap.servers": broker.bootstrapServers,
+      "offset.flush.interval.ms": "200",
+    }, { offsets }),
+    environmentHooks(posted),
+  );
   const built = await buildSourceTask(env);
   await built.start();
   const running = built.driver.run();
@@ -81,11 +68,11 @@ Deno.test({
     try {
       const topic = uniqueName("builder");
       await broker.createTopic(topic, 1);
-      const connector = Object.fromEntries(
-        Object.entries(sourceConnectorConfig(sim.url, PASSWORD, { incident: topic }, {
+      const connector = asStrings(
+        sourceConnectorConfig(sim.url, PASSWORD, { incident: topic }, {
           name: "builder-test",
           "svc.source.poll.interval.ms": 200,
-        })).map(([k, v]) => [k, String(v)]),
+        }),
       );
       const plugin = CONNECTOR_PLUGINS.find((p) => p.kind === "source")!;
       const [taskConfig] = plugin.taskConfigs(

@@ -4,54 +4,31 @@
  * `*.override.`), converters from the connector over the worker's, an invalid config refused with every problem,
  * and a sink's dead letter queue topic created on the real broker.
  */
+import { asStrings, environmentHooks, startMessage } from "../../support/task_start.ts";
 import { assert, assertEquals, assertRejects } from "../../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../../support/kafka_broker.ts";
 import { sinkConnectorConfig } from "../../support/sink_connector.ts";
 import { sourceConnectorConfig } from "../../support/source_connector.ts";
-import { logger, logSettings, setLogLevel } from "../../../src/observability/log.ts";
-import { MetricsRegistry } from "../../../src/observability/metrics.ts";
-import { ActiveTopics } from "../../../src/runtime/task/active_topics.ts";
-import { type EnvironmentHooks, taskEnvironment } from "../../../src/runtime/task/task_environment.ts";
-import type { StartMessage, TaskThreadToMain } from "../../../src/runtime/task/thread_messages.ts";
+import { setLogLevel } from "../../../src/observability/log.ts";
+import { taskEnvironment } from "../../../src/runtime/task/task_environment.ts";
+import type { TaskThreadToMain } from "../../../src/runtime/task/thread_messages.ts";
 
 setLogLevel("error");
-
-const strings = (config: Record<string, string | number | boolean>) =>
-  Object.fromEntries(Object.entries(config).map(([k, v]) => [k, String(v)]));
 
 function start(
   kind: "source" | "sink",
   taskConfig: Record<string, string>,
   workerConfig: Record<string, string>,
 ) {
-  const msg: StartMessage = {
-    type: "start",
-    kind,
-    connectorName: "env-test",
-    taskId: 0,
-    taskConfig: { name: "env-test", ...taskConfig },
-    workerConfig,
-    offsets: [],
-    permitPools: undefined,
-    logSettings: logSettings(),
-    paused: false,
-  };
   const posted: TaskThreadToMain[] = [];
-  const hooks: EnvironmentHooks = {
-    log: logger("task"),
-    metrics: new MetricsRegistry(),
-    taskMetrics: { increment: () => {}, set: () => {} },
-    post: (m) => posted.push(m),
-    activeTopics: new ActiveTopics(() => {}),
-    onConsumerCrash: () => {},
-  };
-  return { msg, hooks, posted };
+  const msg = startMessage(kind, { name: "env-test", ...taskConfig }, workerConfig);
+  return { msg, hooks: environmentHooks(posted), posted };
 }
 
-const SOURCE = strings(
+const SOURCE = asStrings(
   sourceConnectorConfig("http://127.0.0.1:1", "pw-Env-Otter-1", { incident: "env.incident" }),
 );
-const SINK = strings(sinkConnectorConfig("http://127.0.0.1:1", "pw-Env-Otter-1", { topics: "env.in" }));
+const SINK = asStrings(sinkConnectorConfig("http://127.0.0.1:1", "pw-Env-Otter-1", { topics: "env.in" }));
 
 Deno.test("a task's Kafka settings: the connector's override over the worker's client prefix over the worker key", async () => {
   const worker = { "bootstrap.servers": "127.0.0.1:1", "linger.ms": "5", "producer.linger.ms": "7" };

@@ -4,12 +4,13 @@
  * sink task (the simulator and the real broker) reports RUNNING, follows pause and resume, and on stop ends with
  * its final metrics and `stopped` within its budget, not terminated.
  */
+import { asStrings, startMessage } from "../../support/task_start.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../../support/kafka_broker.ts";
 import { SCHEMALESS_JSON, sinkConnectorConfig } from "../../support/sink_connector.ts";
 import { capturingLogs } from "../../support/logs.ts";
 import { waitFor } from "../../support/wait.ts";
-import { logSettings, setLogLevel } from "../../../src/observability/log.ts";
+import { setLogLevel } from "../../../src/observability/log.ts";
 import { exportPermitPools } from "../../../src/instance/permit_registry.ts";
 import { startSimulator } from "../../../src/sim/mod.ts";
 import { TaskRunner } from "../../../src/runtime/herder/task_runner.ts";
@@ -19,33 +20,19 @@ setLogLevel("warn");
 
 const PASSWORD = "pw-Thread-Plover-2";
 
-function startMessage(
-  taskConfig: Record<string, string>,
-  workerConfig: Record<string, string>,
-): StartMessage {
-  return {
-    type: "start",
-    kind: "sink",
-    connectorName: "thread-test",
-    taskId: 0,
-    taskConfig: { name: "thread-test", ...taskConfig },
-    workerConfig,
-    offsets: [],
+/** The start message of task 0 of sink connector thread-test, as the main thread sends it. */
+function start(taskConfig: Record<string, string>, workerConfig: Record<string, string>): StartMessage {
+  return startMessage("sink", { name: "thread-test", ...taskConfig }, workerConfig, {
     permitPools: exportPermitPools(),
-    logSettings: { ...logSettings(), root: "silent" },
-    paused: false,
-  };
+  });
 }
 
 const sinkConfig = (url: string, topic: string) =>
-  Object.fromEntries(
-    Object.entries(sinkConnectorConfig(url, PASSWORD, { topics: topic, ...SCHEMALESS_JSON }))
-      .map(([k, v]) => [k, String(v)]),
-  );
+  asStrings(sinkConnectorConfig(url, PASSWORD, { topics: topic, ...SCHEMALESS_JSON }));
 
 Deno.test("a task thread given an invalid config reports FAILED with the problem", async () => {
   const runner = new TaskRunner(
-    startMessage({ ...sinkConfig("http://127.0.0.1:1", "t"), "errors.tolerance": "some" }, {
+    start({ ...sinkConfig("http://127.0.0.1:1", "t"), "errors.tolerance": "some" }, {
       "bootstrap.servers": "127.0.0.1:1",
     }),
     { onOffsets: () => {}, onStateChange: () => {} },
@@ -67,7 +54,7 @@ Deno.test({
     await broker.createTopic(topic, 1);
     const states: string[] = [];
     const runner = new TaskRunner(
-      startMessage(sinkConfig(sim.url, topic), { "bootstrap.servers": broker.bootstrapServers }),
+      start(sinkConfig(sim.url, topic), { "bootstrap.servers": broker.bootstrapServers }),
       { onOffsets: () => {}, onStateChange: () => states.push(runner.state) },
     );
     try {
