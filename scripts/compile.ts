@@ -29,7 +29,7 @@ const compileArgs = [
   `--v8-flags=${DAEMON_V8_FLAGS.join(",")}`,
   // Workers are started from a URL, so the compiler cannot see them: include them explicitly.
   "--include",
-  "src/runtime/task_worker.ts",
+  "src/runtime/task/task_thread.ts",
   "--output",
   output,
   ...(target ? ["--target", target] : []),

@@ -4,18 +4,44 @@
  */
 import { type FaultRule, SEEDABLE_TABLES, type SimulatorOptions, startSimulator } from "../sim/mod.ts";
 import { SIMULATE_USAGE } from "./simulate_usage.ts";
+import { flag, parseArgs, type ParsedArgs, UsageError } from "./args.ts";
 
-class UsageError extends Error {}
+const VALUES = [
+  "port",
+  "host",
+  "seed",
+  "user",
+  "oauth-client",
+  "latency-ms",
+  "writer-rate",
+  "writer-silent",
+  "rate-limit",
+  "session-max-waiters",
+  "nodes",
+  "threads",
+  "queue",
+  "other-client-threads",
+  "rate-limit-commit-ms",
+  "rate-limit-shared",
+  "rate-limit-shared-rate",
+  "quota-ms",
+  "quota-shape",
+  "random-seed",
+  "acl-hide",
+  "tls-cert",
+  "tls-key",
+  "tls-client-ca",
+];
+const BOOLEANS = ["help", "sessions", "rate-limit-committed-only", "proxy-date"];
 
-function parsePositiveInt(flag: string, value: string | undefined, allowZero = true): number {
-  if (value === undefined || !/^\d+$/.test(value)) throw new UsageError(`${flag} needs a number`);
+function parsePositiveInt(name: string, value: string, allowZero = true): number {
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} needs a number`);
   const n = Number(value);
-  if (!allowZero && n === 0) throw new UsageError(`${flag} must be positive`);
+  if (!allowZero && n === 0) throw new UsageError(`--${name} must be positive`);
   return n;
 }
 
-function parseSeed(value: string | undefined): Record<string, number> {
-  if (!value) throw new UsageError("--seed needs T=N[,T=N...]");
+function parseSeed(value: string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const part of value.split(",")) {
     const m = /^([a-z0-9_]+)=(\d+)$/.exec(part.trim());
@@ -29,143 +55,80 @@ function parseSeed(value: string | undefined): Record<string, number> {
   return out;
 }
 
+/** `U:P` or `ID:SECRET` pairs of a repeatable flag. */
+function pairs(parsed: ParsedArgs, name: string, shape: string): string[] {
+  const values = parsed.flags.get(name) ?? [];
+  for (const v of values) if (!v.includes(":")) throw new UsageError(`--${name} needs ${shape}`);
+  return values;
+}
+
 /** Parses the flags into simulator options (exported for tests). */
 export async function parseSimulateArgs(args: string[]): Promise<SimulatorOptions | "help"> {
-  const options: SimulatorOptions = { port: 8089 };
-  const users: string[] = [];
-  const clients: string[] = [];
-  const faults: FaultRule[] = [];
-  const rule: { commitIntervalMs?: number; countsOwnRequests?: boolean } = {};
-  const other: { requestsAtWindowStart?: number; requestsPerSecond?: number } = {};
-  let cert: string | undefined, key: string | undefined, clientCa: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    let flag = args[i];
-    let value: string | undefined;
-    const eq = flag.indexOf("=");
-    if (flag.startsWith("--") && eq > 0) {
-      value = flag.slice(eq + 1);
-      flag = flag.slice(0, eq);
+  const parsed = parseArgs(args, {
+    values: VALUES,
+    booleans: BOOLEANS,
+    repeatable: ["seed", "user", "oauth-client"],
+  });
+  if (parsed.booleans.has("help") || parsed.positionals.includes("-h")) return "help";
+  if (parsed.positionals.length > 0) throw new UsageError(`unexpected argument ${parsed.positionals[0]}`);
+  const has = (name: string) => parsed.flags.has(name) || parsed.booleans.has(name);
+  const int = (name: string, allowZero = true) => parsePositiveInt(name, flag(parsed, name)!, allowZero);
+  const options: SimulatorOptions = { port: has("port") ? int("port") : 8089 };
+  if (has("host")) options.host = flag(parsed, "host");
+  for (const seed of parsed.flags.get("seed") ?? []) options.seed = { ...options.seed, ...parseSeed(seed) };
+  const users = pairs(parsed, "user", "U:P");
+  const clients = pairs(parsed, "oauth-client", "ID:SECRET");
+  if (has("latency-ms")) options.latencyMs = int("latency-ms");
+  if (has("writer-rate")) options.writer = { rowsPerSecond: int("writer-rate", false) };
+  if (has("writer-silent")) {
+    const percent = Number(flag(parsed, "writer-silent"));
+    if (!(percent >= 0 && percent <= 100)) {
+      throw new UsageError("--writer-silent needs a percentage in [0, 100]");
     }
-    const take = () => value ?? args[++i];
-    switch (flag) {
-      case "--help":
-      case "-h":
-        return "help";
-      case "--port":
-        options.port = parsePositiveInt(flag, take());
-        break;
-      case "--host":
-        options.host = take();
-        if (!options.host) throw new UsageError("--host needs a value");
-        break;
-      case "--seed":
-        options.seed = { ...options.seed, ...parseSeed(take()) };
-        break;
-      case "--user": {
-        const v = take();
-        if (!v || !v.includes(":")) throw new UsageError("--user needs U:P");
-        users.push(v);
-        break;
-      }
-      case "--oauth-client": {
-        const v = take();
-        if (!v || !v.includes(":")) throw new UsageError("--oauth-client needs ID:SECRET");
-        clients.push(v);
-        break;
-      }
-      case "--latency-ms":
-        options.latencyMs = parsePositiveInt(flag, take());
-        break;
-      case "--writer-rate":
-        options.writer = { ...options.writer, rowsPerSecond: parsePositiveInt(flag, take(), false) };
-        break;
-      case "--writer-silent": {
-        const percent = Number(take());
-        if (!(percent >= 0 && percent <= 100)) {
-          throw new UsageError("--writer-silent needs a percentage in [0, 100]");
-        }
-        options.writer = { rowsPerSecond: 0, ...options.writer, silentShare: percent / 100 };
-        break;
-      }
-      case "--rate-limit": {
-        const m = /^(\d+)(?:\/(\d+))?$/.exec(take() ?? "");
-        if (!m || Number(m[1]) === 0 || m[2] === "0") {
-          throw new UsageError("--rate-limit needs N[/S]: N > 0 requests per S > 0 seconds");
-        }
-        options.rateLimit = { requests: Number(m[1]), windowSeconds: m[2] ? Number(m[2]) : undefined };
-        break;
-      }
-      case "--sessions":
-        options.sessions = { ...options.sessions };
-        break;
-      case "--session-max-waiters":
-        options.sessions = { ...options.sessions, maxWaiters: parsePositiveInt(flag, take()) };
-        break;
-      case "--nodes":
-        options.nodes = parsePositiveInt(flag, take(), false);
-        break;
-      case "--threads":
-        options.semaphore = { ...options.semaphore, threads: parsePositiveInt(flag, take(), false) };
-        break;
-      case "--queue":
-        options.semaphore = { ...options.semaphore, queue: parsePositiveInt(flag, take()) };
-        break;
-      case "--other-client-threads":
-        options.semaphore = { ...options.semaphore, otherClientThreads: parsePositiveInt(flag, take()) };
-        break;
-      case "--rate-limit-commit-ms":
-        rule.commitIntervalMs = parsePositiveInt(flag, take(), false);
-        break;
-      case "--rate-limit-committed-only":
-        rule.countsOwnRequests = false;
-        break;
-      case "--rate-limit-shared":
-        other.requestsAtWindowStart = parsePositiveInt(flag, take());
-        break;
-      case "--rate-limit-shared-rate": {
-        const rate = Number(take());
-        if (!(rate >= 0)) throw new UsageError(`${flag} needs a number of requests per second`);
-        other.requestsPerSecond = rate;
-        break;
-      }
-      case "--quota-ms":
-        options.transactionQuota = { ...options.transactionQuota, ms: parsePositiveInt(flag, take(), false) };
-        break;
-      case "--quota-shape": {
-        const shape = take();
-        if (shape !== "cut_record" && shape !== "complete_rows") {
-          throw new UsageError("--quota-shape needs cut_record or complete_rows");
-        }
-        options.transactionQuota = { ms: 60_000, ...options.transactionQuota, shape };
-        break;
-      }
-      case "--random-seed":
-        options.randomSeed = parsePositiveInt(flag, take());
-        break;
-      case "--acl-hide": {
-        const percent = Number(take());
-        if (!(percent > 0 && percent <= 100)) {
-          throw new UsageError("--acl-hide needs a percentage in (0, 100]");
-        }
-        faults.push({ fault: { kind: "acl_hide", percent } });
-        break;
-      }
-      case "--proxy-date":
-        faults.push({ fault: { kind: "double_date" } });
-        break;
-      case "--tls-cert":
-        cert = take();
-        break;
-      case "--tls-key":
-        key = take();
-        break;
-      case "--tls-client-ca":
-        clientCa = take();
-        break;
-      default:
-        throw new UsageError(`unknown option ${args[i]}`);
-    }
+    if (!options.writer) throw new UsageError("--writer-silent needs --writer-rate");
+    options.writer.silentShare = percent / 100;
   }
+  if (has("rate-limit")) {
+    const m = /^(\d+)(?:\/(\d+))?$/.exec(flag(parsed, "rate-limit")!);
+    if (!m || Number(m[1]) === 0 || m[2] === "0") {
+      throw new UsageError("--rate-limit needs N[/S]: N > 0 requests per S > 0 seconds");
+    }
+    options.rateLimit = { requests: Number(m[1]), windowSeconds: m[2] ? Number(m[2]) : undefined };
+  }
+  if (has("sessions")) options.sessions = {};
+  if (has("session-max-waiters")) options.sessions = { maxWaiters: int("session-max-waiters") };
+  if (has("nodes")) options.nodes = int("nodes", false);
+  if (has("threads")) options.semaphore = { ...options.semaphore, threads: int("threads", false) };
+  if (has("queue")) options.semaphore = { ...options.semaphore, queue: int("queue") };
+  if (has("other-client-threads")) {
+    options.semaphore = { ...options.semaphore, otherClientThreads: int("other-client-threads") };
+  }
+  const rule: { commitIntervalMs?: number; countsOwnRequests?: boolean } = {};
+  if (has("rate-limit-commit-ms")) rule.commitIntervalMs = int("rate-limit-commit-ms", false);
+  if (has("rate-limit-committed-only")) rule.countsOwnRequests = false;
+  const other: { requestsAtWindowStart?: number; requestsPerSecond?: number } = {};
+  if (has("rate-limit-shared")) other.requestsAtWindowStart = int("rate-limit-shared");
+  if (has("rate-limit-shared-rate")) {
+    const rate = Number(flag(parsed, "rate-limit-shared-rate"));
+    if (!(rate >= 0)) throw new UsageError("--rate-limit-shared-rate needs a number of requests per second");
+    other.requestsPerSecond = rate;
+  }
+  if (has("quota-ms")) options.transactionQuota = { ms: int("quota-ms", false) };
+  if (has("quota-shape")) {
+    const shape = flag(parsed, "quota-shape");
+    if (shape !== "cut_record" && shape !== "complete_rows") {
+      throw new UsageError("--quota-shape needs cut_record or complete_rows");
+    }
+    options.transactionQuota = { ms: 60_000, ...options.transactionQuota, shape };
+  }
+  if (has("random-seed")) options.randomSeed = int("random-seed");
+  const faults: FaultRule[] = [];
+  if (has("acl-hide")) {
+    const percent = Number(flag(parsed, "acl-hide"));
+    if (!(percent > 0 && percent <= 100)) throw new UsageError("--acl-hide needs a percentage in (0, 100]");
+    faults.push({ fault: { kind: "acl_hide", percent } });
+  }
+  if (has("proxy-date")) faults.push({ fault: { kind: "double_date" } });
   if (Object.keys(rule).length || Object.keys(other).length) {
     if (!options.rateLimit) {
       throw new UsageError(
@@ -174,12 +137,12 @@ export async function parseSimulateArgs(args: string[]): Promise<SimulatorOption
     }
     Object.assign(options.rateLimit, rule, Object.keys(other).length ? { otherIntegration: other } : {});
   }
-  if (options.writer && !(options.writer.rowsPerSecond > 0)) {
-    throw new UsageError("--writer-silent needs --writer-rate");
-  }
   if (faults.length) options.faults = faults;
   if (users.length) options.users = users;
   if (clients.length) options.oauthClients = clients;
+  const cert = flag(parsed, "tls-cert"),
+    key = flag(parsed, "tls-key"),
+    clientCa = flag(parsed, "tls-client-ca");
   if ((cert === undefined) !== (key === undefined)) {
     throw new UsageError("--tls-cert and --tls-key go together");
   }

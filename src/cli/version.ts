@@ -1,3 +1,7 @@
+/**
+ * `tablesync version`: prints the daemon's version (src/version.ts) and the commit it was built from
+ * (src/build_commit.ts, written by `deno task compile`; `dev` when run from source), with the Deno version.
+ */
 import { COMMIT, VERSION } from "../version.ts";
 import { type Command, wantsHelp } from "./command.ts";
 import { parseArgs } from "./args.ts";

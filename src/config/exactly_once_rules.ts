@@ -12,6 +12,14 @@ export function exactlyOnceEnabled(worker: Readonly<Record<string, string>>): bo
   return worker["exactly.once.source.support"] === "enabled";
 }
 
+/**
+ * Connect's transactional id of a source task: the task's producer takes it (exactly_once_task.ts), the
+ * zombie-fencing round fences it (zombie_fencing.ts).
+ */
+export function transactionalIdOf(groupId: string | undefined, connector: string, taskId: number): string {
+  return `${groupId?.trim() || "tablesync"}-${connector}-${taskId}`;
+}
+
 export function applyExactlyOnceRules(a: Analysis, ctx: ConverterContext): void {
   const worker = ctx.worker;
   const enabled = exactlyOnceEnabled(worker);

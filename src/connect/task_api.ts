@@ -7,7 +7,7 @@
  *
  * - The connector half (`ConnectorPlugin`) runs in the main thread: it splits a connector's config into task
  *   configs for `tasks.max`.
- * - The task half runs inside its own Web Worker. The runtime's driver around it does everything else:
+ * - The task half runs in its own task thread (a Web Worker). The runtime's driver around it does everything else:
  *   transforms, converters, producing/consuming, offset commits, error tolerance and the dead letter queue.
  */
 import type { SinkRecord, SourceOffset, SourcePartition, SourceRecord } from "./record.ts";

@@ -10,8 +10,8 @@ import { type LogFormat, logger, type LogLevel, setLogFormat, setLogLevel } from
 import { MetricsRegistry } from "../observability/metrics.ts";
 import { createKafka, kafkaOptionsFromProperties } from "../kafka/mod.ts";
 import { createOffsetStore } from "../runtime/offsets/factory.ts";
-import { ConnectorStateStore } from "../runtime/connector_state_store.ts";
-import { ZombieFencing } from "../runtime/zombie_fencing.ts";
+import { ConnectorStateStore } from "../runtime/herder/connector_state_store.ts";
+import { ZombieFencing } from "../runtime/herder/zombie_fencing.ts";
 import { exactlyOnceEnabled } from "../config/exactly_once_rules.ts";
 import { Herder } from "../runtime/herder.ts";
 import { CONNECTOR_PLUGINS } from "./plugins.ts";

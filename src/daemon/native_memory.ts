@@ -3,7 +3,7 @@
  * bodies, converted record bytes, packed batches: megabytes per page) in malloc'd memory; with a thread per task
  * and per producer, glibc gives each thread an arena of its own, raises its mmap threshold after each large free
  * (so later pages come from the arenas) and returns little of it: measured, resident memory stayed at its peak
- * after a backfill. Here, at start-up of the main thread (the setting is process-wide, so every worker gets it):
+ * after a backfill. Here, at start-up of the main thread (the setting is process-wide, so every task thread gets it):
  *   - large blocks (>= `mmapThresholdBytes`) always come from mmap and go back to the OS when freed;
  *   - at most `arenas` arenas;
  *   - every `trimEveryMs`, `malloc_trim(0)` hands free pages inside the arenas back.

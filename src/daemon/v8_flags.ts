@@ -1,8 +1,6 @@
-import { COLLECT_GARBAGE_NAME } from "../runtime/idle_collection.ts";
-
 /**
  * V8 flags the daemon runs with: embedded into the executable by `deno task compile` (V8 reads them when each
- * isolate is created, so they cannot be set from inside a running daemon for its workers), and passed by the
+ * isolate is created, so they cannot be set from inside a running daemon for its task threads), and passed by the
  * benchmarks that start the daemon from source.
  *
  * `--max-semi-space-size=4` (MB): each isolate's young generation stays small instead of growing to 16 MB a
@@ -18,8 +16,10 @@ import { COLLECT_GARBAGE_NAME } from "../runtime/idle_collection.ts";
  * to 231–254 MB but more than doubled the CPU; `--heap-growing-percent=50`, 277 MB for 40 % more CPU.
  *
  * `--expose-gc-as`: a task's isolate collects once when it goes quiet after a burst of work
- * (src/runtime/idle_collection.ts), so a finished backfill's garbage does not stay resident while the task idles.
+ * (src/runtime/task/idle_collection.ts), so a finished backfill's garbage does not stay resident while the task idles.
  */
+
+import { COLLECT_GARBAGE_NAME } from "../common/gc_global.ts";
 
 export const DAEMON_V8_FLAGS: readonly string[] = [
   "--max-semi-space-size=4",

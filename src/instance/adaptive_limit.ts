@@ -1,6 +1,6 @@
 /**
  * The throttler's adaptive limit (`svc.http.adaptive.throttling`; the permits are permit_pool.ts's), on the
- * shared host state so every worker's requests steer one limit. Two signals:
+ * shared host state so every task thread's requests steer one limit. Two signals:
  *
  * - The instance's own queue (a delay-based rule, after TCP Vegas and Netflix's Gradient limit): responses
  *   carry `Server-Timing: sem_wait;dur=N` (server_timing.ts), the time each request queued for an API_INT
@@ -14,7 +14,7 @@
  *   body) halves the limit, never below one; every 429 counts. Without Server-Timing (a proxy strips it, an
  *   older instance), every RECOVERY_SUCCESSES successful responses give one permit back, never above the max.
  *
- * All updates are compare-and-swap loops on the SharedArrayBuffer, so concurrent workers never lose one.
+ * All updates are compare-and-swap loops on the SharedArrayBuffer, so concurrent task threads never lose one.
  */
 import { CONTROL, COUNTER, type SharedHostViews, wakeWaiters } from "./shared_host_state.ts";
 

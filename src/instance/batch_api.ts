@@ -16,7 +16,7 @@ import type { InstanceHttpClient, InstanceResponse } from "./http_client.ts";
 import { InstanceConfigError, InstanceRetriableError } from "./errors.ts";
 import { refuseHtmlPage } from "./html_page.ts";
 import { redact } from "../observability/redact.ts";
-import type { RowWrite } from "./table_client.ts";
+import type { RowWrite } from "./row_write.ts";
 
 const BATCH_PATH = "/api/now/v1/batch";
 

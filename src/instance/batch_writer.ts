@@ -19,7 +19,8 @@ import type { InstanceHttpClient, InstanceResponse } from "./http_client.ts";
 import { isRetryableStatus } from "../common/retry_policy.ts";
 import { postBatch } from "./batch_api.ts";
 import { isNotDone, NOT_DONE_REASON } from "./not_done.ts";
-import { type RowWrite, type RowWriteCalls, rowWriteCalls } from "./table_client.ts";
+import { type RowWriteCalls, rowWriteCalls } from "./table_client.ts";
+import type { RowWrite } from "./row_write.ts";
 
 export interface BatchWriterOptions {
   /** Items per batch request. */

@@ -1,7 +1,7 @@
 /**
  * Request counters per instance host, kept in the shared host state so that the metrics endpoint on the main
- * thread sees the requests made by every task worker. Request durations go to a histogram in the thread's own
- * metrics registry (a task worker's reaches the main thread with the task's metrics, labelled by task).
+ * thread sees the requests made by every task thread. Request durations go to a histogram in the thread's own
+ * metrics registry (a task thread's reaches the main thread with the task's metrics, labelled by task).
  */
 import { DURATION_BUCKETS, type MetricsRegistry } from "../observability/metrics.ts";
 import { CONTROL, COUNTER, type SharedHostViews, STATUS_SLOTS, viewsOf } from "./shared_host_state.ts";
@@ -39,7 +39,7 @@ export interface InstanceHostMetrics {
   notDone: number;
 }
 
-/** Where this thread's request durations go: the task's registry in a worker, the daemon's in the main thread. */
+/** Where this thread's request durations go: the task's registry in a task thread, the daemon's in the main thread. */
 let durations: MetricsRegistry | null = null;
 
 /** Call once per thread, before requests are made. */

@@ -1,9 +1,19 @@
 /**
  * The instance client: the table REST API with shared permits (the throttler: permit_pool.ts,
- * adaptive_limit.ts), retries, limits,
- * authentication, TLS and proxy. Connectors use `TableClient` through this module; the runtime and the
- * daemon import the permit registry (permit_registry.ts) directly to share permit pools with task workers
- * and to read the metrics.
+ * adaptive_limit.ts), retries, limits, authentication, TLS and proxy. The connectors use it through this module:
+ *
+ * ```ts
+ * const client = await TableClient.create(instanceOptionsFromProps(props));
+ * const query = keysetAfter("sys_updated_on", "2024-01-01 00:00:00", "sys_id", lastSysId);
+ * const page = await client.list("incident", { query, limit: 500 });
+ * ```
+ *
+ * Imported directly, not through here, by the main thread and the task threads' set-up: the permit registry
+ * (permit_registry.ts: runtime/herder/task_runner.ts, runtime/herder/connector_lifecycle.ts,
+ * runtime/group/worker_group.ts, runtime/task/task_thread.ts, daemon/daemon_metrics.ts), the request metrics
+ * (instance_metrics.ts: runtime/task/task_thread.ts, daemon/daemon.ts), an instance's address
+ * (instance_url.ts: runtime/herder/connector_lifecycle.ts), and the Batch API's read coalescer
+ * (read_coalescer.ts: source/poll_batching.ts).
  */
 export { instanceOptionsFromProps } from "./options.ts";
 export { type DisplayValue, type SlicedListPage, TableClient } from "./table_client.ts";

@@ -6,7 +6,7 @@
  * release sends it; without it, the budget is the limit minus what this process's requests counted in the window
  * (a Batch API request counts its items and itself), those still underway when the window was learned included.
  *
- * The state lives in the host's shared buffer (shared_host_state.ts), so every task worker of the process paces
+ * The state lives in the host's shared buffer (shared_host_state.ts), so every task thread of the process paces
  * against one budget and one schedule, as they share one permit pool. Updates are CAS loops on BigInt64 slots.
  *
  * The host's request budget (one per instance host, learned or configured; the smaller wins):
@@ -56,7 +56,7 @@ const SLOT = {
   SYNTHETIC: 9,
   /** 1 once a 429 of the rule said the window's budget is spent. */
   EXHAUSTED: 10,
-  /** Tables polled against this host, across every task worker of the process. */
+  /** Tables polled against this host, across every task thread of the process. */
   TABLES: 11,
   /**
    * What the requests underway count against the rule, summed over every realm (a Batch API request: its items, and itself).
@@ -72,8 +72,6 @@ const SLOT = {
   /** `svc.http.rate.limit.reserve` in thousandths, plus one (0: none configured, the default applies). */
   BURST_RESERVE: 16,
 } as const;
-/** Slots the pacer uses (shared_host_state.ts sizes the buffer with it). */
-export const PACING_SLOTS = 17;
 
 /** The share of the even pace's need for the rest of a window that a burst leaves unspent, unless configured. */
 export const DEFAULT_BURST_RESERVE = 0.5;
@@ -124,7 +122,7 @@ export class RatePacer {
   /**
    * A request that counts `cost` against the rule is being sent (called with its permit held; `permitsHeld`:
    * the host's permits held now, its own included). When it is the only one holding a permit, nothing else can
-   * be underway: what the tally still holds was left by a worker terminated mid-request, and is dropped.
+   * be underway: what the tally still holds was left by a task thread terminated mid-request, and is dropped.
    */
   sending(cost: number, permitsHeld: number): void {
     const s = this.slots;

@@ -22,7 +22,7 @@ import { postBatch } from "./batch_api.ts";
 import { InstanceConfigError, ResponseTooLargeError } from "./errors.ts";
 import type { InstanceHttpClient, InstanceResponse } from "./http_client.ts";
 import { isNotDone } from "./not_done.ts";
-import type { RowWrite } from "./table_client.ts";
+import type { RowWrite } from "./row_write.ts";
 
 export interface ReadCoalescerOptions {
   /** How long the first read of a batch waits for others to join it. */

@@ -9,8 +9,8 @@
  * threads: `take` prefers a jar of the node with the fewest of our requests in flight, the most recently used
  * among them, so the streams spread over the nodes instead of queueing on one while another idles.
  *
- * Jars are kept per realm (Web Worker), per instance host and per identity (user name or OAuth client): a
- * session belongs to the user who opened it, and cookies, unlike permits, are not shared between workers.
+ * Jars are kept per realm (the main thread, each task thread), per instance host and per identity (user name or OAuth client): a
+ * session belongs to the user who opened it, and cookies, unlike permits, are not shared between task threads.
  */
 import { CookieJar } from "./cookie_jar.ts";
 

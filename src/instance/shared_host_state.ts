@@ -1,11 +1,12 @@
 /**
- * The per-instance-host state shared by every realm of the process (main thread and task workers): one
+ * The per-instance-host state shared by every realm of the process (main thread and task threads): one
  * SharedArrayBuffer holding the permit counters, the adaptive limit and the metrics counters, so that a
- * worker's requests, throttling and counts are seen by all others and by the metrics endpoint on the main
+ * task thread's requests, throttling and counts are seen by all others and by the metrics endpoint on the main
  * thread. Posting the buffer to a Worker shares it (structured clone keeps SharedArrayBuffers shared).
  */
 
-import { PACING_SLOTS } from "./rate_pacer.ts";
+/** The BigInt64 slots kept for the rate pacer: one per entry of its `PACING` layout (rate_pacer.ts). */
+export const PACING_SLOTS = 17;
 
 /** Int32 slots used with Atomics (waitAsync needs an Int32Array). */
 export const CONTROL = {
@@ -57,8 +58,8 @@ export const COUNTER = {
 export const STATUS_SLOTS = 600;
 
 /**
- * Realms (main thread = 0, each task worker its own id) whose permits and queue places are tracked, so that
- * the main thread can give back what a terminated worker held (see permit_registry.ts `reclaimPermits`).
+ * Realms (main thread = 0, each task thread its own id) whose permits and queue places are tracked, so that
+ * the main thread can give back what a terminated task thread held (see permit_registry.ts `reclaimPermits`).
  */
 export const MAX_REALMS = 256;
 /** Per realm: permits held, then places in the queue. */

@@ -24,6 +24,7 @@ import { describeUnusableDate } from "./instance_clock.ts";
 import { type ResultEnd, resultEnd, resultSlices } from "./result_slices.ts";
 import type { TableRow } from "./table_rows.ts";
 import type { ReadCoalescer } from "./read_coalescer.ts";
+import type { RowWrite } from "./row_write.ts";
 import { expectResult, httpError, retriableWhenBroken, totalCountOf } from "./table_responses.ts";
 import { refuseHtmlPage } from "./html_page.ts";
 
@@ -292,14 +293,6 @@ export function rowWriteCalls(
       return deleteResult(await send(write, params.signal), write);
     },
   };
-}
-
-/** A row write as a request: shared by the single calls and the Batch API (batch_api.ts). */
-export interface RowWrite {
-  method: HttpMethod;
-  path: string;
-  query: URLSearchParams;
-  json?: Record<string, unknown>;
 }
 
 function createWrite(table: string, body: Record<string, unknown>, params: RowParams = {}): RowWrite {

@@ -155,7 +155,7 @@ function systemTrustStore(): Promise<string | null> {
   return systemBundle;
 }
 
-/** An environment variable, or null when unset or when env access is not permitted in this worker. */
+/** An environment variable, or null when unset or when env access is not permitted in this thread. */
 function envOrNull(name: string): string | null {
   try {
     return Deno.env.get(name) ?? null;

@@ -10,7 +10,7 @@
  *   exactly when a rebalance listener needs to commit.
  * - Regex subscriptions are resolved against the topics that exist when the consumer starts, and a listed topic
  *   must exist (kafkajs limits; Java re-evaluates on metadata refresh). The sink driver therefore resolves its
- *   subscription itself and replaces the consumer when new topics appear (runtime/sink_topics.ts).
+ *   subscription itself and replaces the consumer when new topics appear (runtime/sink_task/sink_topics.ts).
  */
 import type { Batch, Consumer as KafkajsConsumer, KafkaMessage } from "kafkajs";
 import type { Logger } from "../observability/log.ts";

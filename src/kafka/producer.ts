@@ -309,7 +309,7 @@ function toMessage(record: ProducedRecord, now: number): Message {
 
 /**
  * kafkajs's headers of a record's headers, shared by the records that share one headers object (a source's
- * records of a page do: runtime/record_bytes.ts), so each record awaiting its ack does not hold its own set of
+ * records of a page do: runtime/task/record_bytes.ts), so each record awaiting its ack does not hold its own set of
  * Buffer views. Neither is mutated once built.
  */
 const messageHeadersOf = new WeakMap<ProducedRecord["headers"] & object, Record<string, Buffer | string>>();

@@ -1,11 +1,11 @@
-import { Buffer } from "node:buffer";
-
 /**
  * Request buffers to reuse. A request's buffer is free again once the broker answered it (it had read every byte
  * by then); a request that gets no answer (acks=0, a timeout, a lost connection) leaves its buffer to the garbage
  * collector. A fresh buffer of 1 MB costs page faults on first touch (with the daemon's malloc tuning, every one
  * above 128 KB is a fresh mapping); a reused one does not.
  */
+import { Buffer } from "node:buffer";
+
 class RequestBuffers {
   #free: Buffer[] = [];
   /** Buffers kept: the driver has one request in flight at a time, the bench's bare loop a few. */

@@ -1,7 +1,7 @@
 /**
  * Event-loop delay of the thread it runs on: a timer due every 100 ms records how late it fired. A late timer
  * means the thread was busy (long synchronous work, a large JSON parse, garbage collection), and so was
- * everything else waiting on it: REST requests, offset commits, worker messages.
+ * everything else waiting on it: REST requests, offset commits, task-thread messages.
  */
 import { DURATION_BUCKETS, type MetricsRegistry } from "./metrics.ts";
 

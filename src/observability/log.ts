@@ -5,8 +5,8 @@
  * Named loggers: `logger(name)` returns the logger of one area of the code (`rest`, `herder`, `task`, ...; see
  * KNOWN_LOGGERS). Names are hierarchical on dots, as in log4j: a level set for `task` also applies to
  * `task.x`. The root logger (`root`) holds the level of every logger without one of its own; it starts at the
- * worker's `log.level`. `setLoggerLevel` is what Kafka Connect's `PUT /admin/loggers/<name>` does; a task's Web
- * Worker receives the same settings (`logSettings`/`applyLogSettings`) when it starts and whenever they change.
+ * worker's `log.level`. `setLoggerLevel` is what Kafka Connect's `PUT /admin/loggers/<name>` does; a task thread
+ * receives the same settings (`logSettings`/`applyLogSettings`) when it starts and whenever they change.
  *
  * Every line is redacted as a whole after formatting, so a secret cannot slip through a field name, an error
  * stack or a nested object; a `text` line is made from the redacted JSON line and redacted once more.
@@ -25,7 +25,7 @@ export const ROOT_LOGGER = "root";
 
 /**
  * The areas that log: each is the name of a logger (`logger("<name>")`). Listed so `GET /admin/loggers` can show
- * loggers that exist only inside task workers (`task`, `source`, `sink`, `instance`, ...) too.
+ * loggers that exist only inside task threads (`task`, `source`, `sink`, `instance`, ...) too.
  */
 export const KNOWN_LOGGERS: readonly string[] = [
   "daemon",
@@ -42,7 +42,7 @@ export const KNOWN_LOGGERS: readonly string[] = [
   "tls",
 ];
 
-/** What a task worker needs to log as the main thread does: the format, the root level, explicit levels. */
+/** What a task thread needs to log as the main thread does: the format, the root level, explicit levels. */
 export interface LogSettings {
   format: LogFormat;
   root: LogLevel;
@@ -144,12 +144,12 @@ export function setLoggerLevel(name: string, level: LogLevel, now = Date.now()):
   return covered;
 }
 
-/** The settings a task worker starts with (and receives again when they change). */
+/** The settings a task thread starts with (and receives again when they change). */
 export function logSettings(): LogSettings {
   return { format, root: root.level as LogLevel, loggers: Object.fromEntries(explicit) };
 }
 
-/** In a task worker: log as the main thread does. */
+/** In a task thread: log as the main thread does. */
 export function applyLogSettings(settings: LogSettings): void {
   format = settings.format;
   explicit.clear();

@@ -1,7 +1,7 @@
 /**
  * A small metrics registry with Prometheus text exposition (`GET /metrics`).
  *
- * Counters and gauges are keyed by name and label set. Task workers keep their own registry and send
+ * Counters and gauges are keyed by name and label set. Task threads keep their own registry and send
  * snapshots to the main thread, which merges them under the task's labels; the main thread's own
  * metrics (task states, offsets, REST) live in the process registry.
  */

@@ -1,7 +1,7 @@
 /**
  * The process's own metrics for `GET /metrics`, under the names Prometheus' process collectors use: resident
  * memory, CPU time, start time and file descriptors (read from /proc on Linux; absent where it cannot be read),
- * plus the main thread's V8 heap. Task workers have heaps of their own; the resident memory covers them all.
+ * plus the main thread's V8 heap. Task threads have heaps of their own; the resident memory covers them all.
  */
 import process from "node:process";
 import { MetricsRegistry } from "./metrics.ts";

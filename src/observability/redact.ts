@@ -5,7 +5,7 @@
  *  - credential shapes that need no registration: Authorization headers, bearer tokens, `user:pass@` in URLs,
  *    and `password=`, `client_secret=`, `access_token=`, `refresh_token=` pairs in form bodies and query strings.
  *
- * The registry is per JavaScript realm: each task worker registers the secrets it resolves.
+ * The registry is per JavaScript realm: each task thread registers the secrets it resolves.
  */
 export const HIDDEN = "[hidden]";
 

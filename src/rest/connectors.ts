@@ -1,8 +1,8 @@
 /** `/connectors` and `/connectors/<name>/...`: Kafka Connect's connector resource, paths, codes and bodies. */
 import { z } from "zod";
 import type { Herder } from "../runtime/herder.ts";
-import { ConnectRestError } from "../runtime/connect_rest_error.ts";
-import type { TargetState } from "../runtime/connector_state_store.ts";
+import { ConnectRestError } from "../runtime/herder/connect_rest_error.ts";
+import type { TargetState } from "../runtime/herder/connector_state_store.ts";
 import type { Router } from "./router.ts";
 import { json, noContent, readJson, stringMap } from "./responses.ts";
 

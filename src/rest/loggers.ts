@@ -11,8 +11,8 @@
  * Web Worker at once, and tasks started later begin with it.
  */
 import { lastModified, levelOf, logger, loggerNames, type LogLevel } from "../observability/log.ts";
-import { ConnectRestError } from "../runtime/connect_rest_error.ts";
-import type { TaskRunner } from "../runtime/task_runner.ts";
+import { ConnectRestError } from "../runtime/herder/connect_rest_error.ts";
+import type { TaskRunner } from "../runtime/herder/task_runner.ts";
 import { connectLevel, parseConnectLevel, setWorkerLoggerLevel } from "../runtime/herder/logger_levels.ts";
 import type { Router } from "./router.ts";
 import { json, noContent, readJson } from "./responses.ts";

@@ -1,6 +1,6 @@
 /** `/connectors/<name>/offsets` (KIP-875): read, alter and reset offsets; changes only while STOPPED. */
 import type { Herder } from "../runtime/herder.ts";
-import { ConnectRestError } from "../runtime/connect_rest_error.ts";
+import { ConnectRestError } from "../runtime/herder/connect_rest_error.ts";
 import type { Router } from "./router.ts";
 import { json, readJson } from "./responses.ts";
 

@@ -1,7 +1,7 @@
 /** `/connector-plugins`: the connector classes, their config definitions, and validation. */
 import type { Herder } from "../runtime/herder.ts";
 import { sameConnectorClass } from "../runtime/herder/connector_validation.ts";
-import { ConnectRestError } from "../runtime/connect_rest_error.ts";
+import { ConnectRestError } from "../runtime/herder/connect_rest_error.ts";
 import { staticDefs } from "../config/catalog.ts";
 import { configKeyInfo } from "../config/config_infos.ts";
 import { VERSION } from "../version.ts";

@@ -5,7 +5,7 @@
  * `Content-Type: application/json` (a `charset` parameter, if any, must be utf-8), else 415. An endpoint that
  * takes no body (pause, resume, stop, restart, delete) never reads one, whatever its type.
  */
-import { ConnectRestError } from "../runtime/connect_rest_error.ts";
+import { ConnectRestError } from "../runtime/herder/connect_rest_error.ts";
 
 /** `rest.request.max.bytes`'s default. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

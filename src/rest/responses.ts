@@ -1,5 +1,5 @@
 /** Response helpers: JSON bodies (redacted), Connect's error shape, and request body parsing. */
-import { ConnectRestError } from "../runtime/connect_rest_error.ts";
+import { ConnectRestError } from "../runtime/herder/connect_rest_error.ts";
 import { redactValue } from "../observability/redact.ts";
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

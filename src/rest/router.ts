@@ -2,7 +2,7 @@
  * A tiny router: method + path pattern (`/connectors/:name/tasks/:task/status`) → handler. Path parameters are
  * URL-decoded. Unknown paths answer 404 and known paths with another method 405, both in Connect's error shape.
  */
-import { ConnectRestError } from "../runtime/connect_rest_error.ts";
+import { ConnectRestError } from "../runtime/herder/connect_rest_error.ts";
 
 export type Params = Record<string, string>;
 export type Handler = (request: Request, params: Params, url: URL) => Promise<Response> | Response;

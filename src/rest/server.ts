@@ -6,7 +6,7 @@
  * Every error becomes Connect's `{error_code, message}`; nothing secret leaves through a response.
  */
 import type { Herder } from "../runtime/herder.ts";
-import { ConnectRestError } from "../runtime/connect_rest_error.ts";
+import { ConnectRestError } from "../runtime/herder/connect_rest_error.ts";
 import { logger } from "../observability/log.ts";
 import { redact } from "../observability/redact.ts";
 import { COMMIT, VERSION } from "../version.ts";

@@ -6,7 +6,7 @@
  * `topic.tracking.enable` and `topic.tracking.allow.reset` turn the endpoints off with Connect's 403s.
  */
 import type { Herder } from "../runtime/herder.ts";
-import { ConnectRestError } from "../runtime/connect_rest_error.ts";
+import { ConnectRestError } from "../runtime/herder/connect_rest_error.ts";
 import type { Router } from "./router.ts";
 import { json, noContent } from "./responses.ts";
 

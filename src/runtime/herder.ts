@@ -1,6 +1,6 @@
 /**
  * The herder (Kafka Connect's word): owns every connector of this daemon, turns connector configs into task
- * configs, runs each task in its own Web Worker through a TaskRunner, and answers the REST API's questions and
+ * configs, runs each task in its own task thread (a Web Worker) through a TaskRunner, and answers the REST API's questions and
  * commands with Kafka Connect's shapes and status codes (via ConnectRestError).
  *
  * Connectors come from the config file at start, merged with what operators changed over REST
@@ -16,10 +16,10 @@ import type { ConfigInfos } from "../config/config_infos.ts";
 import { connectorTypeOf } from "../config/connector_class.ts";
 import type { KafkaClient } from "../kafka/mod.ts";
 import type { OffsetStore } from "./offsets/types.ts";
-import { ConnectRestError } from "./connect_rest_error.ts";
-import type { ConnectorConfigStore, TargetState } from "./connector_state_store.ts";
-import type { RestartRequest, TaskPlacement } from "./task_placement.ts";
-import type { TaskRunner } from "./task_runner.ts";
+import { ConnectRestError } from "./herder/connect_rest_error.ts";
+import type { ConnectorConfigStore, TargetState } from "./herder/connector_state_store.ts";
+import type { RestartRequest, TaskPlacement } from "./herder/task_placement.ts";
+import type { TaskRunner } from "./herder/task_runner.ts";
 import { CommandQueue } from "./herder/command_queue.ts";
 import { keepHiddenSecrets, shownConfig } from "./herder/config_masking.ts";
 import { ConnectorLifecycle, type LifecycleOptions } from "./herder/connector_lifecycle.ts";
@@ -57,8 +57,8 @@ export interface HerderOptions {
   kafka: () => Promise<KafkaClient>;
   /** `task.shutdown.graceful.timeout.ms`. */
   gracefulTimeoutMs: number;
-  /** The tasks' worker module: the task worker unless a test supervises another script. */
-  taskWorkerUrl?: URL;
+  /** The task threads' module: task/task_thread.ts unless a test supervises another script. */
+  taskThreadUrl?: URL;
   fencing?: LifecycleOptions["fencing"]; // exactly-once source tasks' zombie-fencing rounds (zombie_fencing.ts)
 }
 
@@ -382,7 +382,7 @@ export class Herder {
 
   /** Stops every task gracefully (they flush and commit), then writes offsets. A second call kills at once. */
   async shutdown(): Promise<void> {
-    // Commands already queued finish first, so none starts workers after the snapshot below.
+    // Commands already queued finish first, so none starts task threads after the snapshot below.
     await this.#commands.close();
     await Promise.all(
       [...this.#connectors.values()].map((m) => this.#lifecycle.stopTasks(m).catch(() => {})),

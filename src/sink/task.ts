@@ -1,5 +1,5 @@
 /**
- * The sink task (`TableSinkConnector`'s task half), run by the runtime inside a Web Worker.
+ * The sink task (`TableSinkConnector`'s task half), run by the runtime in its own task thread (a Web Worker).
  *
  * `put` plans every record (input handling, routing, operation, field rules 1–4), then writes them through
  * the key scheduler: records of one row in offset order, different rows in parallel up to
@@ -53,7 +53,7 @@ import { describeUnplanned, planWrite, type WritePlan } from "./write_plan.ts";
 /** Writes by how they ended: `ok`, a record error's classification, or a retriable class (write_refusal.ts). */
 const WRITES_BY_CLASS = "tablesync_sink_writes_total";
 
-/** The runtime's entry point: one task instance per worker. */
+/** The runtime's entry point: one task instance per task thread. */
 export function createSinkTask(): SinkTask {
   return new TableSinkTask();
 }

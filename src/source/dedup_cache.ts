@@ -1,5 +1,3 @@
-import { VersionSet } from "./version_set.ts";
-
 /**
  * The per-table cache of emitted row versions (timestamp, sys id, sys_mod_count). Overlap re-reads find the rows
  * they already emitted here and suppress them; a row updated since has a new version and passes.
@@ -11,6 +9,8 @@ import { VersionSet } from "./version_set.ts";
  * The cache lives for the run only: after a restart the overlap is delivered again (at-least-once), unless a
  * graceful stop handed its versions on (overlap_ledger.ts).
  */
+import { VersionSet } from "./version_set.ts";
+
 export class DedupCache {
   readonly #versions: VersionSet;
 

@@ -1,8 +1,9 @@
 /**
- * Publishes the task's table progress: every REPORT_INTERVAL_MS the trackers are snapshotted and sent to the
- * runtime (`GET /connectors/<name>/tables`) and into the task's metrics (rows remaining, ETA, lag); during backfill the remaining rows are
- * recounted every COUNT_INTERVAL_MS through the Aggregate API, and one progress line per table is logged per
- * LOG_INTERVAL_MS. Counting runs beside polling and never delays it; a count that fails is tried again later.
+ * Publishes the task's table progress: every `reportIntervalMs` (2 s) the trackers are snapshotted and sent to
+ * the runtime (`GET /connectors/<name>/tables`) and into the task's metrics (rows remaining, ETA, lag); during
+ * backfill the remaining rows are recounted every `countIntervalMs` (15 s) through the Aggregate API, and one
+ * progress line per table is logged every `logIntervalMs` (60 s). Counting runs beside polling and never delays
+ * it; a count that fails is tried again later.
  */
 import type { SourceTaskContext } from "../connect/task_api.ts";
 import type { TableProgress } from "../connect/table_progress.ts";

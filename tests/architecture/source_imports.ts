@@ -1,12 +1,26 @@
 /** Reading src/ for the architecture tests: the .ts files under a folder and the relative imports of a file. */
 
-/** `import … from "x"`, `export … from "x"` (type-only ones too) and `import("x")`. */
+/** `import … from "x"`, `export … from "x"` (type-only ones too), `import("x")` and `import "x"`. */
 const SPECIFIER =
-  /(?:^|\n)\s*(?:import|export)\b[^"'`;]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
+  /(?:^|\n)\s*(?:import|export)\b[^"'`;]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s*["']([^"']+)["']/g;
 
 /** Every specifier a file's text imports or re-exports. */
 export function specifiers(text: string): string[] {
-  return [...text.matchAll(SPECIFIER)].map((m) => m[1] ?? m[2]);
+  return imports(text).map((i) => i.specifier);
+}
+
+/** An import or re-export; `typeOnly` when it is `import type`/`export type` (erased: no code is loaded). */
+export interface Import {
+  readonly specifier: string;
+  readonly typeOnly: boolean;
+}
+
+/** Every import and re-export of a file's text. */
+export function imports(text: string): Import[] {
+  return [...text.matchAll(SPECIFIER)].map((m) => ({
+    specifier: m[1] ?? m[2] ?? m[3],
+    typeOnly: m[1] !== undefined && /^\s*(?:import|export)\s+type\b/.test(m[0]),
+  }));
 }
 
 /** The path a relative specifier names, seen from the file at `from` (both relative to the same root). */

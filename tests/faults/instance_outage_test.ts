@@ -13,7 +13,8 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceRecords } from "../support/kafka_helpers.ts";
-import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { describeVerdict, exactlyOnceVerdict } from "../support/exactly_once_check.ts";
 import { sinkConnectorConfig, sourceConnectorConfig } from "../support/source_connector.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";

@@ -11,7 +11,8 @@
  */
 import { assert } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
-import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { groupWorker } from "../support/group_handover.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { parseExposition, sumOf } from "../support/prometheus.ts";

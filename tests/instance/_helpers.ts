@@ -1,7 +1,6 @@
 /** Shared helpers of the instance client tests. */
 import type { InstanceClientOptions } from "../../src/instance/options.ts";
 import type { TypedProps } from "../../src/common/props.ts";
-import { setLogSink } from "../../src/observability/log.ts";
 
 /** Options with small, test-friendly limits; override what a test is about. */
 export function testOptions(
@@ -75,17 +74,6 @@ export function defaultProps(overrides: Record<string, TypedProps[string]> = {})
     "svc.retry.max.backoff.ms": 30000,
     ...overrides,
   };
-}
-
-/** Collects every log line written while `fn` runs (already redacted by the logger). */
-export async function capturingLogs<T>(fn: () => Promise<T>): Promise<{ result: T; lines: string[] }> {
-  const lines: string[] = [];
-  setLogSink((line) => lines.push(line));
-  try {
-    return { result: await fn(), lines };
-  } finally {
-    setLogSink((line) => Deno.stderr.writeSync(new TextEncoder().encode(line)));
-  }
 }
 
 /** The tcp connect check replaced by a no-op, for msw tests (msw hosts do not exist). */

@@ -13,7 +13,8 @@ import {
 import { clearTokenCache } from "../../src/instance/auth/oauth.ts";
 import { instanceMetrics } from "../../src/instance/permit_registry.ts";
 import { VERSION } from "../../src/version.ts";
-import { capturingLogs, noConnectCheck, testOptions, uniqueHost } from "./_helpers.ts";
+import { noConnectCheck, testOptions, uniqueHost } from "./_helpers.ts";
+import { capturingLogs } from "../support/logs.ts";
 
 const server = setupServer();
 server.listen({ onUnhandledRequest: "error" });

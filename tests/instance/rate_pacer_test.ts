@@ -119,7 +119,7 @@ function fits(pacer: RatePacer, now: number): number {
 
 Deno.test("a window learned while batches are underway counts their items, whichever realm sent them", () => {
   const buffer = createSharedHostState(4);
-  // Two realms (a task worker each) on one host's shared state.
+  // Two realms (a task thread each) on one host's shared state.
   const worker1 = new RatePacer(viewsOf(buffer));
   const worker2 = new RatePacer(viewsOf(buffer));
   worker1.sending(51, 1); // a Batch API request: 50 items and itself

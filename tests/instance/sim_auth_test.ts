@@ -6,7 +6,8 @@ import { InstanceHttpError } from "../../src/instance/errors.ts";
 import { clearTokenCache } from "../../src/instance/auth/oauth.ts";
 import type { OAuthOptions } from "../../src/instance/options.ts";
 import { setLogLevel } from "../../src/observability/log.ts";
-import { capturingLogs, testOptions } from "./_helpers.ts";
+import { testOptions } from "./_helpers.ts";
+import { capturingLogs } from "../support/logs.ts";
 
 const USER = { userName: "integration", password: "sim-Password-82" };
 const CLIENT = {

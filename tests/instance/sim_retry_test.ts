@@ -1,6 +1,7 @@
 /** Retries, their limits, and the ambiguous-create rule, against the simulator through real sockets. */
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
-import { startSimulator } from "../../src/sim/mod.ts";
+import type { Simulator } from "../../src/sim/mod.ts";
+import { withSim } from "../support/sim.ts";
 import { TableClient } from "../../src/instance/table_client.ts";
 import { AmbiguousRequestError, InstanceRetriableError } from "../../src/instance/errors.ts";
 import { testOptions } from "./_helpers.ts";
@@ -10,22 +11,23 @@ const auth = { type: "basic" as const, username: USER.userName, password: USER.p
 const LIST = "GET /api/now/table/incident";
 const CREATE = "POST /api/now/table/incident";
 
-async function withSim(
+/** A simulator (real clock) and a client of it with `overrides`, for one body. */
+function withSimClient(
   overrides: Parameters<typeof testOptions>[1],
-  fn: (sim: Awaited<ReturnType<typeof startSimulator>>, client: TableClient) => Promise<void>,
-) {
-  const sim = await startSimulator({ seed: { incident: 10 }, users: [USER] });
-  const client = await TableClient.create(testOptions(sim.url, { auth, ...overrides }));
-  try {
-    await fn(sim, client);
-  } finally {
-    client.close();
-    await sim.stop();
-  }
+  fn: (sim: Simulator, client: TableClient) => Promise<void>,
+): Promise<void> {
+  return withSim({ seed: { incident: 10 }, users: [USER], clock: { mode: "real" } }, async (sim) => {
+    const client = await TableClient.create(testOptions(sim.url, { auth, ...overrides }));
+    try {
+      await fn(sim, client);
+    } finally {
+      client.close();
+    }
+  });
 }
 
 Deno.test("sim: 5xx answers are retried until the request succeeds", async () => {
-  await withSim({}, async (sim, client) => {
+  await withSimClient({}, async (sim, client) => {
     sim.faults.add({ route: LIST, fault: { kind: "status", status: 503 }, times: 2 });
     const page = await client.list("incident", { limit: 3 });
     assertEquals(page.rows.length, 3);
@@ -34,7 +36,7 @@ Deno.test("sim: 5xx answers are retried until the request succeeds", async () =>
 });
 
 Deno.test("sim: max attempts bounds the attempts; the error names method, path, status and attempts", async () => {
-  await withSim({ retry: { maxAttempts: 3 } }, async (sim, client) => {
+  await withSimClient({ retry: { maxAttempts: 3 } }, async (sim, client) => {
     sim.faults.add({ route: LIST, fault: { kind: "status", status: 500 } });
     const error = await assertRejects(() => client.list("incident", { limit: 1 }), InstanceRetriableError);
     assertEquals(sim.journal.find({ route: LIST }).length, 3);
@@ -47,7 +49,7 @@ Deno.test("sim: max attempts bounds the attempts; the error names method, path, 
 });
 
 Deno.test("sim: no retry whose wait would pass max elapsed", async () => {
-  await withSim({ retry: { maxElapsedMs: 1000 } }, async (sim, client) => {
+  await withSimClient({ retry: { maxElapsedMs: 1000 } }, async (sim, client) => {
     sim.faults.add({ route: LIST, fault: { kind: "rate_limit", retryAfterSeconds: 5 } });
     await assertRejects(
       () => client.list("incident", { limit: 1 }),
@@ -59,7 +61,7 @@ Deno.test("sim: no retry whose wait would pass max elapsed", async () => {
 });
 
 Deno.test("sim: backoff waits stay under the capped ceiling", async () => {
-  await withSim(
+  await withSimClient(
     { retry: { maxAttempts: 6, initialBackoffMs: 40, maxBackoffMs: 80 } },
     async (sim, client) => {
       sim.faults.add({ route: LIST, fault: { kind: "status", status: 502 }, times: 5 });
@@ -75,7 +77,7 @@ Deno.test("sim: backoff waits stay under the capped ceiling", async () => {
 });
 
 Deno.test("sim: a POST that timed out after being sent is ambiguous and not retried", async () => {
-  await withSim({ http: { requestTimeoutMs: 300 } }, async (sim, client) => {
+  await withSimClient({ http: { requestTimeoutMs: 300 } }, async (sim, client) => {
     sim.faults.add({ route: CREATE, fault: { kind: "latency", ms: 1000 }, times: 1 });
     const error = await assertRejects(
       () => client.create("incident", { short_description: "slow" }),
@@ -88,7 +90,7 @@ Deno.test("sim: a POST that timed out after being sent is ambiguous and not retr
 });
 
 Deno.test("sim: a POST whose connection is reset after sending is ambiguous, and the row may well exist", async () => {
-  await withSim({}, async (sim, client) => {
+  await withSimClient({}, async (sim, client) => {
     sim.faults.add({ route: CREATE, fault: { kind: "reset", afterBytes: 10 }, times: 1 });
     const before = sim.table("incident").count;
     await assertRejects(
@@ -105,7 +107,7 @@ Deno.test("sim: a POST whose connection is reset after sending is ambiguous, and
 });
 
 Deno.test("sim: a GET reset mid-body is retried (safe to repeat)", async () => {
-  await withSim({}, async (sim, client) => {
+  await withSimClient({}, async (sim, client) => {
     sim.faults.add({ route: LIST, fault: { kind: "reset", afterBytes: 20 }, times: 1 });
     const page = await client.list("incident", { limit: 5 });
     assertEquals(page.rows.length, 5);

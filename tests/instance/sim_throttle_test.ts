@@ -17,7 +17,7 @@ Deno.test("two connectors in two workers share one instance's permits: in flight
   const sim = await startSimulator({ seed: { incident: 20, problem: 20 }, users: [USER], latencyMs: 15 });
   const limit = 4;
   const options = testOptions(sim.url, { auth, http: { maxConcurrentRequests: limit } });
-  // The main thread creates the host's pool before starting the task workers, as the runtime does.
+  // The main thread creates the host's pool before starting the task threads, as the runtime does.
   permitPoolFor(parseInstanceUrl(sim.url).host, limit);
   const workers = ["incident", "problem"].map(() =>
     new Worker(new URL("./_table_worker.ts", import.meta.url), { type: "module" })

@@ -5,7 +5,8 @@ import { TableClient } from "../../src/instance/table_client.ts";
 import { InstanceConfigError } from "../../src/instance/errors.ts";
 import type { StoreOptions } from "../../src/instance/options.ts";
 import { type TlsFixtures, tlsFixtures } from "../support/tls_fixtures.ts";
-import { capturingLogs, testOptions } from "./_helpers.ts";
+import { testOptions } from "./_helpers.ts";
+import { capturingLogs } from "../support/logs.ts";
 
 const USER = { userName: "integration", password: "sim-Password-79" };
 const auth = { type: "basic" as const, username: USER.userName, password: USER.password };

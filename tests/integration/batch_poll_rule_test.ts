@@ -3,7 +3,7 @@
  * instance counts every item of a batch (and the batch itself) against the rule, and so must the pacer, also for
  * batches underway when it learns a window. The simulator's clock is placed so that the daemon starts 90 s
  * before an hour ends (its first window is short); once polls are batched, the clock jumps to 20 s before the
- * next hour ends, so the daemon learns that window from an answer while batches are underway. Four task workers
+ * next hour ends, so the daemon learns that window from an answer while batches are underway. Four task threads
  * of six tables each at a 200 ms poll interval want far more than the rule allows: the pacer has to hold them
  * back. Nothing may be answered 429, and at least half of the 20 s window's budget must be spent (else the test
  * would pass on a daemon that barely polled).
@@ -11,7 +11,8 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { consumeAll } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { filteredAliases, sourceConnectorConfig } from "../support/source_connector.ts";
 
@@ -19,7 +20,7 @@ const PASSWORD = "pw-Batch-Rule-5";
 const HOUR_MS = 3_600_000;
 const LIMIT = 1200;
 const TABLES = 24;
-/** Task workers sharing the host's budget: a few tables each, so batches are small and their own cost shows. */
+/** Task threads sharing the host's budget: a few tables each, so batches are small and their own cost shows. */
 const TASKS = 4;
 /** Instance time left in the hour when the simulator starts, and after the jump. */
 const FIRST_WINDOW_MS = 90_000;

@@ -8,7 +8,8 @@
 import { assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceRecords, readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { sinkConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 

@@ -12,12 +12,8 @@
  */
 import { assertEquals } from "../support/assert.ts";
 import { type KafkaBroker, startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
-import {
-  type DaemonConfig,
-  type DaemonProcess,
-  startDaemonProcess,
-  waitFor,
-} from "../support/daemon_process.ts";
+import { type DaemonConfig, type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { consumeToEndWithKcat } from "../support/kafka_helpers.ts";
 import {

@@ -10,7 +10,8 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceRecords } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { type Exposition, histograms, parseExposition, samplesOf, sumOf } from "../support/prometheus.ts";
 import { sinkConnectorConfig, sourceConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";

@@ -10,11 +10,13 @@
  *    at start and whenever a table begins a backfill later (a table added, offsets reset after the topic's
  *    retention was lowered); compacted topics, topics stamping on append and rows within retention stay quiet.
  */
+import { SCHEMALESS_JSON, sinkConnectorConfig } from "../support/sink_connector.ts";
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { launchKafkaBroker, stopKafkaBroker } from "../support/kafka_broker_process.ts";
 import { consumeAll, produceRecords } from "../support/kafka_helpers.ts";
-import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 
@@ -62,20 +64,6 @@ async function untilWritten(sim: Simulator, sysId: string, text: string): Promis
   );
 }
 
-function sinkConfig(simUrl: string, subscription: Record<string, string>) {
-  return {
-    "connector.class": "TableSinkConnector",
-    ...subscription,
-    "svc.url": simUrl,
-    "svc.auth.username": "admin",
-    "svc.auth.password": PASSWORD,
-    "svc.sink.table": "incident",
-    "key.converter": "org.apache.kafka.connect.storage.StringConverter",
-    "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-    "value.converter.schemas.enable": false,
-  };
-}
-
 Deno.test("a sink whose topic does not exist yet waits (RUNNING, warning) and consumes it once created", async () => {
   const sim = await startSimulator({ port: 0, seed: { incident: 5 }, users: [`admin:${PASSWORD}`] });
   await using kafka = await startKafkaBroker();
@@ -85,8 +73,17 @@ Deno.test("a sink whose topic does not exist yet waits (RUNNING, warning) and co
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [
-      { name: "listed", config: sinkConfig(sim.url, { topics: topic }) },
-      { name: "pattern", config: sinkConfig(sim.url, { "topics.regex": `${prefix}\\..*` }) },
+      {
+        name: "listed",
+        config: sinkConnectorConfig(sim.url, PASSWORD, { topics: topic, ...SCHEMALESS_JSON }),
+      },
+      {
+        name: "pattern",
+        config: sinkConnectorConfig(sim.url, PASSWORD, {
+          "topics.regex": `${prefix}\\..*`,
+          ...SCHEMALESS_JSON,
+        }),
+      },
     ],
   });
   try {
@@ -100,7 +97,7 @@ Deno.test("a sink whose topic does not exist yet waits (RUNNING, warning) and co
     const refused = await daemon.request(
       "PUT",
       "/connectors/never/config",
-      sinkConfig(sim.url, { topics: "a b" }),
+      sinkConnectorConfig(sim.url, PASSWORD, { topics: "a b", ...SCHEMALESS_JSON }),
     );
     assertEquals(refused.status, 400);
     assertStringIncludes(

@@ -5,7 +5,8 @@
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { tlsFixtures } from "../support/tls_fixtures.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 

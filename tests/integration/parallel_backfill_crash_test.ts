@@ -9,7 +9,8 @@
 import { assert } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { collectTopic } from "../support/topic_collector.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { formatGlideDateTime } from "../../src/source/glide_timestamp.ts";
 import { splitIdSpace } from "../../src/source/parallel_backfill.ts";

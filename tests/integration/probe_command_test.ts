@@ -4,18 +4,12 @@
  * the real broker (a `--ready --wait` started before the daemon exits 0 once it serves), the address taken from the
  * config file's listener with a wildcard host, and a port nothing listens on (exit 1, no answer).
  */
+import { freePort } from "../support/ports.ts";
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { startDaemonProcess } from "../support/daemon_process.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
 
 async function probe(
   args: string[],

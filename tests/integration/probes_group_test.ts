@@ -13,7 +13,8 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { launchKafkaBroker, stopKafkaBroker } from "../support/kafka_broker_process.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 
 const MESSAGE_MAX_BYTES = 100_000;

@@ -9,7 +9,8 @@
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
-import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { launchChromium } from "../support/browser.ts";

@@ -6,7 +6,8 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Lifecycle-Heron-88";
@@ -283,7 +284,7 @@ Deno.test("commands racing on one connector leave no orphan task; a pause right 
     connectors: [],
   });
   try {
-    // Pause straight after create, while the task worker is still starting.
+    // Pause straight after create, while the task thread is still starting.
     assertEquals(
       (await daemon.request("POST", "/connectors", {
         name: "race",

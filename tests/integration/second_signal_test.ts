@@ -11,7 +11,8 @@
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceRecords } from "../support/kafka_helpers.ts";
-import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { sinkConnectorConfig } from "../support/source_connector.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 

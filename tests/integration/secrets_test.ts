@@ -8,7 +8,8 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { produceRecords, readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { startConnectProxy } from "../support/connect_proxy.ts";
 import { tlsFixtures } from "../support/tls_fixtures.ts";
 import { startSimulator } from "../../src/sim/mod.ts";

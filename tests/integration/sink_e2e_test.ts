@@ -6,25 +6,15 @@
  *  - a round trip: the source reads instance A's incident table into a topic and the sink writes it into
  *    instance B; B's user fields equal A's.
  */
+import { sinkConnectorConfig } from "../support/sink_connector.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { produceWithKcat, readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
-import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
+import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Sink-Otter-23";
-
-function sinkConfig(sim: Simulator, topic: string, extra: Record<string, string | number | boolean> = {}) {
-  return {
-    "connector.class": "TableSinkConnector",
-    "topics": topic,
-    "svc.url": sim.url,
-    "svc.auth.username": "admin",
-    "svc.auth.password": PASSWORD,
-    "svc.sink.table": "incident",
-    ...extra,
-  };
-}
 
 Deno.test("input shapes produced by kcat land as the spec says; other primitives are record errors", async () => {
   const sim = await startSimulator({ port: 0, seed: { incident: 10 }, users: [`admin:${PASSWORD}`] });
@@ -44,7 +34,8 @@ Deno.test("input shapes produced by kcat land as the spec says; other primitives
     connectors: [
       {
         name: "map",
-        config: sinkConfig(sim, "in.map", {
+        config: sinkConnectorConfig(sim.url, PASSWORD, {
+          topics: "in.map",
           "key.converter": "org.apache.kafka.connect.storage.StringConverter",
           "value.converter": "org.apache.kafka.connect.json.JsonConverter",
           "value.converter.schemas.enable": false,
@@ -55,7 +46,8 @@ Deno.test("input shapes produced by kcat land as the spec says; other primitives
       },
       {
         name: "struct",
-        config: sinkConfig(sim, "in.struct", {
+        config: sinkConnectorConfig(sim.url, PASSWORD, {
+          topics: "in.struct",
           "key.converter": "org.apache.kafka.connect.json.JsonConverter",
           "key.converter.schemas.enable": true,
           "value.converter": "org.apache.kafka.connect.json.JsonConverter",
@@ -64,7 +56,8 @@ Deno.test("input shapes produced by kcat land as the spec says; other primitives
       },
       {
         name: "string",
-        config: sinkConfig(sim, "in.string", {
+        config: sinkConnectorConfig(sim.url, PASSWORD, {
+          topics: "in.string",
           "key.converter": "org.apache.kafka.connect.storage.StringConverter",
           "value.converter": "org.apache.kafka.connect.storage.StringConverter",
           "errors.tolerance": "all",
@@ -231,7 +224,8 @@ Deno.test("round trip: instance A → source → topic → sink → instance B; 
       },
       {
         name: "to-b",
-        config: sinkConfig(b, "rt.incident", {
+        config: sinkConnectorConfig(b.url, PASSWORD, {
+          topics: "rt.incident",
           // The key is the sys_id: update it, and create it (keeping the sys_id) when B does not have it yet.
           "svc.sink.not.found.behavior": "create",
           "svc.sink.null.behavior": "clear",

@@ -3,28 +3,15 @@
  * it) through the real daemon: the write is sent again, never counted as written, and the row is written exactly
  * as once, for single requests and for the Batch API (the whole batch answered 202, or one item of it).
  */
+import { SCHEMALESS_JSON, sinkConnectorConfig } from "../support/sink_connector.ts";
 import { assertEquals } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { produceWithKcat, readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
-import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
+import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Sink-NotDone-5";
-
-function sinkConfig(sim: Simulator, topic: string, table: string, extra: Record<string, string | boolean>) {
-  return {
-    "connector.class": "TableSinkConnector",
-    "topics": topic,
-    "svc.url": sim.url,
-    "svc.auth.username": "admin",
-    "svc.auth.password": PASSWORD,
-    "svc.sink.table": table,
-    "key.converter": "org.apache.kafka.connect.storage.StringConverter",
-    "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-    "value.converter.schemas.enable": false,
-    ...extra,
-  };
-}
 
 Deno.test("a sink write answered 202 is sent again and the row written once, single and batched", async () => {
   const sim = await startSimulator({ seed: { incident: 3, problem: 3 }, users: [`admin:${PASSWORD}`] });
@@ -42,10 +29,23 @@ Deno.test("a sink write answered 202 is sent again and the row written once, sin
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers },
     connectors: [
-      { name: "single", config: sinkConfig(sim, "nd.single", "incident", reporter) },
+      {
+        name: "single",
+        config: sinkConnectorConfig(sim.url, PASSWORD, {
+          topics: "nd.single",
+          ...SCHEMALESS_JSON,
+          ...reporter,
+        }),
+      },
       {
         name: "batch",
-        config: sinkConfig(sim, "nd.batch", "problem", { ...reporter, "svc.sink.batch.enabled": true }),
+        config: sinkConnectorConfig(sim.url, PASSWORD, {
+          topics: "nd.batch",
+          "svc.sink.table": "problem",
+          ...SCHEMALESS_JSON,
+          ...reporter,
+          "svc.sink.batch.enabled": true,
+        }),
       },
     ],
   });

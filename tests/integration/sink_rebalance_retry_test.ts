@@ -6,7 +6,8 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceWithKcat, visitConsumerGroup } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { sinkConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 

@@ -7,7 +7,8 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { collectTopic } from "../support/topic_collector.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { parseDateTimeUtc } from "../../src/config/validators.ts";
 

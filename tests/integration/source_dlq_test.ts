@@ -6,7 +6,8 @@
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 Deno.test("a bad row goes to the dead letter topic under errors.tolerance=all; the others flow", async () => {

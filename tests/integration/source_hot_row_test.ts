@@ -10,7 +10,8 @@
 import { Kafka, logLevel } from "kafkajs";
 import { assert } from "../support/assert.ts";
 import { type KafkaBroker, startKafkaBroker } from "../support/kafka_broker.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 

@@ -9,7 +9,8 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { repeated, topicVersions } from "../support/topic_versions.ts";
 import { allOnTopics, changeTables } from "../support/table_changes.ts";
 import { startSimulator } from "../../src/sim/mod.ts";

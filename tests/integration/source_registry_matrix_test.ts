@@ -7,7 +7,8 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { consumeToEndWithKcat, type KcatRecord, readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { startSchemaRegistry } from "../support/schema_registry.ts";
 import {
   apiRows,

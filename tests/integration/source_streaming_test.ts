@@ -6,7 +6,8 @@
  */
 import { Kafka, logLevel } from "kafkajs";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { parseDateTimeUtc } from "../../src/config/validators.ts";
 

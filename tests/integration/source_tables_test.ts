@@ -10,7 +10,8 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { type KcatRecord, readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 import { parseDateTimeUtc } from "../../src/config/validators.ts";
 

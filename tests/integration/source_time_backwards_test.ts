@@ -9,7 +9,8 @@
 import { Kafka, logLevel } from "kafkajs";
 import { assert, assertEquals } from "../support/assert.ts";
 import { type KafkaBroker, startKafkaBroker } from "../support/kafka_broker.ts";
-import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 

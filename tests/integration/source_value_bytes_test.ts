@@ -8,7 +8,8 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { JsonDataCodec } from "../../src/connect/converters/json/json_data.ts";
 import { DEFAULT_JSON_CONVERTER_SETTINGS } from "../../src/connect/converters/json/json_converter_config.ts";

@@ -17,7 +17,8 @@ import {
 } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceRecords } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { launchChromium } from "../support/browser.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { sinkConnectorConfig, sourceConnectorConfig } from "../support/source_connector.ts";

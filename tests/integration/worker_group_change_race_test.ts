@@ -14,7 +14,8 @@
  */
 import { assertEquals } from "../support/assert.ts";
 import { uniqueName } from "../support/kafka_broker.ts";
-import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { repeated, topicVersions } from "../support/topic_versions.ts";
 import { allOnTopics, changeTables, deleteOverApi } from "../support/table_changes.ts";
 import { capturingSource, groupWorker, handoverFixture, statusOn } from "../support/group_handover.ts";

@@ -12,7 +12,8 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { uniqueName } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { repeated, topicVersions } from "../support/topic_versions.ts";
 import { allOnTopics as onTopics, changeTables } from "../support/table_changes.ts";
 import type { Simulator } from "../../src/sim/mod.ts";

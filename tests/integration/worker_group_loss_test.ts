@@ -7,7 +7,8 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaMock } from "../support/kafka_mock.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Loss-Wren-41";

@@ -14,10 +14,12 @@
  * The broker is the run's real Kafka broker (tests/support/kafka_broker.ts), shared with other tests: topics and
  * groups carry this run's unique prefix.
  */
+import { SCHEMALESS_JSON, sinkConnectorConfig } from "../support/sink_connector.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { type DaemonProcess, startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Group-Heron-23";
@@ -50,21 +52,14 @@ function sourceConfig(sim: Simulator) {
 }
 
 function sinkConfig(sim: Simulator) {
-  return {
-    "connector.class": "TableSinkConnector",
+  return sinkConnectorConfig(sim.url, PASSWORD, {
     "topics": `${P}.sink`,
-    "svc.url": sim.url,
-    "svc.auth.username": "admin",
-    "svc.auth.password": PASSWORD,
-    "svc.sink.table": "incident",
     "tasks.max": 2,
-    "key.converter": "org.apache.kafka.connect.storage.StringConverter",
-    "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-    "value.converter.schemas.enable": false,
+    ...SCHEMALESS_JSON,
     // The sink's own consumer group notices a dead member within this timeout (the mock wants > 3 s).
     "consumer.override.session.timeout.ms": SESSION_TIMEOUT_MS,
     "consumer.override.heartbeat.interval.ms": 1000,
-  };
+  });
 }
 
 function worker(bootstrap: string) {

@@ -11,7 +11,8 @@
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceWithKcat, readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { startDaemonProcess, waitFor } from "../support/daemon_process.ts";
+import { startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
 import { sinkConnectorConfig, sourceConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { installRefusals } from "../../scripts/demo_refusals.ts";

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { startKafkaMock } from "../support/kafka_mock.ts";
 import { consumeAll, produceRecords } from "../support/kafka_helpers.ts";
-import { waitFor } from "./wait.ts";
+import { waitFor } from "../support/wait.ts";
 import { createKafka, TopicCreationUnsupportedError, UnknownTopicError } from "../../src/kafka/mod.ts";
 
 Deno.test("admin: cluster id, topics, partitions, watermarks, and the mock's missing CreateTopics as a typed error", async () => {
@@ -85,7 +85,7 @@ Deno.test("admin: committed offsets of an idle group are read and altered (never
       }]);
       committed = true;
     });
-    await waitFor(() => committed, "the member's commit");
+    await waitFor(() => committed, 60_000, "the member's commit");
     await consumer.close();
     assertEquals(
       (await admin.fetchCommittedOffsets("connect-former", ["s"])).map((o) => o.offset),
@@ -113,7 +113,7 @@ Deno.test("admin: committed offsets of an idle group are read and altered (never
     return Promise.resolve();
   });
   try {
-    await waitFor(() => got.length >= 3, "3 records");
+    await waitFor(() => got.length >= 3, 60_000, "3 records");
   } finally {
     await resumed.close();
   }

@@ -3,7 +3,7 @@ import { startKafkaMock } from "../support/kafka_mock.ts";
 import { produceRecords } from "../support/kafka_helpers.ts";
 import { createKafka } from "../../src/kafka/mod.ts";
 import type { ConsumedRecord } from "../../src/kafka/mod.ts";
-import { waitFor } from "./wait.ts";
+import { waitFor } from "../support/wait.ts";
 
 Deno.test("consumer: a regex subscription reads the matching topics only; a handler error stops delivery", async () => {
   await using mock = startKafkaMock({ brokers: 1 });
@@ -35,7 +35,7 @@ Deno.test("consumer: a regex subscription reads the matching topics only; a hand
       if (topics.has("rx.a") && topics.has("rx.b")) return Promise.reject(new Error("sink write failed"));
       return Promise.resolve();
     });
-    await waitFor(() => crashes.length === 1, "the handler error to be reported");
+    await waitFor(() => crashes.length === 1, 60_000, "the handler error to be reported");
     assertEquals([...new Set(seen.map((r) => r.topic))].sort(), ["rx.a", "rx.b"]);
     assertEquals(crashes[0].message, "sink write failed");
     // The failed batch is not redelivered (kafkajs's own retry would feed it to the handler again).

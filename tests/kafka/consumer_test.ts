@@ -3,7 +3,7 @@ import { startKafkaMock } from "../support/kafka_mock.ts";
 import { produceRecords } from "../support/kafka_helpers.ts";
 import { createKafka } from "../../src/kafka/mod.ts";
 import type { ConsumedRecord, TopicPartition } from "../../src/kafka/mod.ts";
-import { waitFor } from "./wait.ts";
+import { waitFor } from "../support/wait.ts";
 
 // The mock delays the first join of an empty group by 3 s; the session timeout must exceed it.
 const GROUP_SETTINGS = { groupId: "connect-sink", sessionTimeoutMs: 6_000, heartbeatIntervalMs: 1_000 };
@@ -42,7 +42,7 @@ Deno.test("consumer: manual commits (in the handler and on revocation at close) 
     // Partition 0: only the first two records count as written.
     if (batch.partition === 0) await consumer.commit([{ topic: "in", partition: 0, offset: 2 }]);
   });
-  await waitFor(() => first.length === 6, "6 records");
+  await waitFor(() => first.length === 6, 60_000, "6 records");
   assertEquals(sortTp(consumer.assignment()), [{ topic: "in", partition: 0 }, { topic: "in", partition: 1 }]);
   await consumer.close();
 
@@ -75,7 +75,7 @@ Deno.test("consumer: manual commits (in the handler and on revocation at close) 
       second.push(...batch.records);
       return Promise.resolve();
     });
-    await waitFor(() => second.length >= 2, "2 records after reopening");
+    await waitFor(() => second.length >= 2, 60_000, "2 records after reopening");
   } finally {
     await reopened.close();
   }
@@ -121,7 +121,7 @@ Deno.test("consumer: with concurrentPartitions, batches of different partitions 
       active.set(batch.partition, mine - 1);
       activeTotal--;
     }, { concurrentPartitions: 3 });
-    await waitFor(() => seen.length === produced.length, "every record");
+    await waitFor(() => seen.length === produced.length, 60_000, "every record");
   } finally {
     await consumer.close();
   }

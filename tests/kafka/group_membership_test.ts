@@ -10,7 +10,7 @@ import { type KafkaBroker, startKafkaBroker, uniqueName } from "../support/kafka
 import { createKafka } from "../../src/kafka/mod.ts";
 import type { GroupAssignment, GroupMembershipHandler } from "../../src/kafka/mod.ts";
 import { setLogLevel } from "../../src/observability/log.ts";
-import { waitFor } from "./wait.ts";
+import { waitFor } from "../support/wait.ts";
 
 setLogLevel("error");
 
@@ -74,6 +74,7 @@ Deno.test({
         () =>
           [a, b].every((m) => text(m.assignments.at(-1)!.assignment) === `for ${m === a ? "a" : "b"}`) &&
           a.assignments.at(-1)!.generation === b.assignments.at(-1)!.generation,
+        60_000,
         "both members in one generation with their own assignment",
       );
       const leader = a.assignments.at(-1)!.leader ? a : b;
@@ -85,6 +86,7 @@ Deno.test({
       (leader === a ? mb : ma).requestRejoin();
       await waitFor(
         () => a.assignments.at(-1)!.generation > generation && b.assignments.at(-1)!.generation > generation,
+        60_000,
         "a new generation after a requested rejoin",
       );
       assertEquals([a.lost, b.lost], [[], []], "no member lost its membership");
@@ -109,10 +111,10 @@ Deno.test({
       await ma.start();
       const joins = a.assignments.length;
       mock.brokerDown(1);
-      await waitFor(() => a.lost.length > 0, "membership lost while the broker is down", 30_000);
+      await waitFor(() => a.lost.length > 0, 30_000, "membership lost while the broker is down");
       assert(/no successful heartbeat|stopped/.test(a.lost[0]), a.lost[0]);
       mock.brokerUp(1);
-      await waitFor(() => a.assignments.length > joins, "joined again once the broker is back", 60_000);
+      await waitFor(() => a.assignments.length > joins, 60_000, "joined again once the broker is back");
     } finally {
       await ma.close();
     }

@@ -51,7 +51,7 @@ Deno.test("a level set on a logger applies to it and the loggers under it, at on
   setLogSink((line) => Deno.stderr.writeSync(new TextEncoder().encode(line)));
 });
 
-Deno.test("a task worker applies the main thread's settings", () => {
+Deno.test("a task thread applies the main thread's settings", () => {
   setLogLevel("info");
   setLoggerLevel("zz_worker", "error");
   const settings = logSettings();

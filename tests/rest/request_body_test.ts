@@ -1,7 +1,7 @@
 /** request_body.ts: JSON bodies within rest.request.max.bytes, read as a stream that stops past the limit. */
 import { assertEquals, assertRejects, assertStringIncludes, assertThrows } from "../support/assert.ts";
 import { checkDeclaredLength, limitBody, readJson } from "../../src/rest/request_body.ts";
-import { ConnectRestError } from "../../src/runtime/connect_rest_error.ts";
+import { ConnectRestError } from "../../src/runtime/herder/connect_rest_error.ts";
 
 /** A body of `total` bytes of spaces handed out 64 KiB at a time; `pulled()` says how much was taken. */
 function countingBody(total: number, head = "") {

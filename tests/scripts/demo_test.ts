@@ -4,6 +4,7 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { readLines } from "../support/read_lines.ts";
+import { waitFor } from "../support/wait.ts";
 import { kafkaBootstrapServers } from "../support/kafka_broker.ts";
 import { isAlive } from "../support/owner_watchdog.ts";
 
@@ -47,7 +48,7 @@ async function startDemo(bootstrapServers?: string): Promise<Demo> {
     for await (const line of readLines(stream)) lines.push(line);
   };
   const closed = Promise.all([collect(process.stdout), collect(process.stderr)]).then(() => {});
-  await waitFor(lines, (l) => /\b[1-9]\d* rows emitted/.test(l), "rows to flow");
+  await waitForLine(lines, (l) => /\b[1-9]\d* rows emitted/.test(l), "rows to flow");
   const number = (pattern: RegExp) => Number(lines.map((l) => pattern.exec(l)?.[1]).find((m) => m) ?? NaN);
   const demo = {
     process,
@@ -61,23 +62,11 @@ async function startDemo(bootstrapServers?: string): Promise<Demo> {
   return demo;
 }
 
-async function waitFor(lines: string[], match: (line: string) => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (lines.some(match)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the demo never showed ${what}:\n${lines.join("\n")}`);
-}
-
-async function waitForValue<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const value = await read();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`never saw ${what}`);
+/** Waits for a line of the demo's output; on a time-out the error shows the output. */
+async function waitForLine(lines: string[], match: (line: string) => boolean, what: string): Promise<void> {
+  await waitFor(() => lines.some(match), 90_000, what).catch((e) => {
+    throw new Error(`${(e as Error).message}; the demo's output:\n${lines.join("\n")}`);
+  });
 }
 
 async function untilGone(pids: number[]): Promise<void> {
@@ -136,11 +125,15 @@ Deno.test("demo: Ctrl-C stops the daemon gracefully with one signal; nothing is 
     const points = /<polyline [^>]*points="([^"]+)"/.exec(await (await fetch(page)).text())?.[1] ?? "";
     return points.split(" ").filter((p) => p !== "").map((p) => Number(p.split(",")[1]));
   };
-  const chart = await waitForValue(async () => {
-    const ys = await heights();
-    // y is 29 at a rate of 0 (the chart is 30 high).
-    return ys.length >= 3 && ys.slice(-2).every((y) => y < 29) ? ys : undefined;
-  }, "the status page's chart showing the writer's changes after the backfill").catch(async (e) => {
+  const chart = await waitFor(
+    async () => {
+      const ys = await heights();
+      // y is 29 at a rate of 0 (the chart is 30 high).
+      return ys.length >= 3 && ys.slice(-2).every((y) => y < 29) ? ys : undefined;
+    },
+    60_000,
+    "the status page's chart showing the writer's changes after the backfill",
+  ).catch(async (e) => {
     Deno.kill(-demo.process.pid, "SIGINT"); // leave no demo running behind a failure
     await demo.process.status;
     throw e;

@@ -1,5 +1,5 @@
 /** `tablesync simulate` flags, usage errors, and a real process that prints its URL and serves curl-like calls. */
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "../support/assert.ts";
 import { parseSimulateArgs, simulateCommand } from "../../src/cli/simulate.ts";
 
 Deno.test("flags parse into simulator options", async () => {
@@ -59,11 +59,16 @@ Deno.test("an unknown flag or a bad value prints usage and returns 2", async () 
     assertEquals(await simulateCommand(["--writer-silent", "10"]), 2);
     assert(errors.some((e) => e.includes("--writer-silent needs --writer-rate")), errors.join("\n"));
     assertEquals(await simulateCommand(["--writer-rate", "5", "--writer-silent", "101"]), 2);
+    // A following flag is never taken as a value.
+    assertEquals(await simulateCommand(["--host", "--port", "1"]), 2);
+    assert(errors.some((e) => e.includes("flag --host needs a value")), errors.join("\n"));
+    assertEquals(await simulateCommand(["--user", "admin"]), 2);
+    assert(errors.some((e) => e.includes("--user needs U:P")), errors.join("\n"));
   } finally {
     console.error = original;
   }
   assert(
-    errors[0].includes("unknown option --bogus") && errors[0].includes("Usage: tablesync simulate"),
+    errors[0].includes("unknown flag --bogus") && errors[0].includes("Usage: tablesync simulate"),
     errors[0],
   );
 });

@@ -1,6 +1,7 @@
 /** The instance clock (Date header, modes) and the background writer. */
-import { assert, assertEquals } from "./assert.ts";
-import { get, withSim } from "./helpers.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+import { get } from "./helpers.ts";
+import { withSim } from "../support/sim.ts";
 import { InstanceClock } from "../../src/sim/clock.ts";
 
 Deno.test("every response carries the instance clock in its Date header", async () => {

@@ -1,6 +1,6 @@
 /** A dictionary-encoded column keeps the value that makes it widen its codes (the 256th distinct value). */
 import { assertEquals } from "../support/assert.ts";
-import { withSim } from "./helpers.ts";
+import { withSim } from "../support/sim.ts";
 
 Deno.test("the 256th distinct value of a dictionary-encoded column is stored", async () => {
   await withSim({}, (sim) => {

@@ -1,6 +1,7 @@
 /** The sysparm_display_value × sysparm_exclude_reference_link matrix, fields and time zones. */
-import { assertEquals } from "./assert.ts";
-import { get, withSim } from "./helpers.ts";
+import { assertEquals } from "../support/assert.ts";
+import { get } from "./helpers.ts";
+import { withSim } from "../support/sim.ts";
 import type { Simulator } from "../../src/sim/mod.ts";
 
 function fixture(sim: Simulator) {

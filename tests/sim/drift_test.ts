@@ -1,6 +1,7 @@
 /** Drift the cursor cannot see: silent updates, purges, old-dated inserts and rollbacks, over HTTP and directly. */
-import { assert, assertEquals } from "./assert.ts";
-import { get, query, withSim } from "./helpers.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+import { get, query } from "./helpers.ts";
+import { withSim } from "../support/sim.ts";
 import type { Simulator } from "../../src/sim/mod.ts";
 
 async function hook(sim: Simulator, path: string, body?: unknown): Promise<{ status: number; body: any }> {

@@ -1,6 +1,7 @@
 /** Each fault kind, its route matching and determinism, the journal and the in-flight counters. */
-import { assert, assertEquals, assertRejects } from "./assert.ts";
-import { AUTH, get, withSim } from "./helpers.ts";
+import { assert, assertEquals, assertRejects } from "../support/assert.ts";
+import { AUTH, get } from "./helpers.ts";
+import { withSim } from "../support/sim.ts";
 
 const LIST = "GET /api/now/table/incident";
 

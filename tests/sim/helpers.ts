@@ -1,24 +1,7 @@
 /** Shared helpers of the simulator tests. */
-import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/sim/mod.ts";
+import type { Simulator } from "../../src/sim/mod.ts";
 
 export const AUTH = { authorization: "Basic " + btoa("admin:secret") };
-
-/** Runs `body` against a fresh simulator (frozen clock, admin:secret) and always stops it. */
-export async function withSim(
-  options: SimulatorOptions,
-  body: (sim: Simulator) => Promise<void> | void,
-): Promise<void> {
-  const sim = await startSimulator({
-    users: ["admin:secret"],
-    clock: { mode: "frozen", at: "2024-03-01 12:00:00" },
-    ...options,
-  });
-  try {
-    await body(sim);
-  } finally {
-    await sim.stop();
-  }
-}
 
 export interface ListAnswer {
   status: number;

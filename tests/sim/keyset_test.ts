@@ -1,6 +1,7 @@
 /** The keyset walk the source connector does, over seeded data with same-second buckets larger than a page. */
-import { assert, assertEquals } from "./assert.ts";
-import { get, withSim } from "./helpers.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+import { get } from "./helpers.ts";
+import { withSim } from "../support/sim.ts";
 
 Deno.test("keyset walk ts>T^NQts=T^sys_id>S returns every row exactly once across big same-second buckets", async () => {
   await withSim({ seed: { incident: 3000 }, seedBucketSize: 400 }, async (sim) => {

@@ -1,6 +1,6 @@
 /** POST /oauth_token.do grants, bearer checks, expiry on the instance clock, and the 401 bodies. */
-import { assert, assertEquals } from "./assert.ts";
-import { withSim } from "./helpers.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+import { withSim } from "../support/sim.ts";
 import type { Simulator } from "../../src/sim/mod.ts";
 
 const CLIENT = { clientId: "cid", clientSecret: "csecret" };

@@ -1,6 +1,7 @@
 /** Every operator, precedence, ^NQ, ordering and unknown-field handling, through the HTTP API. */
-import { assertEquals } from "./assert.ts";
-import { query, withSim } from "./helpers.ts";
+import { assertEquals } from "../support/assert.ts";
+import { query } from "./helpers.ts";
+import { withSim } from "../support/sim.ts";
 import type { Simulator } from "../../src/sim/mod.ts";
 
 type Fixture = Record<"A" | "B" | "C" | "D", string>;

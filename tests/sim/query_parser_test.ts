@@ -1,4 +1,4 @@
-import { assertEquals } from "./assert.ts";
+import { assertEquals } from "../support/assert.ts";
 import { parseCondition, parseEncodedQuery } from "../../src/sim/query/parser.ts";
 
 const fields = (q: string) =>

@@ -1,6 +1,6 @@
 /** Transaction quotas (instance-limits.md §1): 200 with a cut body in both shapes, 500 while queued, nothing done. */
-import { assert, assertEquals } from "./assert.ts";
-import { withSim } from "./helpers.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+import { withSim } from "../support/sim.ts";
 import { call } from "./limits_support.ts";
 import { parseSimulateArgs } from "../../src/cli/simulate.ts";
 

@@ -1,8 +1,8 @@
 /** The simulator's rate-limit rule: headers on every response, 429 past the budget, per user, per window. */
 import { assert, assertEquals } from "../support/assert.ts";
-import { assertRejects } from "./assert.ts";
+import { assertRejects } from "../support/assert.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
-import { withSim } from "./helpers.ts";
+import { withSim } from "../support/sim.ts";
 import { call } from "./limits_support.ts";
 import { parseSimulateArgs } from "../../src/cli/simulate.ts";
 

@@ -1,6 +1,7 @@
 /** Single-record routes, system fields, PATCH versus PUT, errors, dictionary and view. */
-import { assert, assertEquals } from "./assert.ts";
-import { get, send, withSim } from "./helpers.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+import { get, send } from "./helpers.ts";
+import { withSim } from "../support/sim.ts";
 
 Deno.test("POST creates with 201, Location and stamped system fields", async () => {
   await withSim({}, async (sim) => {

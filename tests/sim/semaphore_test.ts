@@ -1,6 +1,6 @@
 /** The API_INT semaphore (instance-limits.md §2): threads and a queue per node, a bare 429, Server-Timing. */
-import { assert, assertEquals } from "./assert.ts";
-import { withSim } from "./helpers.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+import { withSim } from "../support/sim.ts";
 import { call, timing, untilInFlight } from "./limits_support.ts";
 import type { Simulator } from "../../src/sim/mod.ts";
 import { startSimulator } from "../../src/sim/mod.ts";

@@ -1,6 +1,6 @@
 /** Sessions (instance-limits.md §3): cookie-less requests open sessions, cookies reuse one, one at a time, 202. */
-import { assert, assertEquals } from "./assert.ts";
-import { withSim } from "./helpers.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+import { withSim } from "../support/sim.ts";
 import { call, cookiesOf, cookieValue, timing, untilInFlight } from "./limits_support.ts";
 import { parseSimulateArgs } from "../../src/cli/simulate.ts";
 

@@ -1,6 +1,7 @@
 /** The Aggregate API's count route (`/api/now/stats/<table>`). */
-import { assertEquals } from "./assert.ts";
-import { get, withSim } from "./helpers.ts";
+import { assertEquals } from "../support/assert.ts";
+import { get } from "./helpers.ts";
+import { withSim } from "../support/sim.ts";
 
 Deno.test("stats: the Aggregate API counts a query's rows before access control, like X-Total-Count", async () => {
   await withSim({ seed: { problem: 40 } }, async (sim) => {

@@ -1,6 +1,7 @@
 /** HTTPS with a given certificate, and mTLS requiring a client certificate (fixtures made by openssl). */
-import { assertEquals, assertRejects } from "./assert.ts";
-import { AUTH, withSim } from "./helpers.ts";
+import { assertEquals, assertRejects } from "../support/assert.ts";
+import { AUTH } from "./helpers.ts";
+import { withSim } from "../support/sim.ts";
 
 async function openssl(dir: string, ...args: string[]): Promise<void> {
   const out = await new Deno.Command("openssl", { args, cwd: dir, stdout: "null", stderr: "piped" }).output();

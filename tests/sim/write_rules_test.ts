@@ -1,6 +1,7 @@
 /** Writes the instance refuses or bends: business rule aborts, data policies, write ACLs, rewrites, quota, HTML. */
 import { assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { AUTH, get, send, withSim } from "./helpers.ts";
+import { AUTH, get, send } from "./helpers.ts";
+import { withSim } from "../support/sim.ts";
 
 const TABLE = "/api/now/table/incident";
 

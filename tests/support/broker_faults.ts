@@ -12,7 +12,8 @@
  */
 import { Kafka, logLevel } from "kafkajs";
 import { type LaunchedBroker, launchKafkaBroker, stopKafkaBroker } from "./kafka_broker_process.ts";
-import { type DaemonProcess, startDaemonProcess, waitFor } from "./daemon_process.ts";
+import { type DaemonProcess, startDaemonProcess } from "./daemon_process.ts";
+import { waitFor } from "./wait.ts";
 import { sourceConnectorConfig } from "./source_connector.ts";
 import { readTopicWithKcat } from "./kafka_helpers.ts";
 import { describeVerdict, type ExactlyOnceVerdict, exactlyOnceVerdict } from "./exactly_once_check.ts";

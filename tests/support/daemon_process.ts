@@ -141,19 +141,3 @@ export async function startDaemonProcess(
     },
   };
 }
-
-/** Polls `check` until it returns a truthy value or `timeoutMs` passes (then throws with the last value). */
-export async function waitFor<T>(
-  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  timeoutMs = 60_000,
-  what = "condition",
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | null | undefined | false;
-  while (Date.now() < deadline) {
-    last = await check();
-    if (last) return last;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}; last value: ${Deno.inspect(last)}`);
-}

@@ -13,6 +13,7 @@
  * production clusters and the reason Connect has topic.creation.*): a test creates its topics, or the daemon does,
  * and a reader cannot race the daemon by creating a topic first with the wrong settings.
  */
+import { freePort } from "./ports.ts";
 import { isAlive, shellQuote, watchOwner } from "./owner_watchdog.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -330,13 +331,6 @@ async function readExactly(conn: Deno.Conn, n: number): Promise<Uint8Array> {
     read += got;
   }
   return out;
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
 }
 
 /**

@@ -4,7 +4,7 @@
  * reads them), updates and inserts straight into the simulator.
  */
 import { assertEquals } from "./assert.ts";
-import { waitFor } from "./daemon_process.ts";
+import { waitFor } from "./wait.ts";
 import { currentVersions, topicVersions } from "./topic_versions.ts";
 import type { Simulator } from "../../src/sim/mod.ts";
 

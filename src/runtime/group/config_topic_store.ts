@@ -13,19 +13,24 @@
  * `restart-task-<name>-<n>` → `{}`. Only requests written after a member started reach its `onRestart`.
  * Cluster-wide logger levels too (KIP-976): `logger-cluster-<name>` → `{"level":"DEBUG"}`, applied by every
  * member that reads it once it has started (`onLoggerLevel`), as Connect applies them.
- * And Connect's task count records of exactly-once source connectors (KIP-618, runtime/zombie_fencing.ts):
+ * And Connect's task count records of exactly-once source connectors (KIP-618, runtime/herder/zombie_fencing.ts):
  * `tasks-fencing-<name>` → `{"task-count":N}`, plus ours, `config.hash`: the config whose round it records.
  *
  * Every member follows the topic; `onChange` reports each connector whose stored entry changed, including this
  * member's own writes, except those a newer write of this member already superseded.
  */
 import type { ConsumedRecord, KafkaClient } from "../../kafka/mod.ts";
-import type { ConnectorConfigStore, StoredConnector, TargetState } from "../connector_state_store.ts";
+import type {
+  ConnectorConfigStore,
+  StoredConnector,
+  TargetState,
+  TaskCountRecord,
+  TaskCountRecords,
+} from "../herder/connector_state_store.ts";
 import { jsonValue, keyText, TopicTail } from "./topic_tail.ts";
 import { logger } from "../../observability/log.ts";
 import type { RawConfig } from "../../common/props.ts";
-import type { RestartRequest } from "../task_placement.ts";
-import type { TaskCountRecord, TaskCountRecords } from "../zombie_fencing.ts";
+import type { RestartRequest } from "../herder/task_placement.ts";
 
 /** A restart request read from the topic: the connector's (KIP-745), or one task's. */
 export type ReadRestart = { connector: string } & (RestartRequest | { task: number });

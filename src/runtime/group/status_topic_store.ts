@@ -9,7 +9,7 @@
  */
 import type { ConsumedRecord, KafkaClient } from "../../kafka/mod.ts";
 import { logger } from "../../observability/log.ts";
-import type { ReportedTaskStatus } from "../task_placement.ts";
+import type { ReportedTaskStatus } from "../herder/task_placement.ts";
 import { jsonValue, keyText, TopicTail } from "./topic_tail.ts";
 
 const log = logger("group");

@@ -20,7 +20,7 @@ import { setGroupMembers } from "../../instance/permit_registry.ts";
 import { logger } from "../../observability/log.ts";
 import { settlesWithin } from "../../common/delay.ts";
 import type { Herder } from "../herder.ts";
-import type { ReportedTaskStatus, TaskHandover, TaskPlacement } from "../task_placement.ts";
+import type { ReportedTaskStatus, TaskHandover, TaskPlacement } from "../herder/task_placement.ts";
 import { assignUnits } from "./assignor.ts";
 import type { ConfigTopicStore, ReadRestart } from "./config_topic_store.ts";
 import type { StatusTopicStore } from "./status_topic_store.ts";

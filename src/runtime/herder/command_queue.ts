@@ -1,9 +1,9 @@
 /**
  * Commands on one connector run one at a time (a per-connector queue): a restart racing a delete or a config
- * change must not leave orphan workers or start tasks for a connector that is gone. Once closing begins,
+ * change must not leave orphan task threads or start tasks for a connector that is gone. Once closing begins,
  * commands are refused.
  */
-import { ConnectRestError } from "../connect_rest_error.ts";
+import { ConnectRestError } from "./connect_rest_error.ts";
 
 export class CommandQueue {
   readonly #queues = new Map<string, Promise<unknown>>();

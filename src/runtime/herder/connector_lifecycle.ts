@@ -1,6 +1,6 @@
 /**
  * Starting and stopping a connector's tasks: the config is checked, the connector's plugin splits it into task
- * configs, and each task runs in its own Web Worker (TaskRunner) with the connector's committed source offsets
+ * configs, and each task runs in its own task thread (TaskRunner) with the connector's committed source offsets
  * and the shared permit pools. An invalid config or a failing plugin makes the connector FAILED with a trace.
  */
 import type { RawConfig } from "../../common/props.ts";
@@ -10,13 +10,13 @@ import { parseInstanceUrl } from "../../instance/instance_url.ts";
 import { logger, logSettings } from "../../observability/log.ts";
 import { redact } from "../../observability/redact.ts";
 import type { OffsetStore } from "../offsets/types.ts";
-import type { TaskPlacement } from "../task_placement.ts";
-import type { TargetState } from "../connector_state_store.ts";
+import type { TaskPlacement } from "./task_placement.ts";
+import type { TargetState } from "./connector_state_store.ts";
 import { sourceOffsetsOf } from "./connector_offsets.ts";
-import { TaskRunner } from "../task_runner.ts";
+import { TaskRunner } from "./task_runner.ts";
 import type { ConnectorValidator } from "./connector_validation.ts";
 import type { ManagedConnector } from "./managed.ts";
-import { SupersededRound, type ZombieFencing } from "../zombie_fencing.ts";
+import { SupersededRound, type ZombieFencing } from "./zombie_fencing.ts";
 import type { CommandQueue } from "./command_queue.ts";
 import { TransientRestarts } from "./transient_restarts.ts";
 
@@ -35,8 +35,8 @@ export interface LifecycleOptions {
   readonly placement?: TaskPlacement;
   /** This member's worker_id (group mode: tells its own task statuses from other members'). */
   readonly workerId?: string;
-  /** The tasks' worker module: the task worker unless a test supervises another script. */
-  readonly taskWorkerUrl?: URL;
+  /** The task threads' module: task/task_thread.ts unless a test supervises another script. */
+  readonly taskThreadUrl?: URL;
   /** With exactly-once source tasks: the zombie-fencing round each new config of a source connector waits for. */
   readonly fencing?: ZombieFencing;
   /** The herder's per-connector queue: a task failed on a transient fault is restarted through it. */
@@ -330,7 +330,7 @@ export class ConnectorLifecycle {
       onTopics: (topics) => {
         for (const topic of topics) m.activeTopics.add(topic);
       },
-    }, { workerUrl: this.o.taskWorkerUrl, startAfter: this.#fencingRound(m) });
+    }, { taskThreadUrl: this.o.taskThreadUrl, startAfter: this.#fencingRound(m) });
     return runner;
   }
 }

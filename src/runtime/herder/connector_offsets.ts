@@ -3,11 +3,11 @@
  * consumer group's committed offsets. Altering and resetting need the connector STOPPED.
  */
 import { type KafkaClient, UnknownTopicError } from "../../kafka/mod.ts";
-import { ConnectRestError } from "../connect_rest_error.ts";
+import { ConnectRestError } from "./connect_rest_error.ts";
 import type { OffsetStore, OffsetUpdate } from "../offsets/types.ts";
 import type { SourceOffsetEntry } from "../../connect/task_api.ts";
 import type { SourceOffset, SourcePartition } from "../../connect/record.ts";
-import { sinkGroupOf } from "../sink_group.ts";
+import { sinkGroupOf } from "../../config/sink_group.ts";
 import { kindOf, type ManagedConnector } from "./managed.ts";
 import { isPlainObject } from "../../common/plain_object.ts";
 

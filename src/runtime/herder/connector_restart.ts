@@ -5,8 +5,8 @@
  * topic on every member in group mode) and runs it in the connector's command queue.
  */
 import { logger } from "../../observability/log.ts";
-import type { RestartRequest } from "../task_placement.ts";
-import { ConnectRestError } from "../connect_rest_error.ts";
+import type { RestartRequest } from "./task_placement.ts";
+import { ConnectRestError } from "./connect_rest_error.ts";
 import type { ConnectorLifecycle } from "./connector_lifecycle.ts";
 import type { connectorStatus } from "./connector_status.ts";
 import type { ManagedConnector } from "./managed.ts";

@@ -2,8 +2,8 @@
  * The REST API's views of a connector: info, task configs and status, in Kafka Connect's shapes. In group mode a
  * status shows every task: this member's as it runs, the others' as their members last reported them.
  */
-import type { TaskPlacement } from "../task_placement.ts";
-import type { TaskRunner } from "../task_runner.ts";
+import type { TaskPlacement } from "./task_placement.ts";
+import type { TaskRunner } from "./task_runner.ts";
 import { shownConfig } from "./config_masking.ts";
 import { kindOf, type ManagedConnector } from "./managed.ts";
 

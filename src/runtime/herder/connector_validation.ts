@@ -8,7 +8,7 @@ import { analyzeConnector, type ConnectorAnalysis } from "../../config/connector
 import { errorLines } from "../../config/analyze.ts";
 import { type ConfigInfos, configInfos } from "../../config/config_infos.ts";
 import { connectorTypeOf } from "../../config/connector_class.ts";
-import { ConnectRestError } from "../connect_rest_error.ts";
+import { ConnectRestError } from "./connect_rest_error.ts";
 
 /** Kafka Connect's alias matching: compare without a trailing "Connector", by suffix. */
 export function sameConnectorClass(a: string, b: string): boolean {

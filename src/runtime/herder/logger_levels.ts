@@ -1,10 +1,10 @@
 /**
  * Setting a logger's level on this worker (Connect's `PUT /admin/loggers/<name>`, or a cluster-wide change read
- * from the config topic): in the main thread's loggers, then in every running task's Web Worker. Tasks started
+ * from the config topic): in the main thread's loggers, then in every running task thread. Tasks started
  * later begin with the new settings (connector_lifecycle.ts passes `logSettings()` in their start message).
  */
 import { LOG_LEVELS, type LogLevel, logSettings, setLoggerLevel } from "../../observability/log.ts";
-import type { TaskRunner } from "../task_runner.ts";
+import type { TaskRunner } from "./task_runner.ts";
 
 /** Kafka Connect's (log4j) level name: OFF is pino's `silent`. */
 export function connectLevel(level: LogLevel): string {

@@ -1,8 +1,8 @@
 /** One connector as the herder holds it: its config, target and current state, and its running tasks. */
 import type { ConnectorPlugin } from "../../connect/task_api.ts";
 import type { RawConfig } from "../../common/props.ts";
-import type { TargetState } from "../connector_state_store.ts";
-import type { TaskRunner } from "../task_runner.ts";
+import type { TargetState } from "./connector_state_store.ts";
+import type { TaskRunner } from "./task_runner.ts";
 
 export type ConnectorState = "RUNNING" | "PAUSED" | "STOPPED" | "FAILED" | "UNASSIGNED" | "RESTARTING";
 

@@ -1,5 +1,5 @@
 /**
- * The herder's connectors as the state store keeps them (runtime/connector_state_store.ts: the local file
+ * The herder's connectors as the state store keeps them (runtime/herder/connector_state_store.ts: the local file
  * standalone, the config topic in group mode): which connectors run at start, and the record of each change.
  *
  * At start the config file's connectors are merged with the stored changes. A stored change of a file entry
@@ -8,9 +8,9 @@
  * no longer declares is dropped with it standalone; one created over REST is kept.
  */
 import type { RawConfig } from "../../common/props.ts";
-import { configHash, type ConnectorConfigStore, type TargetState } from "../connector_state_store.ts";
+import { configHash, type ConnectorConfigStore, type TargetState } from "./connector_state_store.ts";
 import type { ManagedConnector } from "./managed.ts";
-import { ConnectRestError } from "../connect_rest_error.ts";
+import { ConnectRestError } from "./connect_rest_error.ts";
 
 /** A connector to hold at start. */
 export interface StartingConnector {

@@ -6,9 +6,10 @@
  * offset is that of the latest record whose predecessors are all acked (or dropped). Committing anything later
  * would skip a record still in flight if the process died now.
  *
- * A source task calls `submit()` for each record before handing it to the producer, `ack()` from the producer's
- * acknowledgement, `drop()` for a record it gives up on (errors.tolerance=all), and periodically
- * `committableOffsets()` to get what the offset store may be told. Counts feed metrics and back-pressure.
+ * The source driver (runtime/source_task/source_driver.ts) calls `submit()` for each record before handing it to
+ * the producer, `ack()` from the producer's acknowledgement, `drop()` for a record it gives up on
+ * (errors.tolerance=all), and periodically `committableOffsets()` to get what the offset store (or the
+ * transaction) may be told. Counts feed metrics and back-pressure (`awaitInFlightAtMost`).
  */
 import { canonicalJson } from "./offset_key.ts";
 import type { SourceOffset, SourcePartition } from "../../connect/record.ts";

@@ -3,6 +3,11 @@
  * 1. rename, then allowlist or denylist;  2. reserved fields stripped;  3. nulls;  4. nested values;
  * then every remaining value is rendered as the instance expects it. Rule 5 (unknown fields) needs the
  * table's dictionary and runs later, in `UnknownFieldRule`, on the body this returns.
+ *
+ * ```ts
+ * const body = mapBody([{ name: "short_description", schema: null, value: "Printer down" }], settings.fields);
+ * // { short_description: "Printer down" }
+ * ```
  */
 import type { InputField } from "../input.ts";
 import { renderScalar } from "../render.ts";

@@ -1,4 +1,12 @@
-/** Chooses the row value builder of `svc.source.schema.mode`. */
+/**
+ * Chooses the row value builder of `svc.source.schema.mode`.
+ *
+ * ```ts
+ * const values = createValueBuilder({ mode: "typed", table: "incident", displayValue: "false", ...rest });
+ * values.preparePage(page.rows);
+ * const value = values.build(page.rows[0]);
+ * ```
+ */
 import type { Logger } from "../../observability/log.ts";
 import type { DisplayValue } from "../../instance/mod.ts";
 import type { SchemaEvolution, SchemaMode } from "../settings.ts";

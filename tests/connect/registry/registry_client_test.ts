@@ -3,6 +3,8 @@
  * errors, fail-over across several URLs with one down, retries on 5xx, retriable failure when every attempt
  * fails, TLS with a trust store, and converters chosen by class name through the factory.
  */
+import { capturingLogs } from "../../support/logs.ts";
+import { freePort } from "../../support/ports.ts";
 import { assert, assertEquals, assertRejects, assertThrows } from "../../support/assert.ts";
 import { startSchemaRegistry } from "../../support/schema_registry.ts";
 import { tlsFixtures } from "../../support/tls_fixtures.ts";
@@ -11,7 +13,6 @@ import { ConfigException } from "../../../src/connect/errors.ts";
 import { RetriableException } from "../../../src/connect/task_api.ts";
 import { createTaskConverters, loadTaskConverterPlugins } from "../../../src/connect/converters/factory.ts";
 import { isPreparingConverter } from "../../../src/connect/converters/preparing_converter.ts";
-import { setLogSink } from "../../../src/observability/log.ts";
 import { stringsSchema, stringsValue, TOPIC, write } from "./fixtures.ts";
 
 const SECRET = "S3cr3t-Registry-Passw0rd";
@@ -25,23 +26,9 @@ function avro(configs: Record<string, string>): AvroConverter {
 const schema = stringsSchema(["sys_id"]);
 const value = stringsValue(schema, { sys_id: "abc" });
 
-/** Captures log lines while `fn` runs. */
-async function capturingLogs<T>(fn: () => Promise<T>): Promise<{ result: T | Error; logs: string }> {
-  const lines: string[] = [];
-  setLogSink((line) => lines.push(line));
-  try {
-    return { result: await fn().catch((e) => e as Error), logs: lines.join("") };
-  } finally {
-    setLogSink((line) => Deno.stderr.writeSync(new TextEncoder().encode(line)));
-  }
-}
-
 /** A URL nobody listens on (a port that was just free). */
 function deadUrl(): string {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return `http://127.0.0.1:${port}`;
+  return `http://127.0.0.1:${freePort()}`;
 }
 
 Deno.test("basic auth from basic.auth.user.info is sent; the password never appears in logs or errors", async () => {
@@ -57,7 +44,7 @@ Deno.test("basic auth from basic.auth.user.info is sent; the password never appe
 
   // Wrong password: a 401 DataException; 5xx before it produce fail-over warnings. No secret anywhere.
   registry.failNext(1, 503);
-  const { result, logs } = await capturingLogs(() =>
+  const { result, lines } = await capturingLogs(() =>
     write(
       avro({
         "schema.registry.url": `${deadUrl()},${registry.url}`,
@@ -66,8 +53,9 @@ Deno.test("basic auth from basic.auth.user.info is sent; the password never appe
       }),
       schema,
       value,
-    )
+    ).catch((e) => e as Error)
   );
+  const logs = lines.join("");
   assert(result instanceof Error, "expected a failure");
   assert(result.message.includes("401"), result.message);
   assert(logs.includes("trying the next URL"), logs);

@@ -7,12 +7,12 @@
 import { assert, assertEquals } from "../../support/assert.ts";
 import { type KafkaBroker, startKafkaBroker, uniqueName } from "../../support/kafka_broker.ts";
 import { consumeAll, readTopicWithKcat } from "../../support/kafka_helpers.ts";
-import { waitFor } from "../../support/daemon_process.ts";
+import { waitFor } from "../../support/wait.ts";
 import { createKafka } from "../../../src/kafka/mod.ts";
 import { setLogLevel } from "../../../src/observability/log.ts";
 import { ConfigTopicStore } from "../../../src/runtime/group/config_topic_store.ts";
 import { StatusTopicStore } from "../../../src/runtime/group/status_topic_store.ts";
-import type { StoredConnector } from "../../../src/runtime/connector_state_store.ts";
+import type { StoredConnector } from "../../../src/runtime/herder/connector_state_store.ts";
 
 setLogLevel("error");
 

@@ -1,7 +1,7 @@
 /** connector_name.ts: the names Kafka Connect refuses, and ours that no URL path could address. */
 import { assertEquals, assertStringIncludes, assertThrows } from "../../support/assert.ts";
 import { checkConnectorName } from "../../../src/runtime/herder/connector_name.ts";
-import { ConnectRestError } from "../../../src/runtime/connect_rest_error.ts";
+import { ConnectRestError } from "../../../src/runtime/herder/connect_rest_error.ts";
 
 function refusal(name: string): string {
   const error = (assertThrows(() => checkConnectorName(name), ConnectRestError)) as ConnectRestError;

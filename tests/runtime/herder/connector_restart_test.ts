@@ -2,7 +2,7 @@
 import { assertEquals } from "../../support/assert.ts";
 import { showRestarting } from "../../../src/runtime/herder/connector_restart.ts";
 import type { ConnectorState, ManagedConnector } from "../../../src/runtime/herder/managed.ts";
-import type { TargetState } from "../../../src/runtime/connector_state_store.ts";
+import type { TargetState } from "../../../src/runtime/herder/connector_state_store.ts";
 
 function connector(state: ConnectorState, target: TargetState = "RUNNING"): ManagedConnector {
   return {

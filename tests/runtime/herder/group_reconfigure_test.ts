@@ -10,10 +10,10 @@
  */
 import { assert, assertEquals } from "../../support/assert.ts";
 import { Herder } from "../../../src/runtime/herder.ts";
-import { ConnectorStateStore } from "../../../src/runtime/connector_state_store.ts";
+import { ConnectorStateStore } from "../../../src/runtime/herder/connector_state_store.ts";
 import { FileOffsetStore } from "../../../src/runtime/offsets/file_store.ts";
 import type { OffsetStore, OffsetUpdate } from "../../../src/runtime/offsets/types.ts";
-import type { ReportedTaskStatus, TaskPlacement } from "../../../src/runtime/task_placement.ts";
+import type { ReportedTaskStatus, TaskPlacement } from "../../../src/runtime/herder/task_placement.ts";
 import type { SourceOffsetEntry } from "../../../src/connect/task_api.ts";
 import { CONNECTOR_PLUGINS } from "../../../src/daemon/plugins.ts";
 import { sourceConnectorConfig } from "../../support/source_connector.ts";
@@ -173,7 +173,7 @@ async function groupHerder<M extends GroupFixture = OtherMember>(
     plugins: CONNECTOR_PLUGINS,
     kafka: () => Promise.reject(new Error("no Kafka in this test")),
     gracefulTimeoutMs: 5000,
-    taskWorkerUrl: new URL("../fixtures/idle_worker.ts", import.meta.url),
+    taskThreadUrl: new URL("../fixtures/idle_task_thread.ts", import.meta.url),
   });
   await herder.start([{ name: "src", config: config(2) }]);
   other.events.length = 0; // from here on: the change

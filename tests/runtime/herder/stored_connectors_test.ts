@@ -1,6 +1,6 @@
 /** At start the config file's connectors merge with the changes stored over REST; deletions are remembered. */
 import { assertEquals } from "../../support/assert.ts";
-import { configHash, ConnectorStateStore } from "../../../src/runtime/connector_state_store.ts";
+import { configHash, ConnectorStateStore } from "../../../src/runtime/herder/connector_state_store.ts";
 import { StoredConnectors } from "../../../src/runtime/herder/stored_connectors.ts";
 
 const fileA = { "connector.class": "TableSourceConnector", "topic.prefix": "a." };

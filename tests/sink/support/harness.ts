@@ -2,6 +2,7 @@
  * A sink task wired to a fresh simulator (through the recording proxy) and a fake context, configured the way
  * the config layer would: raw properties analysed with their defaults applied.
  */
+import { sinkConnectorConfig } from "../../support/sink_connector.ts";
 import { errorLines } from "../../../src/config/analyze.ts";
 import { analyzeConnector } from "../../../src/config/connector_config.ts";
 import type { RawConfig, TypedProps } from "../../../src/common/props.ts";
@@ -15,21 +16,18 @@ import { type RecordingProxy, startRecordingProxy } from "./recording_proxy.ts";
 export const USER = "sink.integration";
 export const PASSWORD = "Sink-Test-Passw0rd-42";
 
-/** Sink properties with the connection to `url` and small retry waits; `overrides` win. */
+/** Sink properties with the connection to `url` (user USER) and small retry waits; `overrides` win. */
 export function sinkConfig(url: string, overrides: RawConfig = {}): RawConfig {
-  return {
+  return sinkConnectorConfig(url, PASSWORD, {
     "name": "sink-test",
     "connector.class": "io.tablesync.TableSinkConnector",
     "topics": "incidents",
-    "svc.url": url,
     "svc.auth.username": USER,
-    "svc.auth.password": PASSWORD,
-    "svc.sink.table": "incident",
     "svc.retry.max.attempts": "3",
     "svc.retry.initial.backoff.ms": "1",
     "svc.retry.max.backoff.ms": "5",
     ...overrides,
-  };
+  });
 }
 
 /** The typed properties of a config; throws listing the config errors when it is invalid. */
