@@ -14,6 +14,7 @@ import type { SinkRecord, SourceOffset, SourcePartition, SourceRecord } from "./
 import type { RawConfig, TypedProps } from "../common/props.ts";
 import type { Logger } from "../observability/log.ts";
 import type { TableProgress } from "./table_progress.ts";
+import type { StateTopic } from "./state_topic.ts";
 
 export type ConnectorKind = "source" | "sink";
 
@@ -96,6 +97,8 @@ export interface SourceTaskContext extends TaskContext {
   reportBadRow(error: Error, details: { topic: string; key?: string | null; value?: unknown }): Promise<void>;
   /** Publishes where each table stands (`GET /connectors/<name>/tables`); the latest report replaces the last. */
   reportProgress?(tables: TableProgress[]): void;
+  /** Opens (creating when missing) a compacted topic of the task's own state with `partitions` partitions. */
+  stateTopic?(name: string, partitions: number): Promise<StateTopic>;
 }
 
 /** A source partition with its offset: what a task commits, what the offset store keeps and lists over REST. */

@@ -14,6 +14,7 @@ import { ensureSourceTopic } from "./source_topics.ts";
 import { TopicRetention } from "./topic_retention.ts";
 import { newTask } from "./task_factories.ts";
 import { setUpExactlyOnce } from "./exactly_once_task.ts";
+import { openStateTopic } from "./state_topic_store.ts";
 import type { BuiltTask, TaskEnvironment } from "./task_environment.ts";
 
 export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> {
@@ -46,6 +47,7 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
       }, true);
     },
     reportProgress: (tables) => env.post({ type: "progress", tables }),
+    stateTopic: (name, partitions) => openStateTopic(kafka, producer, name, partitions, log),
   };
   const creationWanted = topicCreationEnabled(config) && worker["topic.creation.enable"] !== "false";
   const retention = new TopicRetention({
