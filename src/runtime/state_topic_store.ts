@@ -37,7 +37,9 @@ export async function openStateTopic(
     }
     const have = (await admin.partitionsFor(topic)).length;
     if (have !== partitions) {
-      throw new Error(`state topic ${topic} has ${have} partitions, not the ${partitions} it needs: delete it`);
+      throw new Error(
+        `state topic ${topic} has ${have} partitions, not the ${partitions} it needs: delete it`,
+      );
     }
   } finally {
     await admin.close().catch(() => {});

@@ -13,8 +13,13 @@ export function valueDigest(value: unknown): string {
 
 /** With the envelope, the row is its `after`; otherwise the value itself. */
 function rowPart(value: unknown): unknown {
-  if (value instanceof Struct && value.schema.field("after") && value.schema.field("op")) return value.get("after");
-  if (value !== null && typeof value === "object" && !(value instanceof Struct) && "after" in value && "op" in value) {
+  if (value instanceof Struct && value.schema.field("after") && value.schema.field("op")) {
+    return value.get("after");
+  }
+  if (
+    value !== null && typeof value === "object" && !(value instanceof Struct) && "after" in value &&
+    "op" in value
+  ) {
     return (value as Record<string, unknown>).after;
   }
   return value;
@@ -24,15 +29,23 @@ function rowPart(value: unknown): unknown {
 export function canonicalText(value: unknown): string {
   if (value === null || value === undefined) return "null";
   if (value instanceof Struct) {
-    return "{" + value.schema.fields().map((f) => JSON.stringify(f.name) + ":" + canonicalText(value.get(f.name)))
-      .join(",") + "}";
+    return "{" + value.schema.fields().map((f) =>
+      JSON.stringify(f.name) + ":" + canonicalText(value.get(f.name))
+    )
+      .join(",") +
+      "}";
   }
-  if (value instanceof Uint8Array) return "0x" + [...value].map((b) => b.toString(16).padStart(2, "0")).join("");
+  if (value instanceof Uint8Array) {
+    return "0x" + [...value].map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
   if (value instanceof Date) return `date:${value.getTime()}`;
   if (Array.isArray(value)) return "[" + value.map(canonicalText).join(",") + "]";
   if (value instanceof Map) {
-    return "{" + [...value].map(([k, v]) => [String(k), v] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => JSON.stringify(k) + ":" + canonicalText(v)).join(",") + "}";
+    return "{" + [...value].map(([k, v]) =>
+      [String(k), v] as const
+    ).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => JSON.stringify(k) + ":" + canonicalText(v)).join(",") +
+      "}";
   }
   if (typeof value === "object") {
     return "{" + Object.keys(value).sort().map((k) =>

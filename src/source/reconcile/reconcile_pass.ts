@@ -157,7 +157,10 @@ export class ReconcilePass {
           else state.set(sysId, entry);
         })
       )
-      .then(() => p.state = state, (error) => p.failure = error instanceof Error ? error : new Error(String(error)))
+      .then(
+        () => p.state = state,
+        (error) => p.failure = error instanceof Error ? error : new Error(String(error)),
+      )
       .finally(() => p.loading = false);
   }
 
@@ -279,7 +282,10 @@ export class ReconcilePass {
 
   #count(p: Running, repair: Repair): void {
     p.repairs[repair.kind]++;
-    this.#o.context.metrics.increment("tablesync_source_repairs_total", { ...this.#labels, kind: repair.kind });
+    this.#o.context.metrics.increment("tablesync_source_repairs_total", {
+      ...this.#labels,
+      kind: repair.kind,
+    });
   }
 
   async #queue(records: SourceRecord[]): Promise<void> {
@@ -298,7 +304,8 @@ export class ReconcilePass {
       Math.floor(p.startedAt / 1000),
     );
     const t = this.#o.table;
-    const line = `reconcile pass of ${t.table} (alias ${t.alias}): ${p.compared} rows compared, ${repaired} repaired`;
+    const line =
+      `reconcile pass of ${t.table} (alias ${t.alias}): ${p.compared} rows compared, ${repaired} repaired`;
     if (repaired > 0) {
       this.#o.context.logger.info(
         { ...this.#labels, rows: p.compared, ...p.repairs },

@@ -28,7 +28,12 @@ export class StateRecorder {
   }
 
   /** The entry of a row's record (its version, and the digest of the value built for it). */
-  static entryOf(row: TableRow, record: SourceRecord, timestampField: string, modCountField: string): StateEntry {
+  static entryOf(
+    row: TableRow,
+    record: SourceRecord,
+    timestampField: string,
+    modCountField: string,
+  ): StateEntry {
     return {
       u: String(rawValueOf(row[timestampField]) ?? ""),
       m: String(rawValueOf(row[modCountField]) ?? ""),

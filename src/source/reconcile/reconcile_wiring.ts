@@ -1,0 +1,65 @@
+/**
+ * How the source task gives a table its reconcile passes: the task opens the state topic once and keeps one
+ * recorder (state_recorder.ts); each table with a reconcile interval gets a pass built from the parts its
+ * poller owns (its page reader, its row shape, its cursor position), so the pass reads and builds exactly as
+ * the stream does.
+ */
+import type { SourcePartition } from "../../connect/record.ts";
+import type { SourceTaskContext } from "../../connect/task_api.ts";
+import type { TableRow } from "../../instance/mod.ts";
+import type { Envelope } from "../envelope.ts";
+import type { PageReader } from "../page_reader.ts";
+import type { RecordBuilder } from "../record_builder.ts";
+import type { RecordQueue } from "../record_queue.ts";
+import type { RowPosition } from "../row_handler.ts";
+import type { RowValueBuilder } from "../schema_modes/mod.ts";
+import type { TableSettings } from "../settings.ts";
+import { ReconcilePass } from "./reconcile_pass.ts";
+import { StateRecorder } from "./state_recorder.ts";
+
+export type ReconcileWiring = (
+  pages: PageReader,
+  shaped: (row: TableRow) => TableRow,
+  position: RowPosition,
+) => ReconcilePass;
+
+export interface TableReconcileParts {
+  readonly table: TableSettings;
+  readonly context: SourceTaskContext;
+  readonly recorder: StateRecorder;
+  readonly records: RecordBuilder;
+  readonly values: RowValueBuilder;
+  readonly envelope: Envelope | null;
+  readonly queue: RecordQueue;
+  readonly partition: SourcePartition;
+  readonly overlapSeconds: number;
+  readonly roomLeft: () => boolean;
+}
+
+/** The table's wiring, or undefined when its passes are off. */
+export function reconcileWiring(parts: TableReconcileParts): ReconcileWiring | undefined {
+  const t = parts.table;
+  if (t.reconcileIntervalSeconds <= 0) return undefined;
+  const tableId = StateRecorder.tableId(parts.context.connectorName, t.topic);
+  parts.recorder.addTable(t.topic, tableId);
+  return (pages, shaped, position) =>
+    new ReconcilePass({
+      ...parts,
+      tableId,
+      pages,
+      shaped,
+      position,
+      overlapMs: parts.overlapSeconds * 1000,
+      intervalMs: t.reconcileIntervalSeconds * 1000,
+    });
+}
+
+/** Opens the state topic when some table reconciles and the runtime offers one; else null. */
+export async function openRecorder(
+  tables: readonly TableSettings[],
+  topic: string,
+  context: SourceTaskContext,
+): Promise<StateRecorder | null> {
+  if (!tables.some((t) => t.reconcileIntervalSeconds > 0) || !context.stateTopic) return null;
+  return new StateRecorder(await context.stateTopic(topic, 16));
+}
