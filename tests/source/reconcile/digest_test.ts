@@ -15,8 +15,11 @@ Deno.test("digest: 16 hex digits; map key order does not matter; any field's cha
 });
 
 Deno.test("digest: a struct digests as its fields; an envelope as its after", () => {
-  const schema = SchemaBuilder.struct().field("sys_id", Schema.STRING_SCHEMA).field("state", Schema
-    .OPTIONAL_STRING_SCHEMA).build();
+  const schema = SchemaBuilder.struct().field("sys_id", Schema.STRING_SCHEMA).field(
+    "state",
+    Schema
+      .OPTIONAL_STRING_SCHEMA,
+  ).build();
   const s = new Struct(schema).put("sys_id", "x").put("state", "1");
   assertEquals(canonicalText(s), '{"sys_id":"x","state":"1"}');
   const row = { sys_id: "x", state: "1" };

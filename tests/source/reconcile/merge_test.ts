@@ -1,6 +1,11 @@
 /** The merge of a sys id range (src/source/reconcile/merge.ts) and the ranges of the state (state_entry.ts). */
 import { assertEquals } from "../../support/assert.ts";
-import { type ComparedRow, compareVersions, deletedIn, mergeRows } from "../../../src/source/reconcile/merge.ts";
+import {
+  type ComparedRow,
+  compareVersions,
+  deletedIn,
+  mergeRows,
+} from "../../../src/source/reconcile/merge.ts";
 import {
   decodeEntry,
   encodeEntry,
@@ -53,7 +58,10 @@ Deno.test("merge: an unchanged range gives no repair", () => {
 
 Deno.test("merge: a row whose entry is behind it (its state not written) is sent again as missing", () => {
   const state = new Map([["c1", entry("2024-01-01 00:00:00", "1", "old")]]);
-  assertEquals(mergeRows([row("c1", "2024-01-01 00:00:05", "2", "new")], state), [{ kind: "missing", sysId: "c1" }]);
+  assertEquals(mergeRows([row("c1", "2024-01-01 00:00:05", "2", "new")], state), [{
+    kind: "missing",
+    sysId: "c1",
+  }]);
 });
 
 Deno.test("versions order by time, then by mod count as a number", () => {
