@@ -31,6 +31,7 @@ import { PollScheduler } from "./poll_scheduler.ts";
 import { parseTypedFields, type TypedType } from "./typed_coercion.ts";
 import { openRecorder, reconcileWiring } from "./reconcile/reconcile_wiring.ts";
 import { StateRecorder } from "./reconcile/state_recorder.ts";
+import { listenForReconcileRequests } from "../connect/reconcile_requests.ts";
 
 /** Longest `poll()` waits for records before returning an empty list to the driver. */
 const MAX_POLL_WAIT_MS = 1000;
@@ -218,6 +219,17 @@ export class TableSourceTask implements SourceTask {
       }
     }
     scheduler.open();
+    if (recorder) {
+      const stopListening = listenForReconcileRequests((r) => {
+        if (r.connector !== context.connectorName) return;
+        for (const p of this.#pollers) if (p.alias === r.alias) p.reconcile?.requestNow();
+      });
+      const unlink = this.#unlink;
+      this.#unlink = () => {
+        stopListening();
+        unlink();
+      };
+    }
     for (const [i, poller] of this.#pollers.entries()) {
       const tracker = this.#trackers[i];
       const pass = poller.reconcile;
