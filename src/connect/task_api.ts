@@ -99,6 +99,11 @@ export interface SourceTaskContext extends TaskContext {
   reportProgress?(tables: TableProgress[]): void;
   /** Opens (creating when missing) a compacted topic of the task's own state with `partitions` partitions. */
   stateTopic?(name: string, partitions: number): Promise<StateTopic>;
+  /**
+   * Reads `topic` from its start to its end when reading began, each record's key and value decoded with the
+   * task's converters (a tombstone's value is null); nothing is committed.
+   */
+  readTopicValues?(topic: string, visit: (key: unknown, value: unknown) => void): Promise<void>;
 }
 
 /** A source partition with its offset: what a task commits, what the offset store keeps and lists over REST. */

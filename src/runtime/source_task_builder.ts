@@ -15,6 +15,7 @@ import { TopicRetention } from "./topic_retention.ts";
 import { newTask } from "./task_factories.ts";
 import { setUpExactlyOnce } from "./exactly_once_task.ts";
 import { openStateTopic } from "./state_topic_store.ts";
+import { readTopicValues } from "./topic_values_reader.ts";
 import type { BuiltTask, TaskEnvironment } from "./task_environment.ts";
 
 export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> {
@@ -48,6 +49,7 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
     },
     reportProgress: (tables) => env.post({ type: "progress", tables }),
     stateTopic: (name, partitions) => openStateTopic(kafka, producer, name, partitions, log),
+    readTopicValues: (topic, visit) => readTopicValues(kafka, env.converters, topic, visit),
   };
   const creationWanted = topicCreationEnabled(config) && worker["topic.creation.enable"] !== "false";
   const retention = new TopicRetention({

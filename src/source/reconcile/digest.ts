@@ -12,7 +12,7 @@ export function valueDigest(value: unknown): string {
 }
 
 /** With the envelope, the row is its `after`; otherwise the value itself. */
-function rowPart(value: unknown): unknown {
+export function rowPart(value: unknown): unknown {
   if (value instanceof Struct && value.schema.field("after") && value.schema.field("op")) {
     return value.get("after");
   }

@@ -28,6 +28,7 @@ import { FieldValueError, type RowValueBuilder } from "../schema_modes/mod.ts";
 import type { TableSettings } from "../settings.ts";
 import { type ComparedRow, deletedIn, mergeRows, type Repair, REPAIR_KINDS } from "./merge.ts";
 import { StateRecorder } from "./state_recorder.ts";
+import { seedMarkerKey } from "./state_seed.ts";
 import { decodeEntry, rangeAt, STATE_PARTITIONS, type StateEntry, sysIdOfKey } from "./state_entry.ts";
 
 export const HEADER_REPAIR = "tablesync.repair";
@@ -55,6 +56,8 @@ export interface ReconcilePassOptions {
   readonly intervalMs: number;
   /** False while the host's rate-limit rule has little room left. */
   readonly roomLeft: () => boolean;
+  /** Seeds the table's state from its topic (state_seed.ts); none = a table without state starts empty. */
+  readonly seed?: () => Promise<number>;
 }
 
 interface Running {
@@ -142,26 +145,47 @@ export class ReconcilePass {
     };
   }
 
-  /** Reads the range's entries of this table (after writing every entry queued so far). */
+  /** Reads the range's entries of this table in the background (seeding the state first when it has none). */
   #load(p: Running): void {
     p.loading = true;
-    const state = new Map<string, StateEntry>();
-    const { recorder, tableId } = this.#o;
-    recorder.state.flush()
-      .then(() =>
-        recorder.state.readPartition(p.range, (key, value) => {
-          const sysId = sysIdOfKey(tableId, key);
-          if (sysId === null) return;
-          const entry = value === null ? null : decodeEntry(value);
-          if (entry === null) state.delete(sysId);
-          else state.set(sysId, entry);
-        })
-      )
+    this.#loadRange(p.range)
       .then(
-        () => p.state = state,
+        (state) => p.state = state,
         (error) => p.failure = error instanceof Error ? error : new Error(String(error)),
       )
       .finally(() => p.loading = false);
+  }
+
+  async #loadRange(range: number): Promise<Map<string, StateEntry>> {
+    await this.#o.recorder.state.flush();
+    const read = await this.#readRange(range);
+    if (range !== 0 || read.seeded || !this.#o.seed) return read.state;
+    const t = this.#o.table;
+    const records = await this.#o.seed();
+    this.#o.context.logger.info(
+      { ...this.#labels, records },
+      `reconcile state of ${t.table} (alias ${t.alias}) seeded from topic ${t.topic} (${records} records read)`,
+    );
+    return (await this.#readRange(range)).state;
+  }
+
+  async #readRange(range: number): Promise<{ state: Map<string, StateEntry>; seeded: boolean }> {
+    const state = new Map<string, StateEntry>();
+    let seeded = false;
+    const { recorder, tableId } = this.#o;
+    const marker = seedMarkerKey(tableId);
+    await recorder.state.readPartition(range, (key, value) => {
+      if (key === marker) {
+        seeded = value !== null;
+        return;
+      }
+      const sysId = sysIdOfKey(tableId, key);
+      if (sysId === null) return;
+      const entry = value === null ? null : decodeEntry(value);
+      if (entry === null) state.delete(sysId);
+      else state.set(sysId, entry);
+    });
+    return { state, seeded };
   }
 
   #failed(error: Error): void {

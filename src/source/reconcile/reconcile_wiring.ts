@@ -16,6 +16,7 @@ import type { RowValueBuilder } from "../schema_modes/mod.ts";
 import type { TableSettings } from "../settings.ts";
 import { ReconcilePass } from "./reconcile_pass.ts";
 import { StateRecorder } from "./state_recorder.ts";
+import { seedState } from "./state_seed.ts";
 
 export type ReconcileWiring = (
   pages: PageReader,
@@ -51,6 +52,17 @@ export function reconcileWiring(parts: TableReconcileParts): ReconcileWiring | u
       position,
       overlapMs: parts.overlapSeconds * 1000,
       intervalMs: t.reconcileIntervalSeconds * 1000,
+      seed: parts.context.readTopicValues
+        ? () =>
+          seedState({
+            recorder: parts.recorder,
+            tableId,
+            topic: t.topic,
+            timestampField: t.timestampField,
+            modCountField: t.modCountField,
+            read: parts.context.readTopicValues!.bind(parts.context),
+          })
+        : undefined,
     });
 }
 
