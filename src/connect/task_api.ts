@@ -134,6 +134,8 @@ export interface SourceTask {
    * Optional.
    */
   finalOffsets?(committed: readonly SourceOffsetEntry[]): SourceOffsetEntry[];
+  /** Starts a reconcile pass of the table `alias` now, if it has passes and none is running. Optional. */
+  reconcileNow?(alias: string): void;
   /** Releases resources. Called once, after the last `poll` has returned. */
   stop(): Promise<void>;
 }

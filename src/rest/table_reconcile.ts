@@ -5,7 +5,6 @@
  * table's task does not run here (another member of the worker group, or not started).
  */
 import type { Herder } from "../runtime/herder.ts";
-import { requestReconcile } from "../connect/reconcile_requests.ts";
 import type { Router } from "./router.ts";
 import { errorResponse, json } from "./responses.ts";
 
@@ -16,11 +15,10 @@ export function tableReconcileRoutes(router: Router, herder: Herder): void {
     if (info.type !== "source" || !aliases.includes(p.alias)) {
       return errorResponse(404, `connector ${p.name} has no table ${p.alias}`);
     }
-    const progress = herder.allTasks()
-      .filter((t) => t.connector === p.name)
-      .flatMap(({ task }) => task.progress)
-      .find((t) => t.alias === p.alias);
-    if (progress === undefined) {
+    const runner = herder.allTasks()
+      .find((t) => t.connector === p.name && t.task.progress.some((t) => t.alias === p.alias))?.task;
+    const progress = runner?.progress.find((t) => t.alias === p.alias);
+    if (runner === undefined || progress === undefined) {
       return errorResponse(409, `table ${p.alias} of ${p.name} has no running task on this worker`);
     }
     if (!progress.reconcile) {
@@ -33,7 +31,7 @@ export function tableReconcileRoutes(router: Router, herder: Herder): void {
     if (progress.reconcile.running !== null) {
       return errorResponse(409, `a reconcile pass of table ${p.alias} is running`);
     }
-    requestReconcile({ connector: p.name, alias: p.alias });
+    runner.reconcile(p.alias);
     return json({ connector: p.name, alias: p.alias, reconcile: "requested" }, 202);
   });
 }

@@ -78,6 +78,7 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
   return {
     driver,
     start: () => task.start(config, props, context),
+    reconcile: (alias) => task.reconcileNow?.(alias),
     cleanup: async () => {
       await task.stop().catch((e) => log.warn({ err: e }, "task stop failed"));
       retention.close();

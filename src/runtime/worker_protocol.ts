@@ -39,6 +39,7 @@ export type MainToWorker =
   | { type: "resume" }
   | { type: "logSettings"; settings: LogSettings }
   | { type: "resetTopics" }
+  | { type: "reconcile"; alias: string }
   | { type: "stop"; timeoutMs: number };
 
 export type TaskRunState = "RUNNING" | "PAUSED" | "FAILED";

@@ -31,7 +31,6 @@ import { PollScheduler } from "./poll_scheduler.ts";
 import { parseTypedFields, type TypedType } from "./typed_coercion.ts";
 import { openRecorder, reconcileWiring } from "./reconcile/reconcile_wiring.ts";
 import { StateRecorder } from "./reconcile/state_recorder.ts";
-import { listenForReconcileRequests } from "../connect/reconcile_requests.ts";
 
 /** Longest `poll()` waits for records before returning an empty list to the driver. */
 const MAX_POLL_WAIT_MS = 1000;
@@ -68,6 +67,7 @@ export class TableSourceTask implements SourceTask {
   readonly #ledgerOf = new WeakMap<SourcePartition, OverlapLedger>();
   /** Writes the reconcile state as records are acknowledged, when some table reconciles (reconcile/). */
   #recorder: StateRecorder | null = null;
+  #logger: SourceTaskContext["logger"] | null = null;
 
   constructor(private readonly options: TableSourceTaskOptions = {}) {
     this.#pageBudget = new PageBudget(options.pageBudgetBytes);
@@ -85,6 +85,7 @@ export class TableSourceTask implements SourceTask {
     this.#unlink = () => context.signal.removeEventListener("abort", onAbort);
     const signal = this.#abort.signal;
 
+    this.#logger = context.logger;
     const settings = sourceSettingsFromProps(props);
     const client = await TableClient.create(instanceOptionsFromProps(props));
     this.#client = client;
@@ -219,17 +220,6 @@ export class TableSourceTask implements SourceTask {
       }
     }
     scheduler.open();
-    if (recorder) {
-      const stopListening = listenForReconcileRequests((r) => {
-        if (r.connector !== context.connectorName) return;
-        for (const p of this.#pollers) if (p.alias === r.alias) p.reconcile?.requestNow();
-      });
-      const unlink = this.#unlink;
-      this.#unlink = () => {
-        stopListening();
-        unlink();
-      };
-    }
     for (const [i, poller] of this.#pollers.entries()) {
       const tracker = this.#trackers[i];
       const pass = poller.reconcile;
@@ -325,6 +315,20 @@ export class TableSourceTask implements SourceTask {
       const final = ledger?.finalOffset(offset);
       return final && final !== offset ? [{ partition, offset: final }] : [];
     });
+  }
+
+  /** POST /connectors/<n>/tables/<alias>/reconcile: the table's pass starts at its next idle moment. */
+  reconcileNow(alias: string): void {
+    for (const p of this.#pollers) {
+      if (p.alias !== alias || !p.reconcile) continue;
+      const started = p.reconcile.requestNow();
+      this.#logger?.info(
+        { alias },
+        started
+          ? `reconcile pass of table alias ${alias} requested over REST`
+          : `reconcile pass of table alias ${alias} requested over REST while one runs: ignored`,
+      );
+    }
   }
 
   async stop(): Promise<void> {

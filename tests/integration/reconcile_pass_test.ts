@@ -41,6 +41,7 @@ Deno.test("reconcile passes: 0 repairs on an unchanged table; silent updates, a 
         problem: "mended.problem",
       }, {
         "svc.table.incident.fields": "sys_id,sys_updated_on,sys_mod_count,short_description,state",
+        "svc.table.problem.fields": "sys_id,sys_updated_on,sys_mod_count,short_description,state",
         "svc.source.poll.interval.ms": "500",
         "svc.source.reconcile.interval.seconds": "3600",
         "svc.table.problem.reconcile.interval.seconds": "3",

@@ -132,7 +132,11 @@ export class ReconcilePass {
   }
 
   #start(): Running {
-    this.#o.context.logger.debug({ ...this.#labels }, `reconcile pass of ${this.#o.table.table} starts`);
+    const t = this.#o.table;
+    this.#o.context.logger.info(
+      { ...this.#labels },
+      `reconcile pass of ${t.table} (alias ${t.alias}) starts`,
+    );
     return {
       startedAt: Date.now(),
       range: 0,
