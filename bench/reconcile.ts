@@ -9,7 +9,14 @@
  *   deno run -A bench/reconcile.ts [--rows 100000] [--batch 1000]
  */
 import { startSimulator } from "../src/sim/mod.ts";
-import { arg, cpuSeconds, currentRss, fmt, startBrokerProcess, startDaemonProcess } from "./support/processes.ts";
+import {
+  arg,
+  cpuSeconds,
+  currentRss,
+  fmt,
+  startBrokerProcess,
+  startDaemonProcess,
+} from "./support/processes.ts";
 
 const rows = arg("rows", 100_000);
 const batch = arg("batch", 1000);
@@ -35,17 +42,28 @@ const daemon = await startDaemonProcess({
   }],
 });
 
-type Table = { rows_emitted: number; phase: string; reconcile?: { last_pass: { ended_at: string; rows_compared: number; repairs: Record<string, number> } | null; running: unknown } };
+type Table = {
+  rows_emitted: number;
+  phase: string;
+  reconcile?: {
+    last_pass: { ended_at: string; rows_compared: number; repairs: Record<string, number> } | null;
+    running: unknown;
+  };
+};
 const table = async (): Promise<Table | undefined> =>
   (await (await fetch(`${daemon.url}/connectors/bench/tables`)).json())[0];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-while (((await table())?.rows_emitted ?? 0) < rows || (await table())?.phase !== "streaming") await sleep(1000);
+while (((await table())?.rows_emitted ?? 0) < rows || (await table())?.phase !== "streaming") {
+  await sleep(1000);
+}
 console.log(`${fmt(rows)} rows streamed; raw page floor ${fmt(Math.ceil(rows / batch))} requests a pass`);
 
 async function pass(label: string): Promise<void> {
   const before = (await table())?.reconcile?.last_pass?.ended_at ?? "";
-  const requests0 = sim.counters.requests, returned0 = sim.counters.rowsReturned, cpu0 = cpuSeconds(daemon.pid);
+  const requests0 = sim.counters.requests,
+    returned0 = sim.counters.rowsReturned,
+    cpu0 = cpuSeconds(daemon.pid);
   const started = performance.now();
   for (;;) {
     const res = await fetch(`${daemon.url}/connectors/bench/tables/incident/reconcile`, { method: "POST" });
@@ -63,8 +81,12 @@ async function pass(label: string): Promise<void> {
   }
   const requests = sim.counters.requests - requests0;
   console.log(
-    `${label}: ${fmt((performance.now() - started) / 1000, 1)} s, ${fmt(requests)} requests (incl. the stream's polls; ` +
-      `${fmt(requests / Math.ceil(rows / batch), 2)} × floor), ${fmt(sim.counters.rowsReturned - returned0)} rows returned, ` +
+    `${label}: ${fmt((performance.now() - started) / 1000, 1)} s, ${
+      fmt(requests)
+    } requests (incl. the stream's polls; ` +
+      `${fmt(requests / Math.ceil(rows / batch), 2)} × floor), ${
+        fmt(sim.counters.rowsReturned - returned0)
+      } rows returned, ` +
       `daemon CPU ${fmt(cpuSeconds(daemon.pid) - cpu0, 1)} s, RSS peak ${fmt(peak / 1048576)} MiB, ` +
       `${fmt(last.rows_compared)} compared, repairs ${JSON.stringify(last.repairs)}`,
   );
