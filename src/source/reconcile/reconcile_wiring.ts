@@ -17,6 +17,7 @@ import type { TableSettings } from "../settings.ts";
 import { ReconcilePass } from "./reconcile_pass.ts";
 import { StateRecorder } from "./state_recorder.ts";
 import { seedState } from "./state_seed.ts";
+import { STATE_PARTITIONS } from "./state_entry.ts";
 
 export type ReconcileWiring = (
   pages: PageReader,
@@ -66,12 +67,25 @@ export function reconcileWiring(parts: TableReconcileParts): ReconcileWiring | u
     });
 }
 
-/** Opens the state topic when some table reconciles and the runtime offers one; else null. */
+/**
+ * Opens the state topic when some table reconciles and the runtime offers one; else null, and null with a
+ * warning when the topic cannot be created or used (a cluster that cannot create topics through the API).
+ */
 export async function openRecorder(
   tables: readonly TableSettings[],
   topic: string,
   context: SourceTaskContext,
 ): Promise<StateRecorder | null> {
   if (!tables.some((t) => t.reconcileIntervalSeconds > 0) || !context.stateTopic) return null;
-  return new StateRecorder(await context.stateTopic(topic, 16));
+  try {
+    return new StateRecorder(await context.stateTopic(topic, STATE_PARTITIONS));
+  } catch (error) {
+    // Streaming does not depend on the passes: the task runs without them and says why.
+    const reason = error instanceof Error ? error.message : String(error);
+    context.logger.warn(
+      { topic, error: reason },
+      `reconcile passes are off for this task: the state topic ${topic} cannot be used (${reason})`,
+    );
+    return null;
+  }
 }
