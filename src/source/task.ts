@@ -208,7 +208,6 @@ export class TableSourceTask implements SourceTask {
               envelope,
               queue: this.#queue,
               partition,
-              overlapSeconds: settings.overlapSeconds,
               roomLeft,
             })
             : undefined,

@@ -22,7 +22,7 @@ export interface ComparedRow {
   readonly updatedOn: string;
   readonly modCount: string;
   readonly digest: string;
-  /** The stream has not passed this row yet (it is newer than the table's cursor, less the overlap). */
+  /** The stream has not passed this row yet (it is after the table's cursor). */
   readonly streamOwns: boolean;
 }
 

@@ -24,6 +24,7 @@ import type { RecordBuilder } from "../record_builder.ts";
 import type { RecordQueue } from "../record_queue.ts";
 import type { RowPosition } from "../row_handler.ts";
 import { readRowCursor } from "../row_cursor.ts";
+import { compareCursors } from "../cursor.ts";
 import { FieldValueError, type RowValueBuilder } from "../schema_modes/mod.ts";
 import type { TableSettings } from "../settings.ts";
 import { type ComparedRow, deletedIn, mergeRows, type Repair, REPAIR_KINDS } from "./merge.ts";
@@ -50,8 +51,6 @@ export interface ReconcilePassOptions {
   readonly queue: RecordQueue;
   readonly position: RowPosition;
   readonly partition: SourcePartition;
-  /** Rows changed within this many ms before the cursor are the stream's (its overlap). */
-  readonly overlapMs: number;
   /** Time between passes; 0 = only on demand. */
   readonly intervalMs: number;
   /** False while the host's rate-limit rule has little room left. */
@@ -269,7 +268,7 @@ export class ReconcilePass {
         updatedOn: entry.u,
         modCount: entry.m,
         digest: entry.d,
-        streamOwns: cursor === null || c.epochMs > cursor.epochMs - this.#o.overlapMs,
+        streamOwns: cursor === null || compareCursors(c, cursor) > 0,
       });
     }
     p.compared += compared.length;

@@ -34,7 +34,6 @@ export interface TableReconcileParts {
   readonly envelope: Envelope | null;
   readonly queue: RecordQueue;
   readonly partition: SourcePartition;
-  readonly overlapSeconds: number;
   readonly roomLeft: () => boolean;
 }
 
@@ -51,7 +50,6 @@ export function reconcileWiring(parts: TableReconcileParts): ReconcileWiring | u
       pages,
       shaped,
       position,
-      overlapMs: parts.overlapSeconds * 1000,
       intervalMs: t.reconcileIntervalSeconds * 1000,
       seed: parts.context.readTopicValues
         ? () =>
