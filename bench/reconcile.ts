@@ -96,7 +96,9 @@ await pass("first pass (seeds the state from the topic)");
 await pass("unchanged");
 const ids = sim.table("incident").sysIds();
 for (let i = 0; i < rows / 1000; i++) {
-  sim.drift.silentUpdate("incident", ids[Math.floor((i * ids.length) / (rows / 1000))], { priority: "1" });
+  sim.drift.silentUpdate("incident", ids[Math.floor((i * ids.length) / (rows / 1000))], {
+    short_description: `drift ${i}`,
+  });
 }
 await pass("0.1 % silently updated");
 await daemon.stop();
