@@ -43,4 +43,19 @@ export interface TableProgress {
   last_error: { message: string; at: string } | null;
   /** The latest warning about the table's data (the instance went back in time) and when; null when none. */
   warning?: { message: string; at: string } | null;
+  /** Background reconcile passes (src/source/reconcile/); absent when they are off. */
+  reconcile?: ReconcileProgress;
+}
+
+/** Where a table's reconcile passes stand. */
+export interface ReconcileProgress {
+  /**
+   * When the last pass that found the topic equal to the table (after its repairs) began (ISO 8601); null
+   * before the first one ended.
+   */
+  verified_through: string | null;
+  /** The last finished pass: when it ended, rows compared, repairs by kind. */
+  last_pass: { ended_at: string; rows_compared: number; repairs: Record<string, number> } | null;
+  /** The pass running now: ranges of sys ids done of all; null between passes. */
+  running: { ranges_done: number; ranges: number } | null;
 }

@@ -14,6 +14,7 @@ import type { SinkRecord, SourceOffset, SourcePartition, SourceRecord } from "./
 import type { RawConfig, TypedProps } from "../common/props.ts";
 import type { Logger } from "../observability/log.ts";
 import type { TableProgress } from "./table_progress.ts";
+import type { StateTopic } from "./state_topic.ts";
 
 export type ConnectorKind = "source" | "sink";
 
@@ -96,6 +97,13 @@ export interface SourceTaskContext extends TaskContext {
   reportBadRow(error: Error, details: { topic: string; key?: string | null; value?: unknown }): Promise<void>;
   /** Publishes where each table stands (`GET /connectors/<name>/tables`); the latest report replaces the last. */
   reportProgress?(tables: TableProgress[]): void;
+  /** Opens (creating when missing) a compacted topic of the task's own state with `partitions` partitions. */
+  stateTopic?(name: string, partitions: number): Promise<StateTopic>;
+  /**
+   * Reads `topic` from its start to its end when reading began, each record's key and value decoded with the
+   * task's converters (a tombstone's value is null); nothing is committed.
+   */
+  readTopicValues?(topic: string, visit: (key: unknown, value: unknown) => void): Promise<void>;
 }
 
 /** A source partition with its offset: what a task commits, what the offset store keeps and lists over REST. */
@@ -126,6 +134,8 @@ export interface SourceTask {
    * Optional.
    */
   finalOffsets?(committed: readonly SourceOffsetEntry[]): SourceOffsetEntry[];
+  /** Starts a reconcile pass of the table `alias` now, if it has passes and none is running. Optional. */
+  reconcileNow?(alias: string): void;
   /** Releases resources. Called once, after the last `poll` has returned. */
   stop(): Promise<void>;
 }

@@ -16,6 +16,7 @@ import { connectorRoutes } from "./connectors.ts";
 import { offsetRoutes } from "./offsets.ts";
 import { pluginRoutes } from "./plugins.ts";
 import { tableRoutes } from "./tables.ts";
+import { tableReconcileRoutes } from "./table_reconcile.ts";
 import { isPublicPath, startingUiPage, uiRoutes } from "./ui.ts";
 import type { ThroughputHistory } from "./ui_history.ts";
 import { topicRoutes, type TopicTracking } from "./topics.ts";
@@ -91,6 +92,7 @@ function buildRouter(options: RestServerOptions, api: RestApi): Router {
   offsetRoutes(router, api.herder);
   pluginRoutes(router, api.herder);
   tableRoutes(router, api.herder);
+  tableReconcileRoutes(router, api.herder);
   topicRoutes(router, api.herder, options.topicTracking);
   uiRoutes(router, {
     herder: api.herder,

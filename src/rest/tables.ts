@@ -25,6 +25,7 @@ export function tableRoutes(router: Router, herder: Herder): void {
           eta_seconds_estimate: t.eta_seconds_estimate,
           last_error: t.last_error,
           warning: t.warning ?? null,
+          ...(t.reconcile ? { reconcile: t.reconcile } : {}),
         }))
       )
       .sort((a, b) => a.alias.localeCompare(b.alias));

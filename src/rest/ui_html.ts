@@ -106,6 +106,10 @@ function sourceTables(c: UiConnector, now: number): string {
       "how stale the topic may be: streaming, the time since the last poll that proved the table caught up " +
       "(0 to one poll interval when healthy); backfill, the instance's clock minus the cursor's timestamp",
     ],
+    [
+      "verified",
+      "when the last reconcile pass that found the topic equal to the table began, and its repairs",
+    ],
     "last error",
   ];
   return table("tables", head, c.tables.map((t) => tableRow(c.name, t, now)));
@@ -126,6 +130,9 @@ function tableRow(connector: string, t: UiSourceTable, now: number): string {
     `<td class="remaining num">${count(t.rowsRemaining)}</td>` +
     `<td class="eta">${t.phase === "backfill" ? esc(eta(t.etaSeconds)) : "–"}</td>` +
     `<td class="lag">${esc(duration(t.lagSeconds))}</td>` +
+    `<td class="verified">${t.verifiedThrough === null ? "–" : esc(t.verifiedThrough)}${
+      t.lastRepairs ? ` (${t.lastRepairs} repaired)` : ""
+    }</td>` +
     `<td class="error">${t.lastError ? `${esc(t.lastError.at)}: ${esc(t.lastError.message)}` : ""}${
       t.warning ? `<div class="warning">${esc(t.warning.at)}: ${esc(t.warning.message)}</div>` : ""
     }</td></tr>`;

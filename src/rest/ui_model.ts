@@ -39,6 +39,10 @@ export interface UiSourceTable extends UiThroughput {
   lastError: { message: string; at: string } | null;
   /** The latest warning about the table's data (the instance went back in time), or null. */
   warning: { message: string; at: string } | null;
+  /** The last reconcile pass that found the topic equal to the table began then; null when none (or off). */
+  verifiedThrough: string | null;
+  /** Repairs of the last reconcile pass; null before one ended (or off). */
+  lastRepairs: number | null;
 }
 
 export interface UiSinkTask extends UiThroughput {
@@ -128,6 +132,10 @@ export function uiModel(
           lagSeconds: t.lag_seconds,
           lastError: t.last_error,
           warning: t.warning ?? null,
+          verifiedThrough: t.reconcile?.verified_through ?? null,
+          lastRepairs: t.reconcile?.last_pass
+            ? Object.values(t.reconcile.last_pass.repairs).reduce((a, b) => a + b, 0)
+            : null,
           ...throughput(sourceKey(name, t.alias), t.rows_emitted),
         }))
       ).sort((a, b) => a.alias.localeCompare(b.alias))

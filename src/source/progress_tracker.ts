@@ -8,7 +8,7 @@
  * The estimate between counts is the last count scaled by the readable share, less what was emitted since; the
  * ETA divides it by a smoothed rate (rate_estimate.ts).
  */
-import type { TablePhase, TableProgress } from "../connect/table_progress.ts";
+import type { ReconcileProgress, TablePhase, TableProgress } from "../connect/table_progress.ts";
 import { condition, EncodedQuery, keysetAfter } from "../instance/mod.ts";
 import { redact } from "../observability/redact.ts";
 import type { Cursor } from "./cursor.ts";
@@ -42,6 +42,8 @@ export class ProgressTracker implements StepObserver {
   #cursor: Cursor | null;
   #lastError: TableProgress["last_error"] = null;
   #warning: TableProgress["warning"] = null;
+  /** Where the table's reconcile passes stand (reconcile/reconcile_pass.ts), when they run. */
+  reconcile: (() => ReconcileProgress) | null = null;
   readonly #rate = new RateEstimate();
   /** The last count (before access control) and the emitted total when it was taken. */
   #counted: { remaining: number; emitted: number } | null = null;
@@ -155,6 +157,7 @@ export class ProgressTracker implements StepObserver {
         : null,
       last_error: this.#lastError,
       warning: this.#warning,
+      ...(this.reconcile ? { reconcile: this.reconcile() } : {}),
     };
   }
 

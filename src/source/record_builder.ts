@@ -30,6 +30,8 @@ export interface RecordBuilderOptions {
   readonly partition: SourcePartition;
   readonly values: RowValueBuilder;
   readonly envelope: Envelope | null;
+  /** Told of each record built with its row (the reconcile state notes its version and digest). */
+  readonly observe?: (record: SourceRecord, row: TableRow) => void;
 }
 
 /** One page's shared parts. */
@@ -70,7 +72,7 @@ export class RecordBuilder {
   ): SourceRecord {
     let value = this.o.values.build(row);
     if (this.o.envelope !== null) value = this.o.envelope.wrap(value, page.extractedAtMs);
-    return new SourceRecord({
+    const record = new SourceRecord({
       topic: this.o.topic,
       kafkaPartition: null,
       keySchema: Schemas.STRING_SCHEMA,
@@ -82,5 +84,7 @@ export class RecordBuilder {
       sourcePartition: this.o.partition,
       sourceOffset: offset,
     });
+    this.o.observe?.(record, row);
+    return record;
   }
 }

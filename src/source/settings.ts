@@ -37,6 +37,8 @@ export interface TableSettings {
   readonly queryCategory: string | null;
   readonly batchSize: number;
   readonly pollIntervalMs: number;
+  /** Seconds between background reconcile passes; 0 = off. */
+  readonly reconcileIntervalSeconds: number;
   /** Sys id ranges a backfill without a committed offset is read in, concurrently (1: the cursor alone). */
   readonly backfillParallelism: number;
   /** `svc.table.<alias>.capture.deletes`: also read sys_audit for deletions (src/source/deletes/). */
@@ -67,6 +69,8 @@ export interface SourceSettings {
   readonly startupProbe: boolean;
   readonly schemaEvolution: SchemaEvolution;
   readonly emitEnvelope: boolean;
+  /** The reconcile passes' state topic (reconcile/). */
+  readonly reconcileStateTopic: string;
   /** `errors.tolerance=all`: skipped bad rows are also reported, so they reach the dead letter queue. */
   readonly toleranceAll: boolean;
 }
@@ -122,6 +126,8 @@ export function tableSettingsFromProps(props: TypedProps, alias: string): TableS
     queryCategory: optionalStr(props, k("query.category")),
     batchSize: optionalNum(props, k("batch.size")) ?? num(props, "svc.source.batch.size"),
     pollIntervalMs: optionalNum(props, k("poll.interval.ms")) ?? num(props, "svc.source.poll.interval.ms"),
+    reconcileIntervalSeconds: optionalNum(props, k("reconcile.interval.seconds")) ??
+      num(props, "svc.source.reconcile.interval.seconds"),
     backfillParallelism: optionalNum(props, k("backfill.parallelism")) ??
       num(props, "svc.source.backfill.parallelism"),
     captureDeletes: bool(props, k("capture.deletes")),
@@ -148,6 +154,8 @@ export function sourceSettingsFromProps(props: TypedProps): SourceSettings {
     startupProbe: bool(props, "svc.source.startup.probe"),
     schemaEvolution: oneOf(props, "svc.source.schema.evolution", ["fail", "backward", "permissive"] as const),
     emitEnvelope: bool(props, "svc.source.emit.envelope"),
+    reconcileStateTopic: optionalStr(props, "svc.source.reconcile.state.topic") ??
+      "tablesync-reconcile-state",
     toleranceAll: optionalStr(props, "errors.tolerance") === "all",
   };
 }

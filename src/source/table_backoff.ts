@@ -76,6 +76,11 @@ export class TableBackoff {
   }
 
   /** Waits until the table's next request may go (or the signal aborts). */
+  /** When the next request may go (steady clock). */
+  get nextAt(): number {
+    return this.#nextAt;
+  }
+
   wait(signal: AbortSignal): Promise<void> {
     return sleepEndingOnAbort(this.#nextAt - steadyNow(), signal);
   }

@@ -36,6 +36,9 @@ import { RowHandler, type RowPosition } from "./row_handler.ts";
 import { idleAfter } from "./poll_batching.ts";
 import { HotTail } from "./hot_tail.ts";
 import { TimeBackwards, type TimeBackwardsAction } from "./time_backwards.ts";
+import type { ReconcileWiring } from "./reconcile/reconcile_wiring.ts";
+import { sleepEndingOnAbort } from "../common/delay.ts";
+import type { ReconcilePass } from "./reconcile/reconcile_pass.ts";
 
 export interface TablePollerOptions {
   readonly table: TableSettings;
@@ -82,6 +85,8 @@ export interface TablePollerOptions {
   readonly tailGuard?: (sysIds: readonly string[], signal: AbortSignal) => Promise<ReadonlySet<string>>;
   /** Watch for the instance going back in time (time_backwards.ts). Default true. */
   readonly watchTime?: boolean;
+  /** Background reconcile passes between polls (reconcile/); none = off. */
+  readonly reconcile?: ReconcileWiring;
 }
 
 /** What one step did: records queued, and whether a sweep reached its high-water mark (the table caught up). */
@@ -126,6 +131,8 @@ export class TablePoller {
   readonly #tail: HotTail;
   /** Watches for the instance going back in time (time_backwards.ts). */
   readonly #backwards: TimeBackwards;
+  /** The table's reconcile passes, run while it waits for its next poll. */
+  readonly reconcile: ReconcilePass | null;
 
   constructor(o: TablePollerOptions, keepRaw: ReadonlySet<string>) {
     this.#o = o;
@@ -153,6 +160,7 @@ export class TablePoller {
       signal: o.signal,
     });
     this.#backwards = new TimeBackwards({ ...o, warned: (m) => o.progress?.warned?.(m) });
+    this.reconcile = o.reconcile?.(this.#pages, (row) => this.#rows.shaped(row), this.#streaming) ?? null;
   }
 
   get alias(): string {
@@ -196,6 +204,7 @@ export class TablePoller {
     }).run(this.#o.backfill ?? null, this.#cursor);
     if (handover !== undefined) this.#moveTo(handover);
     while (!signal.aborted) {
+      await this.#reconcileWhileWaiting();
       await this.#backoff.wait(signal);
       if (signal.aborted) break;
       const later = this.#sweep === null ? this.#o.schedule?.postponedTo(steadyNow()) : null;
@@ -221,6 +230,17 @@ export class TablePoller {
     }
     this.#ahead.cancel();
     context.logger.debug({ ...this.#labels }, "table poller stopped");
+  }
+
+  /** While the table waits for its next poll: reconcile pages that fit before it (reconcile_pass.ts). */
+  async #reconcileWhileWaiting(): Promise<void> {
+    const pass = this.reconcile;
+    if (pass === null || this.#sweep !== null) return;
+    for (;;) {
+      const remaining = this.#backoff.nextAt - steadyNow();
+      if (remaining <= 0 || this.#o.signal.aborted) return;
+      if (!(await pass.work(remaining))) await sleepEndingOnAbort(Math.min(remaining, 250), this.#o.signal);
+    }
   }
 
   /** A sweep ended (or found nothing to do): the next one waits the poll interval the scheduler gives. */

@@ -29,6 +29,8 @@ import { TablePoller } from "./table_poller.ts";
 import { pollBatchingFor } from "./poll_batching.ts";
 import { PollScheduler } from "./poll_scheduler.ts";
 import { parseTypedFields, type TypedType } from "./typed_coercion.ts";
+import { openRecorder, reconcileWiring } from "./reconcile/reconcile_wiring.ts";
+import { StateRecorder } from "./reconcile/state_recorder.ts";
 
 /** Longest `poll()` waits for records before returning an empty list to the driver. */
 const MAX_POLL_WAIT_MS = 1000;
@@ -63,6 +65,9 @@ export class TableSourceTask implements SourceTask {
   #ledgers = new Map<string, OverlapLedger>();
   /** The same ledgers by partition object. */
   readonly #ledgerOf = new WeakMap<SourcePartition, OverlapLedger>();
+  /** Writes the reconcile state as records are acknowledged, when some table reconciles (reconcile/). */
+  #recorder: StateRecorder | null = null;
+  #logger: SourceTaskContext["logger"] | null = null;
 
   constructor(private readonly options: TableSourceTaskOptions = {}) {
     this.#pageBudget = new PageBudget(options.pageBudgetBytes);
@@ -80,6 +85,7 @@ export class TableSourceTask implements SourceTask {
     this.#unlink = () => context.signal.removeEventListener("abort", onAbort);
     const signal = this.#abort.signal;
 
+    this.#logger = context.logger;
     const settings = sourceSettingsFromProps(props);
     const client = await TableClient.create(instanceOptionsFromProps(props));
     this.#client = client;
@@ -101,6 +107,15 @@ export class TableSourceTask implements SourceTask {
 
     const alignIdlePoll = pollBatchingFor(settings, client, context.logger);
     const scheduler = new PollScheduler(client.http.budget, settings.pollIntervalMaxMs ?? 0);
+    const recorder = this.#recorder = await openRecorder(
+      settings.tables,
+      settings.reconcileStateTopic,
+      context,
+    );
+    const roomLeft = () => {
+      const rule = client.http.budget?.snapshot();
+      return !rule || rule.limit <= 0 || rule.remainingEstimate > Math.max(10, rule.limit / 10);
+    };
     this.#scheduler = scheduler;
     for (const table of settings.tables) {
       const partition = sourcePartition(table.table, instance, table);
@@ -122,6 +137,22 @@ export class TableSourceTask implements SourceTask {
       const values = valueBuilderFor(table, settings, typedFields, context);
       const envelope = settings.emitEnvelope ? new Envelope(table.table, instance) : null;
       const keepRaw = keptRaw(table, settings, typedFields);
+      const records = new RecordBuilder({
+        topic: table.topic,
+        table: table.table,
+        instance,
+        schemaMode: settings.schemaMode,
+        partition,
+        values,
+        envelope,
+        observe: recorder && table.reconcileIntervalSeconds > 0
+          ? (record, row) =>
+            recorder.note(
+              record,
+              StateRecorder.entryOf(row, record, table.timestampField, table.modCountField),
+            )
+          : undefined,
+      });
       const progress = this.#track(
         new ProgressTracker(table, committed, clock, Date.now, settings.safetyLagSeconds),
       );
@@ -155,15 +186,7 @@ export class TableSourceTask implements SourceTask {
           sentInOverlap,
           ledger,
           backfill,
-          records: new RecordBuilder({
-            topic: table.topic,
-            table: table.table,
-            instance,
-            schemaMode: settings.schemaMode,
-            partition,
-            values,
-            envelope,
-          }),
+          records,
           queue: this.#queue,
           pageBudget: this.#pageBudget,
           signal,
@@ -175,6 +198,19 @@ export class TableSourceTask implements SourceTask {
           tailGuard: deletes
             ? (ids, signal) => unreadDeletions(client, table, deletes.horizon, ids, signal)
             : undefined,
+          reconcile: recorder
+            ? reconcileWiring({
+              table,
+              context,
+              recorder,
+              records,
+              values,
+              envelope,
+              queue: this.#queue,
+              partition,
+              roomLeft,
+            })
+            : undefined,
         }, keepRaw),
       );
       if (deletes) {
@@ -183,6 +219,11 @@ export class TableSourceTask implements SourceTask {
       }
     }
     scheduler.open();
+    for (const [i, poller] of this.#pollers.entries()) {
+      const tracker = this.#trackers[i];
+      const pass = poller.reconcile;
+      if (pass && tracker) tracker.reconcile = () => pass.progress();
+    }
     this.#reporter = new ProgressReporter(this.#trackers, context, (name) => async (query) => {
       const result = await aggregateCount(client.http, name, query, signal);
       if ("count" in result) return result.count;
@@ -256,7 +297,14 @@ export class TableSourceTask implements SourceTask {
       ledger = this.#ledgers.get(partitionKey(partition));
       if (ledger) this.#ledgerOf.set(partition, ledger);
     }
-    return ledger?.whenAcknowledged(record) ?? null;
+    const ledgerDone = ledger?.whenAcknowledged(record) ?? null;
+    const stateDone = this.#recorder?.acknowledged(record) ?? null;
+    if (stateDone === null) return ledgerDone;
+    if (ledgerDone === null) return stateDone;
+    return () => {
+      ledgerDone();
+      stateDone();
+    };
   }
 
   /** Graceful stop: each table's final offset lists the versions sent inside its overlap window. */
@@ -268,12 +316,27 @@ export class TableSourceTask implements SourceTask {
     });
   }
 
+  /** POST /connectors/<n>/tables/<alias>/reconcile: the table's pass starts at its next idle moment. */
+  reconcileNow(alias: string): void {
+    for (const p of this.#pollers) {
+      if (p.alias !== alias || !p.reconcile) continue;
+      const started = p.reconcile.requestNow();
+      this.#logger?.info(
+        { alias },
+        started
+          ? `reconcile pass of table alias ${alias} requested over REST`
+          : `reconcile pass of table alias ${alias} requested over REST while one runs: ignored`,
+      );
+    }
+  }
+
   async stop(): Promise<void> {
     this.#abort.abort();
     this.#reporter?.stop();
     this.#queue.discard();
     await Promise.all(this.#loops);
     this.#scheduler?.close();
+    await this.#recorder?.state.close();
     this.#unlink();
     this.#client?.close();
     this.#client = null;

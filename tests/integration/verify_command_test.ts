@@ -9,17 +9,11 @@ import { startDaemonProcess } from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
-
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+import { runVerify } from "../support/verify_command.ts";
 
 async function verify(configPath: string): Promise<{ code: number; out: string }> {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", MAIN, "verify", "--config", configPath, "--connector", "checked"],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const out = new TextDecoder().decode(stdout);
-  assertEquals(new TextDecoder().decode(stderr).match(/^error: .*/m)?.[0] ?? null, null);
+  const { code, out, err } = await runVerify(configPath, "checked");
+  assertEquals(err.match(/^error: .*/m)?.[0] ?? null, null);
   return { code, out };
 }
 

@@ -72,6 +72,8 @@ Deno.test("names, warnings, traces and errors are rendered as text", () => {
       lagSeconds: 3,
       lastError: { message: evil, at: evil },
       warning: { message: `went back in time ${evil}`, at: "2026-01-01T00:00:00.000Z" },
+      verifiedThrough: "2026-01-01T00:00:00.000Z",
+      lastRepairs: 4,
       perSecond: 2.5,
       points: [{ t: 1000, perSecond: 2 }, { t: 2000, perSecond: 3 }],
     }],
@@ -82,6 +84,7 @@ Deno.test("names, warnings, traces and errors are rendered as text", () => {
   assert(!html.includes("<script>"), "markup from a name reached the page");
   assertStringIncludes(html, 'data-health="DEGRADED"');
   assertStringIncludes(html, "1 of 2 tasks failed");
+  assertStringIncludes(html, '<td class="verified">2026-01-01T00:00:00.000Z (4 repaired)</td>');
   // The card's health comes first and the connector's own state after it, named as such.
   const heading = /<h2>.*<\/h2>/s.exec(html)![0].replace(/<[^>]*>/g, " ").replace(/\s+/g, " ");
   assertStringIncludes(heading, "DEGRADED 1 of 2 tasks failed connector RUNNING");

@@ -1,6 +1,6 @@
 /** Source connector properties, framework level (per-table properties are in table.ts). */
 import { group, type PropertyDef } from "../def.ts";
-import { identifierList, range } from "../validators.ts";
+import { identifierList, range, topicName } from "../validators.ts";
 
 const source = group("Source");
 
@@ -152,6 +152,24 @@ export const SOURCE_DEFS: readonly PropertyDef[] = [
     {
       default: "fail",
       validValues: ["fail", "backward", "permissive"],
+    },
+  ),
+  source(
+    "svc.source.reconcile.interval.seconds",
+    "INT",
+    "Seconds between background reconcile passes of each table (a walk of the table in sys_id order that re-sends silently changed and missing rows and tombstones rows gone; docs/reconcile.md). 0 = off.",
+    {
+      default: "86400",
+      validator: range(0),
+    },
+  ),
+  source(
+    "svc.source.reconcile.state.topic",
+    "STRING",
+    "Compacted topic of the reconcile passes' comparison state (16 partitions, created on first use): per row its version and a digest of what was sent.",
+    {
+      default: "tablesync-reconcile-state",
+      validator: topicName,
     },
   ),
   source(

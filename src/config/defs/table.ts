@@ -106,6 +106,12 @@ export function tableDefs(alias: string): PropertyDef[] {
       validator: range(1),
     }),
     table(
+      key("reconcile.interval.seconds"),
+      "INT",
+      "Overrides svc.source.reconcile.interval.seconds for this table (0 = no background reconcile passes).",
+      { default: null, validator: range(0) },
+    ),
+    table(
       key("capture.deletes"),
       "BOOLEAN",
       "Also emit deletions: sys_audit DELETED rows of this table become tombstones keyed by sys_id (with the envelope on, an op 'd' record first); RECOVERED rows re-emit the row. Read with their own cursor and source partition. The integration user needs read access to sys_audit (role audit_viewer or admin). Not for database views.",

@@ -210,6 +210,11 @@ export class TaskRunner {
     this.#post({ type: "logSettings", settings });
   }
 
+  /** A source task starts a reconcile pass of the table `alias` (POST /connectors/<n>/tables/<alias>/reconcile). */
+  reconcile(alias: string): void {
+    this.#post({ type: "reconcile", alias });
+  }
+
   /** The task reports each topic again on its next use (PUT /connectors/<name>/topics/reset). */
   resetTopics(): void {
     this.#post({ type: "resetTopics" });

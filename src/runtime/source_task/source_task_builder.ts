@@ -15,6 +15,8 @@ import { TopicRetention } from "./topic_retention.ts";
 import { newTask } from "../task/task_factories.ts";
 import { setUpExactlyOnce } from "./exactly_once_task.ts";
 import type { BuiltTask, TaskEnvironment } from "../task/task_environment.ts";
+import { openStateTopic } from "./state_topic_store.ts";
+import { readTopicValues } from "./topic_values_reader.ts";
 
 export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> {
   const { msg, log, config, props, kafka, kafkaOptions, errors, dlq, worker, stopSignal } = env;
@@ -46,6 +48,8 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
       }, true);
     },
     reportProgress: (tables) => env.post({ type: "progress", tables }),
+    stateTopic: (name, partitions) => openStateTopic(kafka, producer, name, partitions, log),
+    readTopicValues: (topic, visit) => readTopicValues(kafka, env.converters, topic, visit),
   };
   const creationWanted = topicCreationEnabled(config) && worker["topic.creation.enable"] !== "false";
   const retention = new TopicRetention({
@@ -74,6 +78,7 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
   return {
     driver,
     start: () => task.start(config, props, context),
+    reconcile: (alias) => task.reconcileNow?.(alias),
     cleanup: async () => {
       await task.stop().catch((e) => log.warn({ err: e }, "task stop failed"));
       retention.close();

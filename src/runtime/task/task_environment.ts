@@ -60,6 +60,8 @@ export interface BuiltTask {
   /** Starts the connector task (the driver exists before, so a pause arriving meanwhile applies to it). */
   readonly start: () => Promise<void>;
   readonly cleanup: () => Promise<void>;
+  /** A source task's reconcile pass of one table, started now. */
+  readonly reconcile?: (alias: string) => void;
 }
 
 export interface EnvironmentHooks {

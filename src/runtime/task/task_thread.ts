@@ -51,6 +51,8 @@ let driver: SourceDriver | SinkDriver | null = null;
 let pauseWanted = false;
 let running: Promise<void> | null = null;
 let cleanup: (() => Promise<void>) | null = null;
+/** Starts a source table's reconcile pass now. */
+let reconcile: ((alias: string) => void) | null = null;
 let metrics = new MetricsRegistry();
 let metricsTimer: ReturnType<typeof setInterval> | undefined;
 const activeTopics = new ActiveTopics((topics) => post({ type: "topics", topics }));
@@ -84,6 +86,9 @@ self.onmessage = (event: MessageEvent<MainToTaskThread>) => {
       break;
     case "resetTopics":
       activeTopics.reset();
+      break;
+    case "reconcile":
+      reconcile?.(message.alias);
       break;
   }
 };
@@ -123,6 +128,7 @@ async function start(msg: StartMessage): Promise<void> {
   driver = built.driver;
   await built.start();
   cleanup = built.cleanup;
+  reconcile = built.reconcile ?? null;
 
   if (pauseWanted) driver.pause();
   post({ type: "state", state: pauseWanted ? "PAUSED" : "RUNNING" });

@@ -40,6 +40,7 @@ export type MainToTaskThread =
   | { type: "resume" }
   | { type: "logSettings"; settings: LogSettings }
   | { type: "resetTopics" }
+  | { type: "reconcile"; alias: string }
   | { type: "stop"; budget: TaskStopBudget };
 
 export type TaskRunState = "RUNNING" | "PAUSED" | "FAILED";

@@ -53,5 +53,6 @@ export function auditTableSettings(table: TableSettings, startTimestamp: string)
     pollIntervalMs: table.pollIntervalMs,
     backfillParallelism: 1,
     captureDeletes: false,
+    reconcileIntervalSeconds: 0,
   };
 }

@@ -1,0 +1,106 @@
+/**
+ * What a reconcile pass costs through the daemon: a table of `--rows` rows (simulator in this process, Kafka
+ * broker and daemon in their own) is streamed to its topic, then passes are started over REST and measured:
+ * the first (it seeds the state from the topic), one over the unchanged table, and one after 0.1 % of the rows
+ * were updated silently. Per pass: instance requests and rows returned (the simulator's counters) beside the
+ * raw page floor (rows ÷ batch size), the daemon's CPU seconds, its RSS sampled during the pass (peak) and the
+ * repairs. Never asserted.
+ *
+ *   deno run -A bench/reconcile.ts [--rows 100000] [--batch 1000]
+ */
+import { startSimulator } from "../src/sim/mod.ts";
+import {
+  arg,
+  cpuSeconds,
+  currentRss,
+  fmt,
+  startBrokerProcess,
+  startDaemonProcess,
+} from "./support/processes.ts";
+
+const rows = arg("rows", 100_000);
+const batch = arg("batch", 1000);
+const sim = await startSimulator({ port: 0, seed: { incident: rows }, users: ["admin:bench-pass"] });
+const broker = await startBrokerProcess("bench.incident:4");
+const daemon = await startDaemonProcess({
+  worker: { "bootstrap.servers": broker.bootstrap, "listeners": "http://127.0.0.1:0" },
+  connectors: [{
+    name: "bench",
+    config: {
+      "connector.class": "TableSourceConnector",
+      "svc.url": sim.url,
+      "svc.auth.username": "admin",
+      "svc.auth.password": "bench-pass",
+      "svc.tables": "incident",
+      "svc.table.incident.name": "incident",
+      "svc.table.incident.topic": "bench.incident",
+      "svc.table.incident.fields": "sys_id,sys_updated_on,sys_mod_count,short_description,state,priority",
+      "svc.source.batch.size": batch,
+      "svc.source.reconcile.interval.seconds": 86400,
+      "svc.source.reconcile.state.topic": "bench-reconcile-state",
+    },
+  }],
+});
+
+type Table = {
+  rows_emitted: number;
+  phase: string;
+  reconcile?: {
+    last_pass: { ended_at: string; rows_compared: number; repairs: Record<string, number> } | null;
+    running: unknown;
+  };
+};
+const table = async (): Promise<Table | undefined> =>
+  (await (await fetch(`${daemon.url}/connectors/bench/tables`)).json())[0];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+while (((await table())?.rows_emitted ?? 0) < rows || (await table())?.phase !== "streaming") {
+  await sleep(1000);
+}
+console.log(`${fmt(rows)} rows streamed; raw page floor ${fmt(Math.ceil(rows / batch))} requests a pass`);
+
+async function pass(label: string): Promise<void> {
+  const before = (await table())?.reconcile?.last_pass?.ended_at ?? "";
+  const requests0 = sim.counters.requests,
+    returned0 = sim.counters.rowsReturned,
+    cpu0 = cpuSeconds(daemon.pid);
+  const started = performance.now();
+  for (;;) {
+    const res = await fetch(`${daemon.url}/connectors/bench/tables/incident/reconcile`, { method: "POST" });
+    await res.body?.cancel();
+    if (res.status === 202) break;
+    await sleep(500);
+  }
+  let peak = currentRss(daemon.pid);
+  let last;
+  for (;;) {
+    last = (await table())?.reconcile?.last_pass;
+    if (last && last.ended_at > before) break;
+    peak = Math.max(peak, currentRss(daemon.pid));
+    await sleep(200);
+  }
+  const requests = sim.counters.requests - requests0;
+  console.log(
+    `${label}: ${fmt((performance.now() - started) / 1000, 1)} s, ${
+      fmt(requests)
+    } requests (incl. the stream's polls; ` +
+      `${fmt(requests / Math.ceil(rows / batch), 2)} × floor), ${
+        fmt(sim.counters.rowsReturned - returned0)
+      } rows returned, ` +
+      `daemon CPU ${fmt(cpuSeconds(daemon.pid) - cpu0, 1)} s, RSS peak ${fmt(peak / 1048576)} MiB, ` +
+      `${fmt(last.rows_compared)} compared, repairs ${JSON.stringify(last.repairs)}`,
+  );
+}
+
+await pass("first pass (seeds the state from the topic)");
+await pass("unchanged");
+const ids = sim.table("incident").sysIds();
+for (let i = 0; i < rows / 1000; i++) {
+  sim.drift.silentUpdate("incident", ids[Math.floor((i * ids.length) / (rows / 1000))], {
+    short_description: `drift ${i}`,
+  });
+}
+await pass("0.1 % silently updated");
+await daemon.stop();
+await broker.stop();
+await sim.stop();

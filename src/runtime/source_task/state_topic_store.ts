@@ -1,0 +1,149 @@
+/**
+ * A task's state topic (connect/state_topic.ts) over the task's Kafka client: created compacted on first use
+ * with the partitions the task asks for (broker-default replication), written through the task's producer in
+ * batches (keys and values UTF-8, each entry to the partition it names), and read one partition at a time by a
+ * consumer of a group of its own that pauses every other partition and never commits.
+ */
+import type { StateTopic, StateTopicEntry } from "../../connect/state_topic.ts";
+import type { KafkaClient, Producer, TopicPartition } from "../../kafka/mod.ts";
+import type { Logger } from "../../observability/log.ts";
+
+/** Entries sent in one request at most. */
+const BATCH_ENTRIES = 500;
+/** How long queued entries wait for others before they are sent. */
+const LINGER_MS = 200;
+/** Longest a partition read may take before it fails (the pass is tried again later). */
+const READ_TIMEOUT_MS = 120_000;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export async function openStateTopic(
+  kafka: KafkaClient,
+  producer: Producer,
+  topic: string,
+  partitions: number,
+  log: Logger,
+): Promise<StateTopic> {
+  const admin = await kafka.admin();
+  try {
+    if (!(await admin.topicExists(topic))) {
+      const created = await admin.createTopic(topic, {
+        partitions,
+        replicationFactor: -1,
+        configs: { "cleanup.policy": "compact" },
+      });
+      if (created) log.info({ topic, partitions }, `created state topic ${topic}`);
+    }
+    const have = (await admin.partitionsFor(topic)).length;
+    if (have !== partitions) {
+      throw new Error(
+        `state topic ${topic} has ${have} partitions, not the ${partitions} it needs: delete it`,
+      );
+    }
+  } finally {
+    await admin.close().catch(() => {});
+  }
+  return new KafkaStateTopic(kafka, producer, topic);
+}
+
+class KafkaStateTopic implements StateTopic {
+  #queued: StateTopicEntry[] = [];
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  /** The send in flight (they go one after another). */
+  #sending: Promise<void> = Promise.resolve();
+  #failure: Error | null = null;
+
+  constructor(
+    private readonly kafka: KafkaClient,
+    private readonly producer: Producer,
+    private readonly topic: string,
+  ) {}
+
+  write(entries: readonly StateTopicEntry[]): void {
+    this.#queued.push(...entries);
+    if (this.#queued.length >= BATCH_ENTRIES) this.#send();
+    else this.#timer ??= setTimeout(() => this.#send(), LINGER_MS);
+  }
+
+  #send(): Promise<void> {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    const batch = this.#queued;
+    this.#queued = [];
+    if (batch.length === 0) return this.#sending;
+    this.#sending = this.#sending.then(() =>
+      this.producer.send(batch.map((e) => ({
+        topic: this.topic,
+        partition: e.partition,
+        key: encoder.encode(e.key),
+        value: e.value === null ? null : encoder.encode(e.value),
+      }))).then(() => {}, (error) => {
+        this.#failure = error instanceof Error ? error : new Error(String(error));
+      })
+    );
+    return this.#sending;
+  }
+
+  async flush(): Promise<void> {
+    await this.#send();
+    const failure = this.#failure;
+    this.#failure = null;
+    if (failure) throw new Error(`writing state topic ${this.topic} failed: ${failure.message}`);
+  }
+
+  async readPartition(partition: number, visit: (key: string, value: string | null) => void): Promise<void> {
+    const admin = await this.kafka.admin();
+    let end = 0, start = 0;
+    try {
+      const marks = (await admin.fetchTopicOffsets(this.topic)).find((w) => w.partition === partition);
+      end = marks?.high ?? 0;
+      start = marks?.low ?? 0;
+    } finally {
+      await admin.close().catch(() => {});
+    }
+    if (end <= start) return;
+    const { promise: done, resolve } = Promise.withResolvers<void>();
+    const passed = (p: number, next: number) => {
+      if (p === partition && next >= end) resolve();
+    };
+    const others = (assigned: TopicPartition[]) => assigned.filter((tp) => tp.partition !== partition);
+    let consumer: Awaited<ReturnType<KafkaClient["consumer"]>> | null = null;
+    consumer = await this.kafka.consumer({ topics: [this.topic] }, {
+      groupId: `tablesync-state-${crypto.randomUUID()}`,
+      autoOffsetReset: "earliest",
+    }, {
+      onPartitionsAssigned: (assigned) => {
+        const paused = others(assigned);
+        if (consumer && paused.length > 0) consumer.pause(paused);
+      },
+    });
+    try {
+      await consumer.run((batch) => {
+        if (batch.partition !== partition) return Promise.resolve();
+        for (const r of batch.records) {
+          if (r.offset >= end || r.key === null) continue;
+          visit(decoder.decode(r.key), r.value === null ? null : decoder.decode(r.value));
+        }
+        const last = batch.records[batch.records.length - 1];
+        if (last) passed(partition, last.offset + 1);
+        return Promise.resolve();
+      }, { onPosition: ({ partition: p, offset }) => passed(p, offset) });
+      const paused = others(consumer.assignment());
+      if (paused.length > 0) consumer.pause(paused);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = await Promise.race([
+        done.then(() => false),
+        new Promise<boolean>((r) => timer = setTimeout(() => r(true), READ_TIMEOUT_MS)),
+      ]);
+      clearTimeout(timer);
+      if (late) throw new Error(`reading partition ${partition} of ${this.topic} did not reach its end`);
+    } finally {
+      await consumer.close().catch(() => {});
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.flush().catch(() => {});
+  }
+}

@@ -1,0 +1,343 @@
+/**
+ * One table's background reconcile passes. A pass walks the table's sys id ranges (state_entry.ts) in order; for
+ * each it reads the range's state entries (one partition of the state topic, in the background: no instance
+ * request), then the range's rows in keyset pages (`<query>^sys_id>=lo^sys_id<hi[^sys_id>last]^ORDERBYsys_id`,
+ * the table's fields), builds each row's record as the stream would and merges (merge.ts). Each repair goes to
+ * the task's queue as a record of the table (key, value, headers as the stream's, plus `tablesync.repair=<kind>`)
+ * carrying the table's current offset, so it never moves the cursor; a deletion is a tombstone (after a delete
+ * envelope with `svc.source.emit.envelope=true`).
+ *
+ * Budget: the table poller asks for a page only while the table waits for its next poll and the last page's
+ * time fits before it (table_poller.ts), and `work` declines while the rate-limit rule has little room left, so
+ * a pass never holds up a sweep. Memory: one range's entries and one page at a time.
+ */
+import { Header } from "../../connect/headers.ts";
+import { type SourcePartition, SourceRecord } from "../../connect/record.ts";
+import { Schema as Schemas } from "../../connect/schema.ts";
+import type { SourceTaskContext } from "../../connect/task_api.ts";
+import type { ReconcileProgress } from "../../connect/table_progress.ts";
+import { steadyNow } from "../../common/steady_clock.ts";
+import { condition, EncodedQuery, type TableRow } from "../../instance/mod.ts";
+import type { Envelope } from "../envelope.ts";
+import type { PageReader } from "../page_reader.ts";
+import type { RecordBuilder } from "../record_builder.ts";
+import type { RecordQueue } from "../record_queue.ts";
+import type { RowPosition } from "../row_handler.ts";
+import { readRowCursor } from "../row_cursor.ts";
+import { compareCursors } from "../cursor.ts";
+import { FieldValueError, type RowValueBuilder } from "../schema_modes/mod.ts";
+import type { TableSettings } from "../settings.ts";
+import { type ComparedRow, deletedIn, mergeRows, type Repair, REPAIR_KINDS } from "./merge.ts";
+import { StateRecorder } from "./state_recorder.ts";
+import { seedMarkerKey } from "./state_seed.ts";
+import { decodeEntry, rangeAt, STATE_PARTITIONS, type StateEntry, sysIdOfKey } from "./state_entry.ts";
+
+export const HEADER_REPAIR = "tablesync.repair";
+/** How long a failed pass waits before it starts again. */
+const RETRY_MS = 60_000;
+/** A page is asked for only when this multiple of the last page's time is left before the next poll. */
+const PAGE_TIME_MARGIN = 1.5;
+
+export interface ReconcilePassOptions {
+  readonly table: TableSettings;
+  readonly context: SourceTaskContext;
+  readonly tableId: string;
+  readonly recorder: StateRecorder;
+  readonly pages: PageReader;
+  readonly shaped: (row: TableRow) => TableRow;
+  readonly records: Pick<RecordBuilder, "startPage" | "build">;
+  readonly values: RowValueBuilder;
+  readonly envelope: Envelope | null;
+  readonly queue: RecordQueue;
+  readonly position: RowPosition;
+  readonly partition: SourcePartition;
+  /** Time between passes; 0 = only on demand. */
+  readonly intervalMs: number;
+  /** False while the host's rate-limit rule has little room left. */
+  readonly roomLeft: () => boolean;
+  /** Seeds the table's state from its topic (state_seed.ts); none = a table without state starts empty. */
+  readonly seed?: () => Promise<number>;
+}
+
+interface Running {
+  readonly startedAt: number;
+  range: number;
+  state: Map<string, StateEntry> | null;
+  loading: boolean;
+  failure: Error | null;
+  after: string | null;
+  compared: number;
+  readonly repairs: Record<string, number>;
+}
+
+export class ReconcilePass {
+  readonly #o: ReconcilePassOptions;
+  readonly #labels: Record<string, string>;
+  #dueAt: number;
+  #pass: Running | null = null;
+  #pageMs = 0;
+  #verifiedThrough: string | null = null;
+  #last: ReconcileProgress["last_pass"] = null;
+
+  constructor(o: ReconcilePassOptions) {
+    this.#o = o;
+    this.#labels = { table: o.table.table, alias: o.table.alias };
+    this.#dueAt = o.intervalMs > 0 ? steadyNow() + o.intervalMs : Infinity;
+  }
+
+  /** Starts a pass at the next idle moment; false when one is running already. */
+  requestNow(): boolean {
+    if (this.#pass !== null) return false;
+    this.#dueAt = steadyNow();
+    return true;
+  }
+
+  progress(): ReconcileProgress {
+    const p = this.#pass;
+    return {
+      verified_through: this.#verifiedThrough,
+      last_pass: this.#last,
+      running: p === null ? null : { ranges_done: p.range, ranges: STATE_PARTITIONS },
+    };
+  }
+
+  /**
+   * Does one step of a pass if one is due and a page fits in `remainingMs` (the time before the table's next
+   * poll); returns false when it did nothing that took time (the caller waits instead).
+   */
+  async work(remainingMs: number): Promise<boolean> {
+    let p = this.#pass;
+    if (p === null) {
+      if (steadyNow() < this.#dueAt || this.#o.position.cursor() === null) return false;
+      p = this.#pass = this.#start();
+    }
+    if (p.failure !== null) {
+      this.#failed(p.failure);
+      return false;
+    }
+    if (p.state === null) {
+      if (!p.loading) this.#load(p);
+      return false;
+    }
+    if (remainingMs < this.#pageMs * PAGE_TIME_MARGIN || !this.#o.roomLeft()) return false;
+    const started = steadyNow();
+    try {
+      await this.#page(p);
+    } catch (error) {
+      this.#failed(error instanceof Error ? error : new Error(String(error)));
+    }
+    this.#pageMs = steadyNow() - started;
+    return true;
+  }
+
+  #start(): Running {
+    const t = this.#o.table;
+    this.#o.context.logger.info(
+      { ...this.#labels },
+      `reconcile pass of ${t.table} (alias ${t.alias}) starts`,
+    );
+    return {
+      startedAt: Date.now(),
+      range: 0,
+      state: null,
+      loading: false,
+      failure: null,
+      after: null,
+      compared: 0,
+      repairs: Object.fromEntries(REPAIR_KINDS.map((k) => [k, 0])),
+    };
+  }
+
+  /** Reads the range's entries of this table in the background (seeding the state first when it has none). */
+  #load(p: Running): void {
+    p.loading = true;
+    this.#loadRange(p.range)
+      .then(
+        (state) => p.state = state,
+        (error) => p.failure = error instanceof Error ? error : new Error(String(error)),
+      )
+      .finally(() => p.loading = false);
+  }
+
+  async #loadRange(range: number): Promise<Map<string, StateEntry>> {
+    await this.#o.recorder.state.flush();
+    const read = await this.#readRange(range);
+    if (range !== 0 || read.seeded || !this.#o.seed) return read.state;
+    const t = this.#o.table;
+    const records = await this.#o.seed();
+    this.#o.context.logger.info(
+      { ...this.#labels, records },
+      `reconcile state of ${t.table} (alias ${t.alias}) seeded from topic ${t.topic} (${records} records read)`,
+    );
+    return (await this.#readRange(range)).state;
+  }
+
+  async #readRange(range: number): Promise<{ state: Map<string, StateEntry>; seeded: boolean }> {
+    const state = new Map<string, StateEntry>();
+    let seeded = false;
+    const { recorder, tableId } = this.#o;
+    const marker = seedMarkerKey(tableId);
+    await recorder.state.readPartition(range, (key, value) => {
+      if (key === marker) {
+        seeded = value !== null;
+        return;
+      }
+      const sysId = sysIdOfKey(tableId, key);
+      if (sysId === null) return;
+      const entry = value === null ? null : decodeEntry(value);
+      if (entry === null) state.delete(sysId);
+      else state.set(sysId, entry);
+    });
+    return { state, seeded };
+  }
+
+  #failed(error: Error): void {
+    this.#o.context.logger.warn(
+      { ...this.#labels, error: error.message },
+      `reconcile pass of ${this.#o.table.table} (alias ${this.#o.table.alias}) failed; trying again in ${
+        RETRY_MS / 1000
+      } s: ${error.message}`,
+    );
+    this.#pass = null;
+    this.#dueAt = steadyNow() + RETRY_MS;
+  }
+
+  async #page(p: Running): Promise<void> {
+    const t = this.#o.table;
+    const range = rangeAt(p.range);
+    const terms: string[] = [];
+    if (range.lo !== null) terms.push(condition(t.sysIdField, ">=", range.lo));
+    if (range.hi !== null) terms.push(condition(t.sysIdField, "<", range.hi));
+    if (p.after !== null) terms.push(condition(t.sysIdField, ">", p.after));
+    const query = EncodedQuery.parse(t.query).and(...terms).orderBy(t.sysIdField).toString();
+    const { page, limit, extractedAt, done } = await this.#o.pages.read({ query, count: false });
+    let read = 0;
+    const out: SourceRecord[] = [];
+    try {
+      for (const slice of page.slices) {
+        read += slice.length;
+        out.push(...this.#compare(slice.map(this.#o.shaped), extractedAt, p));
+      }
+    } finally {
+      done();
+    }
+    if (read >= limit) {
+      await this.#queue(out);
+      return;
+    }
+    // The range's last page: the entries no row matched are rows gone.
+    out.push(...deletedIn(p.state!).map((r) => this.#tombstones(r, p)).flat());
+    await this.#queue(out);
+    p.range++;
+    p.after = null;
+    p.state = null;
+    if (p.range >= STATE_PARTITIONS) this.#ended(p);
+  }
+
+  /** A slice's rows against the range's state: the repair records. */
+  #compare(rows: TableRow[], extractedAt: number, p: Running): SourceRecord[] {
+    const t = this.#o.table;
+    const stamp = this.#o.records.startPage(rows, extractedAt);
+    const cursor = this.#o.position.cursor();
+    const offset = this.#o.position.offset();
+    const compared: ComparedRow[] = [];
+    const built = new Map<string, { record: SourceRecord; entry: StateEntry }>();
+    for (const row of rows) {
+      const rc = readRowCursor(row, t.timestampField, t.sysIdField);
+      if (!rc.ok) {
+        // A bad row is the stream's to report; it is not a deletion either.
+        if (rc.sysId !== null) p.state!.delete(rc.sysId);
+        continue;
+      }
+      const c = rc.cursor;
+      p.after = c.sysId;
+      let record: SourceRecord;
+      try {
+        record = this.#o.records.build(row, c.sysId, c.epochMs, offset, stamp);
+      } catch (error) {
+        if (error instanceof FieldValueError) {
+          p.state!.delete(c.sysId);
+          continue;
+        }
+        throw error;
+      }
+      const entry = StateRecorder.entryOf(row, record, t.timestampField, t.modCountField);
+      built.set(c.sysId, { record, entry });
+      compared.push({
+        sysId: c.sysId,
+        updatedOn: entry.u,
+        modCount: entry.m,
+        digest: entry.d,
+        streamOwns: cursor === null || compareCursors(c, cursor) > 0,
+      });
+    }
+    p.compared += compared.length;
+    return mergeRows(compared, p.state!).map((repair) => {
+      const { record, entry } = built.get(repair.sysId)!;
+      const out = record.newRecord({});
+      out.headers.addString(HEADER_REPAIR, repair.kind);
+      this.#o.recorder.note(out, entry);
+      this.#count(p, repair);
+      return out;
+    });
+  }
+
+  /** A row gone: its tombstone, after a delete envelope when the envelope is on. */
+  #tombstones(repair: Repair, p: Running): SourceRecord[] {
+    this.#count(p, repair);
+    const t = this.#o.table;
+    const headers = [new Header(HEADER_REPAIR, Schemas.STRING_SCHEMA, repair.kind)];
+    const tombstone = new SourceRecord({
+      topic: t.topic,
+      kafkaPartition: null,
+      keySchema: Schemas.STRING_SCHEMA,
+      key: repair.sysId,
+      valueSchema: null,
+      value: null,
+      timestamp: Date.now(),
+      headers,
+      sourcePartition: this.#o.partition,
+      sourceOffset: this.#o.position.offset(),
+    });
+    const envelope = this.#o.envelope;
+    if (envelope === null) return [tombstone];
+    const image = { [t.sysIdField]: repair.sysId };
+    this.#o.values.preparePage([image]);
+    const value = envelope.wrapDelete(this.#o.values.build(image), Date.now());
+    return [tombstone.newRecord({ valueSchema: value.schema, value: value.value }), tombstone];
+  }
+
+  #count(p: Running, repair: Repair): void {
+    p.repairs[repair.kind]++;
+    this.#o.context.metrics.increment("tablesync_source_repairs_total", {
+      ...this.#labels,
+      kind: repair.kind,
+    });
+  }
+
+  async #queue(records: SourceRecord[]): Promise<void> {
+    if (records.length > 0) await this.#o.queue.put(records);
+  }
+
+  #ended(p: Running): void {
+    this.#pass = null;
+    this.#dueAt = this.#o.intervalMs > 0 ? steadyNow() + this.#o.intervalMs : Infinity;
+    const repaired = Object.values(p.repairs).reduce((a, b) => a + b, 0);
+    this.#verifiedThrough = new Date(p.startedAt).toISOString();
+    this.#last = { ended_at: new Date().toISOString(), rows_compared: p.compared, repairs: { ...p.repairs } };
+    this.#o.context.metrics.set(
+      "tablesync_source_verified_timestamp_seconds",
+      this.#labels,
+      Math.floor(p.startedAt / 1000),
+    );
+    const t = this.#o.table;
+    const line =
+      `reconcile pass of ${t.table} (alias ${t.alias}): ${p.compared} rows compared, ${repaired} repaired`;
+    if (repaired > 0) {
+      this.#o.context.logger.info(
+        { ...this.#labels, rows: p.compared, ...p.repairs },
+        `${line} (${REPAIR_KINDS.map((k) => `${k} ${p.repairs[k]}`).join(", ")})`,
+      );
+    } else this.#o.context.logger.debug({ ...this.#labels, rows: p.compared }, `${line}: equal`);
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Writes the reconcile state as the topic changes: each row record the table's record builder makes is noted with
+ * its version and digest, and once Kafka acknowledged it (the task's `whenAcknowledged`), its entry is written
+ * to the state topic; a tombstone deletes the entry. Only records are noted, never rows: the note is a few dozen
+ * bytes held until the ack.
+ */
+import type { SourceRecord } from "../../connect/record.ts";
+import type { StateTopic } from "../../connect/state_topic.ts";
+import type { TableRow } from "../../instance/mod.ts";
+import { rawValueOf } from "../display_value.ts";
+import { valueDigest } from "./digest.ts";
+import { encodeEntry, rangeOf, type StateEntry, stateKey } from "./state_entry.ts";
+
+export class StateRecorder {
+  readonly #notes = new WeakMap<SourceRecord, StateEntry>();
+  /** Table identity by the topic its records are built for. */
+  readonly #tables = new Map<string, string>();
+
+  constructor(readonly state: StateTopic) {}
+
+  /** A table's identity in the state: the connector and the topic whose latest state the entries mirror. */
+  static tableId(connector: string, topic: string): string {
+    return `${connector}/${topic}`;
+  }
+
+  addTable(topic: string, tableId: string): void {
+    this.#tables.set(topic, tableId);
+  }
+
+  /** The entry of a row's record (its version, and the digest of the value built for it). */
+  static entryOf(
+    row: TableRow,
+    record: SourceRecord,
+    timestampField: string,
+    modCountField: string,
+  ): StateEntry {
+    return {
+      u: String(rawValueOf(row[timestampField]) ?? ""),
+      m: String(rawValueOf(row[modCountField]) ?? ""),
+      d: valueDigest(record.value),
+    };
+  }
+
+  note(record: SourceRecord, entry: StateEntry): void {
+    this.#notes.set(record, entry);
+  }
+
+  /** What to do once Kafka acknowledged `record`, or null for a record that does not change the state. */
+  acknowledged(record: SourceRecord): (() => void) | null {
+    const tableId = this.#tables.get(record.topic);
+    if (tableId === undefined || typeof record.key !== "string") return null;
+    const sysId = record.key;
+    const entry = this.#notes.get(record);
+    if (entry === undefined && record.value !== null) return null;
+    const value = entry === undefined ? null : encodeEntry(entry);
+    return () => this.state.write([{ partition: rangeOf(sysId), key: stateKey(tableId, sysId), value }]);
+  }
+}
