@@ -24,7 +24,7 @@ import {
   TableClient,
   type TableRow,
 } from "../instance/mod.ts";
-import { createKafka, kafkaOptionsFromProperties, stripPrefix } from "../kafka/mod.ts";
+import { createKafka, kafkaOptionsFromProperties, readTopicToEnd, stripPrefix } from "../kafka/mod.ts";
 import type { KafkaClient } from "../kafka/mod.ts";
 import { logger } from "../observability/log.ts";
 import { sourceSettingsFromProps, type TableSettings } from "../source/settings.ts";
@@ -139,51 +139,10 @@ async function readTopic(
   timeoutMs: number,
 ): Promise<Latest> {
   const latest: Latest = new Map();
-  const admin = await kafka.admin();
-  const ends = new Map<number, number>();
-  try {
-    for (const { partition, low, high } of await admin.fetchTopicOffsets(topic)) {
-      if (high > low) ends.set(partition, high);
-    }
-  } finally {
-    await admin.close();
-  }
-  if (ends.size === 0) return latest;
-  const remaining = new Set(ends.keys());
-  const { promise: allRead, resolve } = Promise.withResolvers<void>();
-  const passed = (partition: number, next: number) => {
-    const end = ends.get(partition);
-    if (end !== undefined && next >= end && remaining.delete(partition) && remaining.size === 0) resolve();
-  };
-  const consumer = await kafka.consumer({ topics: [topic] }, {
-    groupId: `tablesync-verify-${crypto.randomUUID()}`,
-    autoOffsetReset: "earliest",
-    readCommitted: true,
-  });
-  try {
-    await consumer.run((batch) => {
-      for (const r of batch.records) {
-        if ((ends.get(batch.partition) ?? 0) <= r.offset) continue;
-        const { key, value } = decode(topic, r.key, r.value);
-        latest.set(key, value);
-      }
-      if (batch.records.length > 0) {
-        passed(batch.partition, batch.records[batch.records.length - 1].offset + 1);
-      }
-      return Promise.resolve();
-    }, { onPosition: ({ partition, offset }) => passed(partition, offset) });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<boolean>((r) => timer = setTimeout(() => r(true), timeoutMs));
-    const late = await Promise.race([allRead.then(() => false), timedOut]);
-    clearTimeout(timer);
-    if (late) {
-      throw new Error(
-        `reading ${topic} did not reach the end of partition(s) ${[...remaining]} in ${timeoutMs} ms`,
-      );
-    }
-  } finally {
-    await consumer.close();
-  }
+  await readTopicToEnd(kafka, topic, (k, v) => {
+    const { key, value } = decode(topic, k, v);
+    latest.set(key, value);
+  }, { groupPrefix: "tablesync-verify", timeoutMs });
   return latest;
 }
 

@@ -12,6 +12,7 @@
 export { createKafka, type CreateKafkaOptions } from "./client.ts";
 export { DEFAULT_PRODUCER_OPTIONS } from "./producer.ts";
 export { DeliveryTimeoutError } from "./delivery_retry.ts";
+export { type ReadToEndOptions, readTopicToEnd } from "./read_to_end.ts";
 export {
   isUnreachable as isKafkaUnreachable,
   unreachableReason as kafkaUnreachableReason,
