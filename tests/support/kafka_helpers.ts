@@ -183,7 +183,11 @@ export async function consumeToEndWithKcat(
     if (code === 0) return stdout;
     if (signal === null) throw new Error(`kcat failed (${code}): ${new TextDecoder().decode(stderr)}`);
     if (attempt === KCAT_READ_ATTEMPTS) {
-      throw new Error(`kcat did not reach the end of ${topic} in ${KCAT_READ_ATTEMPTS} tries of ${KCAT_READ_TIMEOUT_MS / 1000} s`);
+      throw new Error(
+        `kcat did not reach the end of ${topic} in ${KCAT_READ_ATTEMPTS} tries of ${
+          KCAT_READ_TIMEOUT_MS / 1000
+        } s`,
+      );
     }
   }
 }
