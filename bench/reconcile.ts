@@ -3,8 +3,9 @@
  * broker and daemon in their own) is streamed to its topic, then passes are started over REST and measured:
  * the first (it seeds the state from the topic), one over the unchanged table, and one after 0.1 % of the rows
  * were updated silently. Per pass: instance requests and rows returned (the simulator's counters) beside the
- * raw page floor (rows ÷ batch size), the daemon's CPU seconds, its RSS sampled during the pass (peak) and the
- * repairs. Never asserted.
+ * raw page floor (rows ÷ batch size), the bytes the instance answered, the state topic's size on the broker's
+ * disk (a pass reads it once, and a range again per window beyond its first), the daemon's CPU seconds, its RSS sampled during the pass
+ * (peak) and the repairs. Never asserted.
  *
  *   deno run -A bench/reconcile.ts [--rows 100000] [--batch 1000]
  */
@@ -63,6 +64,7 @@ async function pass(label: string): Promise<void> {
   const before = (await table())?.reconcile?.last_pass?.ended_at ?? "";
   const requests0 = sim.counters.requests,
     returned0 = sim.counters.rowsReturned,
+    bytes0 = sim.counters.bytesReturned,
     cpu0 = cpuSeconds(daemon.pid);
   const started = performance.now();
   for (;;) {
@@ -80,6 +82,7 @@ async function pass(label: string): Promise<void> {
     await sleep(200);
   }
   const requests = sim.counters.requests - requests0;
+  const mib = (n: number) => fmt(n / 1048576, 1);
   console.log(
     `${label}: ${fmt((performance.now() - started) / 1000, 1)} s, ${
       fmt(requests)
@@ -87,7 +90,10 @@ async function pass(label: string): Promise<void> {
       `${fmt(requests / Math.ceil(rows / batch), 2)} × floor), ${
         fmt(sim.counters.rowsReturned - returned0)
       } rows returned, ` +
-      `daemon CPU ${fmt(cpuSeconds(daemon.pid) - cpu0, 1)} s, RSS peak ${fmt(peak / 1048576)} MiB, ` +
+      `${mib(sim.counters.bytesReturned - bytes0)} MiB from the instance, state topic ${
+        mib(broker.topicBytes("bench-reconcile-state"))
+      } MiB on disk, ` +
+      `CPU ${fmt(cpuSeconds(daemon.pid) - cpu0, 1)} s, RSS peak ${fmt(peak / 1048576)} MiB, ` +
       `${fmt(last.rows_compared)} compared, repairs ${JSON.stringify(last.repairs)}`,
   );
 }

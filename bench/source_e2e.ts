@@ -16,6 +16,8 @@
  * poll, or `--eos-interval-ms N` for transaction.boundary=interval, offsets in a topic) beside at-least-once, in
  * `--eos-rounds` pairs (default 3); its end is when the
  * topic's last stable offsets stop moving (they count transaction markers too).
+ * `--reconcile-rounds` (default 2) pairs of one-table runs compare reconcile passes off and on (their state entry
+ * written per record on the streaming path).
  * `--latency-ms` adds that much latency to every simulator request: a latency-bound instance, where one table's
  * rate is about batch / (latency + transfer time) whatever the daemon does (see docs/scaling.md).
  *
@@ -39,6 +41,7 @@ const batch = arg("batch", 5000);
 const latencyMs = arg("latency-ms", 0);
 const oneTable = Deno.args.includes("--one-table");
 const eosRounds = arg("eos-rounds", 3);
+const reconcileRounds = arg("reconcile-rounds", 2);
 /** `--eos-interval-ms N`: the exactly-once runs use transaction.boundary=interval with N ms (default: poll). */
 const eosIntervalMs = arg("eos-interval-ms", 0);
 const baselineAt = Deno.args.indexOf("--baseline");
@@ -198,6 +201,25 @@ console.log(
     ((e2ePlain.cpu - produceCpu) / e2ePlain.rows * 100_000).toFixed(2)
   } s per 100k rows`,
 );
+
+// (c1) the reconcile state on the streaming path: with reconcile passes on, every acknowledged record also writes
+// its entry to the state topic (src/source/reconcile/state_recorder.ts). Pairs of runs, passes off then on (the
+// interval a day, so no pass runs during the backfill), so both meet the same load.
+for (let round = 1; round <= reconcileRounds; round++) {
+  const table = [{ alias: "incident", topic: "bench.e2e" }];
+  const off = await runDaemon(table, rows, {}, { quiet: true });
+  const on = await runDaemon(table, rows, { "svc.source.reconcile.interval.seconds": 86_400 }, {
+    quiet: true,
+  });
+  const per100k = (r: { cpu: number; rows: number }) => (r.cpu / r.rows * 100_000).toFixed(2);
+  console.log(
+    `reconcile state entries (round ${round}): passes on / off ${
+      ((on.rows / on.seconds) / (off.rows / off.seconds)).toFixed(2)
+    } of the rate; CPU per 100k rows ${per100k(on)} against ${per100k(off)} s; peak memory ${
+      fmt(on.peak / 1048576)
+    } against ${fmt(off.peak / 1048576)} MiB`,
+  );
+}
 
 // (c2) exactly-once beside at-least-once: the same table, records and offsets in one transaction per poll. Pairs
 // of runs, at-least-once then exactly-once, so both meet the same load of a shared machine; the median ratio

@@ -78,7 +78,7 @@ export async function startSimulatorProcess(
  */
 export async function startBrokerProcess(
   topics: string,
-): Promise<{ pid: number; bootstrap: string; stop(): Promise<void> }> {
+): Promise<{ pid: number; bootstrap: string; topicBytes(topic: string): number; stop(): Promise<void> }> {
   const broker = await launchKafkaBroker();
   console.log(describeBroker(broker));
   const kafka = new Kafka({
@@ -99,7 +99,25 @@ export async function startBrokerProcess(
   } finally {
     await admin.disconnect();
   }
-  return { pid: broker.pid, bootstrap: broker.bootstrapServers, stop: () => stopKafkaBroker(broker) };
+  return {
+    pid: broker.pid,
+    bootstrap: broker.bootstrapServers,
+    topicBytes: (topic) => topicBytesOnDisk(`${broker.dir}/data`, topic),
+    stop: () => stopKafkaBroker(broker),
+  };
+}
+
+/** The bytes of a topic's log segments in a broker's data directory (every partition). */
+function topicBytesOnDisk(dataDir: string, topic: string): number {
+  let bytes = 0;
+  for (const d of Deno.readDirSync(dataDir)) {
+    const partition = d.name.slice(topic.length + 1);
+    if (!d.isDirectory || !d.name.startsWith(`${topic}-`) || !/^\d+$/.test(partition)) continue;
+    for (const f of Deno.readDirSync(`${dataDir}/${d.name}`)) {
+      if (f.name.endsWith(".log")) bytes += Deno.statSync(`${dataDir}/${d.name}/${f.name}`).size;
+    }
+  }
+  return bytes;
 }
 
 /**

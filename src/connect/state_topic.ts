@@ -14,6 +14,8 @@ export interface StateTopicEntry {
 export interface StateTopic {
   /** Queues entries; they are sent in the background, a batch at a time. */
   write(entries: readonly StateTopicEntry[]): void;
+  /** Entries queued or in flight, not yet acknowledged (the writer's memory: a caller may wait for `flush`). */
+  backlog(): number;
   /** Resolves once every entry queued so far was acknowledged by Kafka. */
   flush(): Promise<void>;
   /**

@@ -103,7 +103,10 @@ export interface SourceTaskContext extends TaskContext {
    * Reads `topic` from its start to its end when reading began, each record's key and value decoded with the
    * task's converters (a tombstone's value is null); nothing is committed.
    */
-  readTopicValues?(topic: string, visit: (key: unknown, value: unknown) => void): Promise<void>;
+  readTopicValues?(
+    topic: string,
+    visit: (key: unknown, value: unknown) => void | Promise<void>,
+  ): Promise<void>;
 }
 
 /** A source partition with its offset: what a task commits, what the offset store keeps and lists over REST. */

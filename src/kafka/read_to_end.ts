@@ -17,7 +17,8 @@ export interface ReadToEndOptions {
 export async function readTopicToEnd(
   kafka: KafkaClient,
   topic: string,
-  visit: (key: Uint8Array | null, value: Uint8Array | null) => void,
+  /** Called per record in offset order; a promise it returns holds the read until it settles (backpressure). */
+  visit: (key: Uint8Array | null, value: Uint8Array | null) => void | Promise<void>,
   { groupPrefix, timeoutMs, missingAsEmpty = false }: ReadToEndOptions,
 ): Promise<void> {
   const admin = await kafka.admin();
@@ -43,13 +44,12 @@ export async function readTopicToEnd(
     readCommitted: true,
   });
   try {
-    await consumer.run((batch) => {
+    await consumer.run(async (batch) => {
       for (const r of batch.records) {
-        if ((ends.get(batch.partition) ?? 0) > r.offset) visit(r.key, r.value);
+        if ((ends.get(batch.partition) ?? 0) > r.offset) await visit(r.key, r.value);
       }
       const last = batch.records[batch.records.length - 1];
       if (last) passed(batch.partition, last.offset + 1);
-      return Promise.resolve();
     }, { onPosition: ({ partition, offset }) => passed(partition, offset) });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = await Promise.race([

@@ -1,6 +1,6 @@
 /**
- * Counters: requests, rows scanned versus returned (how much work a query cost), and requests in flight,
- * overall and per route, with their maxima (throttler tests assert "never more than N at once"); and what the
+ * Counters: requests, rows scanned versus returned (how much work a query cost), bytes of bodies sent, and
+ * requests in flight, overall and per route, with their maxima (throttler tests assert "never more than N at once"); and what the
  * instance's limits did: sessions opened, requests answered 202 because their session had too many waiters, bare
  * 429s because a node's semaphore queue was full, transactions the quota cancelled.
  */
@@ -12,6 +12,8 @@ export class Counters {
   quotaCancelled = 0;
   rowsScanned = 0;
   rowsReturned = 0;
+  /** Bytes of response bodies sent (uncompressed). */
+  bytesReturned = 0;
   inFlight = 0;
   maxInFlight = 0;
   #inFlightByRoute = new Map<string, number>();
@@ -62,6 +64,7 @@ export class Counters {
     this.quotaCancelled = 0;
     this.rowsScanned = 0;
     this.rowsReturned = 0;
+    this.bytesReturned = 0;
     this.maxInFlight = this.inFlight;
     this.#maxInFlightByRoute = new Map([...this.#inFlightByRoute].filter(([, n]) => n > 0));
     this.#statuses.clear();

@@ -109,7 +109,7 @@ export async function handleRequest(
     if (faults.doubleDate) proxyDate(response.headers, faults.doubleDate, state.clock.nowMs());
     entry.status = response.status;
     state.counters.recordStatus(response.status);
-    return toResponse(response, faults, method === "HEAD", finish);
+    return toResponse(response, faults, method === "HEAD", finish, (n) => state.counters.bytesReturned += n);
   } catch (e) {
     log.error({ err: String(e), route: route.key }, "simulator request failed");
     entry.status = 500;

@@ -9,7 +9,7 @@ import type { KafkaClient, Producer, TopicPartition } from "../../kafka/mod.ts";
 import type { Logger } from "../../observability/log.ts";
 
 /** Entries sent in one request at most. */
-const BATCH_ENTRIES = 500;
+const BATCH_ENTRIES = 1000;
 /** How long queued entries wait for others before they are sent. */
 const LINGER_MS = 200;
 /** Longest a partition read may take before it fails (the pass is tried again later). */
@@ -52,6 +52,7 @@ class KafkaStateTopic implements StateTopic {
   #timer: ReturnType<typeof setTimeout> | null = null;
   /** The send in flight (they go one after another). */
   #sending: Promise<void> = Promise.resolve();
+  #inFlight = 0;
   #failure: Error | null = null;
 
   constructor(
@@ -59,6 +60,10 @@ class KafkaStateTopic implements StateTopic {
     private readonly producer: Producer,
     private readonly topic: string,
   ) {}
+
+  backlog(): number {
+    return this.#queued.length + this.#inFlight;
+  }
 
   write(entries: readonly StateTopicEntry[]): void {
     this.#queued.push(...entries);
@@ -72,6 +77,7 @@ class KafkaStateTopic implements StateTopic {
     const batch = this.#queued;
     this.#queued = [];
     if (batch.length === 0) return this.#sending;
+    this.#inFlight += batch.length;
     this.#sending = this.#sending.then(() =>
       this.producer.send(batch.map((e) => ({
         topic: this.topic,
@@ -80,7 +86,7 @@ class KafkaStateTopic implements StateTopic {
         value: e.value === null ? null : encoder.encode(e.value),
       }))).then(() => {}, (error) => {
         this.#failure = error instanceof Error ? error : new Error(String(error));
-      })
+      }).finally(() => this.#inFlight -= batch.length)
     );
     return this.#sending;
   }

@@ -13,10 +13,10 @@ export function readTopicValues(
   kafka: KafkaClient,
   converters: { key: Converter; value: Converter },
   topic: string,
-  visit: (key: unknown, value: unknown) => void,
+  visit: (key: unknown, value: unknown) => void | Promise<void>,
 ): Promise<void> {
   return readTopicToEnd(kafka, topic, (key, value) => {
-    visit(
+    return visit(
       converters.key.toConnectData(topic, key, []).value,
       value === null ? null : converters.value.toConnectData(topic, value, []).value,
     );

@@ -18,6 +18,8 @@ export function toResponse(
   faults: ActiveFaults,
   head: boolean,
   finish: (status: number) => void,
+  /** Told the bytes of each body chunk sent (before any gzip), for the counters. */
+  sentBytes: (n: number) => void = () => {},
 ): Response {
   if (!res.body || head || res.status === 204 || res.status === 202) {
     finish(res.status);
@@ -55,6 +57,7 @@ export function toResponse(
           return;
         }
         sent += bytes.length;
+        sentBytes(bytes.length);
         controller.enqueue(bytes);
       } catch (e) {
         finish(res.status);

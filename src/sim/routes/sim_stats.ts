@@ -10,6 +10,7 @@ export function simStats(state: SimState): Response {
   const c = state.counters;
   const body = {
     requests: c.requests,
+    bytesReturned: c.bytesReturned,
     inFlight: c.inFlight,
     maxInFlight: c.maxInFlight,
     statuses: c.statuses(),

@@ -9,7 +9,8 @@
  *
  * Budget: the table poller asks for a page only while the table waits for its next poll and the last page's
  * time fits before it (table_poller.ts), and `work` declines while the rate-limit rule has little room left, so
- * a pass never holds up a sweep. Memory: one range's entries and one page at a time.
+ * a pass never holds up a sweep. Memory: one window of a range's entries (state_window.ts, at most 50,000) and one
+ * page at a time.
  */
 import { Header } from "../../connect/headers.ts";
 import { type SourcePartition, SourceRecord } from "../../connect/record.ts";
@@ -30,7 +31,8 @@ import type { TableSettings } from "../settings.ts";
 import { type ComparedRow, deletedIn, mergeRows, type Repair, REPAIR_KINDS } from "./merge.ts";
 import { StateRecorder } from "./state_recorder.ts";
 import { seedMarkerKey } from "./state_seed.ts";
-import { decodeEntry, rangeAt, STATE_PARTITIONS, type StateEntry, sysIdOfKey } from "./state_entry.ts";
+import { rangeAt, STATE_PARTITIONS, type StateEntry } from "./state_entry.ts";
+import { readStateWindow, type StateWindow } from "./state_window.ts";
 
 export const HEADER_REPAIR = "tablesync.repair";
 /** How long a failed pass waits before it starts again. */
@@ -62,6 +64,9 @@ export interface ReconcilePassOptions {
 interface Running {
   readonly startedAt: number;
   range: number;
+  /** The current window of the range: from `lo` (null: the range's start) to `hi` (null: the range's end). */
+  lo: string | null;
+  hi: string | null;
   state: Map<string, StateEntry> | null;
   loading: boolean;
   failure: Error | null;
@@ -139,6 +144,8 @@ export class ReconcilePass {
     return {
       startedAt: Date.now(),
       range: 0,
+      lo: null,
+      hi: null,
       state: null,
       loading: false,
       failure: null,
@@ -148,47 +155,41 @@ export class ReconcilePass {
     };
   }
 
-  /** Reads the range's entries of this table in the background (seeding the state first when it has none). */
+  /** Reads the window's entries of this table in the background (seeding the state first when it has none). */
   #load(p: Running): void {
     p.loading = true;
-    this.#loadRange(p.range)
+    this.#loadWindow(p.range, p.lo)
       .then(
-        (state) => p.state = state,
+        (window) => {
+          p.state = window.entries;
+          p.hi = window.hi;
+        },
         (error) => p.failure = error instanceof Error ? error : new Error(String(error)),
       )
       .finally(() => p.loading = false);
   }
 
-  async #loadRange(range: number): Promise<Map<string, StateEntry>> {
+  async #loadWindow(range: number, lo: string | null): Promise<StateWindow> {
     await this.#o.recorder.state.flush();
-    const read = await this.#readRange(range);
-    if (range !== 0 || read.seeded || !this.#o.seed) return read.state;
+    const read = await this.#readWindow(range, lo);
+    if (range !== 0 || lo !== null || read.seeded || !this.#o.seed) return read;
     const t = this.#o.table;
     const records = await this.#o.seed();
     this.#o.context.logger.info(
       { ...this.#labels, records },
       `reconcile state of ${t.table} (alias ${t.alias}) seeded from topic ${t.topic} (${records} records read)`,
     );
-    return (await this.#readRange(range)).state;
+    return await this.#readWindow(range, lo);
   }
 
-  async #readRange(range: number): Promise<{ state: Map<string, StateEntry>; seeded: boolean }> {
-    const state = new Map<string, StateEntry>();
-    let seeded = false;
+  #readWindow(range: number, lo: string | null): Promise<StateWindow> {
     const { recorder, tableId } = this.#o;
-    const marker = seedMarkerKey(tableId);
-    await recorder.state.readPartition(range, (key, value) => {
-      if (key === marker) {
-        seeded = value !== null;
-        return;
-      }
-      const sysId = sysIdOfKey(tableId, key);
-      if (sysId === null) return;
-      const entry = value === null ? null : decodeEntry(value);
-      if (entry === null) state.delete(sysId);
-      else state.set(sysId, entry);
+    return readStateWindow({
+      readPartition: (visit) => recorder.state.readPartition(range, visit),
+      tableId,
+      markerKey: seedMarkerKey(tableId),
+      lo,
     });
-    return { state, seeded };
   }
 
   #failed(error: Error): void {
@@ -205,9 +206,10 @@ export class ReconcilePass {
   async #page(p: Running): Promise<void> {
     const t = this.#o.table;
     const range = rangeAt(p.range);
+    const lo = p.lo ?? range.lo, hi = p.hi ?? range.hi;
     const terms: string[] = [];
-    if (range.lo !== null) terms.push(condition(t.sysIdField, ">=", range.lo));
-    if (range.hi !== null) terms.push(condition(t.sysIdField, "<", range.hi));
+    if (lo !== null) terms.push(condition(t.sysIdField, ">=", lo));
+    if (hi !== null) terms.push(condition(t.sysIdField, "<", hi));
     if (p.after !== null) terms.push(condition(t.sysIdField, ">", p.after));
     const query = EncodedQuery.parse(t.query).and(...terms).orderBy(t.sysIdField).toString();
     const { page, limit, extractedAt, done } = await this.#o.pages.read({ query, count: false });
@@ -225,12 +227,19 @@ export class ReconcilePass {
       await this.#queue(out);
       return;
     }
-    // The range's last page: the entries no row matched are rows gone.
+    // The window's last page: the entries no row matched are rows gone.
     out.push(...deletedIn(p.state!).map((r) => this.#tombstones(r, p)).flat());
     await this.#queue(out);
-    p.range++;
     p.after = null;
     p.state = null;
+    if (p.hi !== null) {
+      // The range goes on past this window.
+      p.lo = p.hi;
+      p.hi = null;
+      return;
+    }
+    p.range++;
+    p.lo = null;
     if (p.range >= STATE_PARTITIONS) this.#ended(p);
   }
 

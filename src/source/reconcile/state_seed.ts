@@ -4,12 +4,17 @@
  * `tablesync verify` does (decoded with the connector's converters), and writes an entry per key (a tombstone
  * or a delete envelope deletes it), then the marker. The pass then compares the table with what the topic
  * holds instead of sending every row as missing. Nothing is held in memory: entries are written in the
- * topic's order, so the latest record of each key writes the latest entry.
+ * topic's order, so the latest record of each key writes the latest entry, and the read waits for Kafka to
+ * acknowledge every `FLUSH_EVERY` entries (reading a topic is far faster than writing it: without that wait the
+ * whole topic's entries queued in memory, 705 MiB of RSS seeding a 1,000,000-row table).
  */
 import { Struct } from "../../connect/struct.ts";
 import { rowPart, valueDigest } from "./digest.ts";
 import { encodeEntry, rangeOf, stateKey } from "./state_entry.ts";
 import type { StateRecorder } from "./state_recorder.ts";
+
+/** Entries written between two waits for their acknowledgement. */
+const FLUSH_EVERY = 5000;
 
 export interface SeedOptions {
   readonly recorder: StateRecorder;
@@ -17,7 +22,10 @@ export interface SeedOptions {
   readonly topic: string;
   readonly timestampField: string;
   readonly modCountField: string;
-  readonly read: (topic: string, visit: (key: unknown, value: unknown) => void) => Promise<void>;
+  readonly read: (
+    topic: string,
+    visit: (key: unknown, value: unknown) => void | Promise<void>,
+  ) => Promise<void>;
 }
 
 /** The key of a table's seed marker (partition 0): the table's state reflects its topic. */
@@ -39,6 +47,7 @@ export async function seedState(o: SeedOptions): Promise<number> {
       d: valueDigest(value),
     });
     state.write([{ partition: rangeOf(key), key: stateKey(o.tableId, key), value: entry }]);
+    if (records % FLUSH_EVERY === 0) return state.flush();
   });
   await state.flush();
   state.write([{ partition: 0, key: seedMarkerKey(o.tableId), value: JSON.stringify({ seeded: true }) }]);
