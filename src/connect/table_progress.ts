@@ -56,6 +56,9 @@ export interface ReconcileProgress {
   verified_through: string | null;
   /** The last finished pass: when it ended, rows compared, repairs by kind. */
   last_pass: { ended_at: string; rows_compared: number; repairs: Record<string, number> } | null;
-  /** The pass running now: ranges of sys ids done of all; null between passes. */
-  running: { ranges_done: number; ranges: number } | null;
+  /**
+   * The pass running now: the range of sys ids its current window starts in (ranges done before it) of all, and
+   * the rows compared so far; null between passes.
+   */
+  running: { ranges_done: number; ranges: number; rows_compared: number } | null;
 }

@@ -1,7 +1,8 @@
 /**
- * One table's background reconcile passes. A pass walks the table's sys id ranges (state_entry.ts) in order; for
- * each it reads the range's state entries (one partition of the state topic, in the background: no instance
- * request), then the range's rows in keyset pages (`<query>^sys_id>=lo^sys_id<hi[^sys_id>last]^ORDERBYsys_id`,
+ * One table's background reconcile passes. A pass walks the table in sys id order, a window at a time
+ * (state_window.ts); for each it reads the window's state entries (the state topic's partitions of its ranges, in
+ * the background: no instance request), then the window's rows in keyset pages
+ * (`<query>^sys_id>=lo^sys_id<hi[^sys_id>last]^ORDERBYsys_id`,
  * the table's fields), builds each row's record as the stream would and merges (merge.ts). Each repair goes to
  * the task's queue as a record of the table (key, value, headers as the stream's, plus `tablesync.repair=<kind>`)
  * carrying the table's current offset, so it never moves the cursor; a deletion is a tombstone (after a delete
@@ -31,7 +32,7 @@ import type { TableSettings } from "../settings.ts";
 import { type ComparedRow, deletedIn, mergeRows, type Repair, REPAIR_KINDS } from "./merge.ts";
 import { StateRecorder } from "./state_recorder.ts";
 import { seedMarkerKey } from "./state_seed.ts";
-import { rangeAt, STATE_PARTITIONS, type StateEntry } from "./state_entry.ts";
+import { rangeOf, STATE_PARTITIONS, type StateEntry } from "./state_entry.ts";
 import { readStateWindow, type StateWindow } from "./state_window.ts";
 
 export const HEADER_REPAIR = "tablesync.repair";
@@ -63,8 +64,7 @@ export interface ReconcilePassOptions {
 
 interface Running {
   readonly startedAt: number;
-  range: number;
-  /** The current window of the range: from `lo` (null: the range's start) to `hi` (null: the range's end). */
+  /** The current window: from `lo` (null: the first sys id) to `hi` (null: the last), state_window.ts. */
   lo: string | null;
   hi: string | null;
   state: Map<string, StateEntry> | null;
@@ -102,7 +102,11 @@ export class ReconcilePass {
     return {
       verified_through: this.#verifiedThrough,
       last_pass: this.#last,
-      running: p === null ? null : { ranges_done: p.range, ranges: STATE_PARTITIONS },
+      running: p === null ? null : {
+        ranges_done: p.lo === null ? 0 : rangeOf(p.lo),
+        ranges: STATE_PARTITIONS,
+        rows_compared: p.compared,
+      },
     };
   }
 
@@ -143,7 +147,6 @@ export class ReconcilePass {
     );
     return {
       startedAt: Date.now(),
-      range: 0,
       lo: null,
       hi: null,
       state: null,
@@ -158,7 +161,7 @@ export class ReconcilePass {
   /** Reads the window's entries of this table in the background (seeding the state first when it has none). */
   #load(p: Running): void {
     p.loading = true;
-    this.#loadWindow(p.range, p.lo)
+    this.#loadWindow(p.lo)
       .then(
         (window) => {
           p.state = window.entries;
@@ -169,23 +172,23 @@ export class ReconcilePass {
       .finally(() => p.loading = false);
   }
 
-  async #loadWindow(range: number, lo: string | null): Promise<StateWindow> {
+  async #loadWindow(lo: string | null): Promise<StateWindow> {
     await this.#o.recorder.state.flush();
-    const read = await this.#readWindow(range, lo);
-    if (range !== 0 || lo !== null || read.seeded || !this.#o.seed) return read;
+    const read = await this.#readWindow(lo);
+    if (lo !== null || read.seeded || !this.#o.seed) return read;
     const t = this.#o.table;
     const records = await this.#o.seed();
     this.#o.context.logger.info(
       { ...this.#labels, records },
       `reconcile state of ${t.table} (alias ${t.alias}) seeded from topic ${t.topic} (${records} records read)`,
     );
-    return await this.#readWindow(range, lo);
+    return await this.#readWindow(lo);
   }
 
-  #readWindow(range: number, lo: string | null): Promise<StateWindow> {
+  #readWindow(lo: string | null): Promise<StateWindow> {
     const { recorder, tableId } = this.#o;
     return readStateWindow({
-      readPartition: (visit) => recorder.state.readPartition(range, visit),
+      readPartition: (partition, visit) => recorder.state.readPartition(partition, visit),
       tableId,
       markerKey: seedMarkerKey(tableId),
       lo,
@@ -205,11 +208,9 @@ export class ReconcilePass {
 
   async #page(p: Running): Promise<void> {
     const t = this.#o.table;
-    const range = rangeAt(p.range);
-    const lo = p.lo ?? range.lo, hi = p.hi ?? range.hi;
     const terms: string[] = [];
-    if (lo !== null) terms.push(condition(t.sysIdField, ">=", lo));
-    if (hi !== null) terms.push(condition(t.sysIdField, "<", hi));
+    if (p.lo !== null) terms.push(condition(t.sysIdField, ">=", p.lo));
+    if (p.hi !== null) terms.push(condition(t.sysIdField, "<", p.hi));
     if (p.after !== null) terms.push(condition(t.sysIdField, ">", p.after));
     const query = EncodedQuery.parse(t.query).and(...terms).orderBy(t.sysIdField).toString();
     const { page, limit, extractedAt, done } = await this.#o.pages.read({ query, count: false });
@@ -232,15 +233,12 @@ export class ReconcilePass {
     await this.#queue(out);
     p.after = null;
     p.state = null;
-    if (p.hi !== null) {
-      // The range goes on past this window.
-      p.lo = p.hi;
-      p.hi = null;
+    if (p.hi === null) {
+      this.#ended(p);
       return;
     }
-    p.range++;
-    p.lo = null;
-    if (p.range >= STATE_PARTITIONS) this.#ended(p);
+    p.lo = p.hi;
+    p.hi = null;
   }
 
   /** A slice's rows against the range's state: the repair records. */

@@ -1,13 +1,20 @@
 /**
- * A window of one range's state entries, bounded in size so that a pass's memory does not grow with its table.
- * A range (one state partition) of a 1,000,000-row table holds about 62,500 entries, of a 10,000,000-row table ten
- * times that: a pass reads the range's partition and keeps the table's entries from the window's start, and
- * whenever more than `maxEntries` are kept it cuts the window at the middle of what it holds (the later half
- * dropped, later entries past the cut ignored). The pass then compares the rows of `[lo, hi)` and reads the
- * partition again for the next window from `hi`. Cost: one more read of the partition per window; memory: at most
- * `maxEntries` entries (about 250 bytes each held).
+ * A window of a table's state entries, bounded in size so that a pass's memory does not grow with its table. A pass
+ * reads the state partitions in sys id order from the window's start and keeps the table's entries, and whenever
+ * more than `maxEntries` are kept it cuts the window at the middle of what it holds (the later half dropped,
+ * later entries past the cut ignored). The pass then compares the rows of `[lo, hi)` in one keyset scan and reads
+ * from `hi` for the next window. A small table is one window (one scan, no partial page per range); a range of a
+ * large one (about 62,500 entries at 1,000,000 rows) is split. Cost: a partition cut by a window is read once
+ * more for the next; memory: at most `maxEntries` entries (about 250 bytes each held).
  */
-import { decodeEntry, type StateEntry, sysIdOfKey } from "./state_entry.ts";
+import {
+  decodeEntry,
+  rangeAt,
+  rangeOf,
+  STATE_PARTITIONS,
+  type StateEntry,
+  sysIdOfKey,
+} from "./state_entry.ts";
 
 /** Entries a window holds at most. */
 export const WINDOW_MAX_ENTRIES = 50_000;
@@ -22,22 +29,29 @@ export interface StateWindow {
 }
 
 export interface WindowRead {
-  /** Visits every entry of the range's partition in offset order (StateTopic.readPartition). */
-  readonly readPartition: (visit: (key: string, value: string | null) => void) => Promise<void>;
+  /** Visits every entry of one partition in offset order (StateTopic.readPartition). */
+  readonly readPartition: (
+    partition: number,
+    visit: (key: string, value: string | null) => void,
+  ) => Promise<void>;
   readonly tableId: string;
-  /** The seed marker's key (state_seed.ts). */
+  /** The seed marker's key (state_seed.ts, in partition 0). */
   readonly markerKey: string;
-  /** The window's start (inclusive), or null from the range's start. */
+  /** The window's start (inclusive), or null from the first sys id. */
   readonly lo: string | null;
   readonly maxEntries?: number;
 }
 
+/**
+ * Reads the window from `lo`: the partition of `lo`'s range, then the next ones while no cut was needed, so a
+ * table whose entries fit is one window (its rows one keyset scan, with no partial page per range).
+ */
 export async function readStateWindow(o: WindowRead): Promise<StateWindow> {
   const max = o.maxEntries ?? WINDOW_MAX_ENTRIES;
   const entries = new Map<string, StateEntry>();
   let hi: string | null = null;
   let seeded = false;
-  await o.readPartition((key, value) => {
+  const visit = (key: string, value: string | null) => {
     if (key === o.markerKey) {
       seeded = value !== null;
       return;
@@ -51,7 +65,17 @@ export async function readStateWindow(o: WindowRead): Promise<StateWindow> {
     }
     entries.set(sysId, entry);
     if (entries.size > max) hi = cut(entries);
-  });
+  };
+  for (let partition = o.lo === null ? 0 : rangeOf(o.lo);; partition++) {
+    await o.readPartition(partition, visit);
+    // Cut inside what was read, or the last range read: the window ends there.
+    if (hi !== null || partition === STATE_PARTITIONS - 1) break;
+    // Full without a cut: the window ends with this range; else the next range joins it.
+    if (entries.size >= max) {
+      hi = rangeAt(partition + 1).lo;
+      break;
+    }
+  }
   return { entries, hi, seeded };
 }
 

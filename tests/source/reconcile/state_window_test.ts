@@ -1,11 +1,12 @@
-/** Bounded windows of a range's state entries (src/source/reconcile/state_window.ts). */
+/** Bounded windows of a table's state entries (src/source/reconcile/state_window.ts). */
 import { assert, assertEquals } from "../../support/assert.ts";
-import { encodeEntry, stateKey } from "../../../src/source/reconcile/state_entry.ts";
+import { encodeEntry, rangeOf, stateKey } from "../../../src/source/reconcile/state_entry.ts";
 import { readStateWindow, type StateWindow } from "../../../src/source/reconcile/state_window.ts";
 
 const TABLE = "conn/topic.incident";
 const MARKER = `${TABLE}|`;
 type Log = [string, string | null][];
+const TEST_PARTITION_OF_MARKER = 0;
 
 const entry = (u: string) => encodeEntry({ u, m: "0", d: `d-${u}` });
 const put = (
@@ -14,10 +15,17 @@ const put = (
 ): [string, string | null] => [stateKey(TABLE, sysId), entry(u)];
 const drop = (sysId: string): [string, string | null] => [stateKey(TABLE, sysId), null];
 
-function read(log: Log, lo: string | null, maxEntries?: number): Promise<StateWindow> {
+/** The partition an entry of the log lives in (as the state recorder writes them). */
+function partitionOf(key: string): number {
+  const sysId = key.slice(key.indexOf("|") + 1);
+  return sysId === "" ? TEST_PARTITION_OF_MARKER : rangeOf(sysId);
+}
+
+function read(log: Log, lo: string | null, maxEntries?: number, reads: number[] = []): Promise<StateWindow> {
   return readStateWindow({
-    readPartition: (visit) => {
-      for (const [k, v] of log) visit(k, v);
+    readPartition: (partition, visit) => {
+      reads.push(partition);
+      for (const [k, v] of log) if (partitionOf(k) === partition) visit(k, v);
       return Promise.resolve();
     },
     tableId: TABLE,
@@ -57,8 +65,32 @@ Deno.test("a window holds the table's latest entries, tombstones applied, other 
   assert(!(await read(log.slice(0, 6), null)).seeded, "no marker, not seeded");
 });
 
-Deno.test("a range over the bound is read in windows that cover every entry once, each within the bound", async () => {
-  const ids = Array.from({ length: 1000 }, (_, i) => `a${String((i * 7919) % 1000).padStart(4, "0")}`);
+Deno.test("a table that fits is one window: every partition read once, in order", async () => {
+  const log: Log = ["0a", "3b", "3c", "f0"].map((id) => put(id));
+  const reads: number[] = [];
+  const w = await read(log, null, 100, reads);
+  assertEquals([...w.entries.keys()].sort(), ["0a", "3b", "3c", "f0"]);
+  assertEquals(w.hi, null);
+  assertEquals(reads, Array.from({ length: 16 }, (_, i) => i));
+});
+
+Deno.test("a full window ends with the range it filled; the next starts at the next range", async () => {
+  const log: Log = ["00", "01", "02", "03", "50", "f0"].map((id) => put(id));
+  const reads: number[] = [];
+  const first = await read(log, null, 4, reads);
+  assertEquals([...first.entries.keys()], ["00", "01", "02", "03"]);
+  assertEquals(first.hi, "1");
+  assertEquals(reads, [0]);
+  const rest = await read(log, first.hi, 4);
+  assertEquals([...rest.entries.keys()], ["50", "f0"]);
+  assertEquals(rest.hi, null);
+});
+
+Deno.test("a table over the bound is read in windows that cover every entry once, each within the bound", async () => {
+  const ids = Array.from(
+    { length: 1000 },
+    (_, i) => `${"0123456789abcdef"[i % 16]}${String((i * 7919) % 1000).padStart(4, "0")}`,
+  );
   const log: Log = ids.map((id) => put(id));
   const all = await windows(log, 100);
   assert(all.length > 1, "cut into windows");
@@ -74,11 +106,11 @@ Deno.test("a range over the bound is read in windows that cover every entry once
 });
 
 Deno.test("after a cut, a later tombstone inside the window deletes and a later entry past it waits for its window", async () => {
-  const log: Log = [put("a1"), put("a2"), put("a3"), put("a4"), put("a5"), drop("a1"), put("a9")];
+  const log: Log = [put("a1"), put("a2"), put("a3"), put("a4"), put("a5"), drop("a1"), put("a9"), put("b1")];
   const all = await windows(log, 4);
   const first = all[0];
   assertEquals(first.hi, "a3");
   assertEquals([...first.entries.keys()], ["a2"]);
   const rest = all.slice(1).flatMap((w) => [...w.entries.keys()]).sort();
-  assertEquals(rest, ["a3", "a4", "a5", "a9"]);
+  assertEquals(rest, ["a3", "a4", "a5", "a9", "b1"]);
 });
