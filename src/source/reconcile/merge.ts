@@ -9,8 +9,10 @@
  * - `deleted`: an entry with no row (a deletion the audit does not show).
  *
  * Rows the stream has not passed yet (`streamOwns`) are the stream's, never repairs, and their entries are not
- * read as deletions either.
+ * read as deletions either. An entry whose digest an earlier version made (digest.ts) cannot show a silent
+ * update: at the row's version it is refreshed (`stale`), not repaired.
  */
+import { isCurrentDigest } from "./digest.ts";
 import type { StateEntry } from "./state_entry.ts";
 
 export type RepairKind = "silent-update" | "rolled-back" | "missing" | "deleted";
@@ -33,18 +35,31 @@ export interface Repair {
 
 /**
  * Sorts `rows` against `state`; entries matched by a row are removed from `state`, so that what remains after
- * every row of the range was merged are the rows gone (`deletedIn`).
+ * every row of the range was merged are the rows gone (`deletedIn`). `stale` is told the rows whose entry has an
+ * older digest at the row's version: their entries are to be written again.
  */
-export function mergeRows(rows: readonly ComparedRow[], state: Map<string, StateEntry>): Repair[] {
+export function mergeRows(
+  rows: readonly ComparedRow[],
+  state: Map<string, StateEntry>,
+  stale: (sysId: string) => void = () => {},
+): Repair[] {
   const repairs: Repair[] = [];
   for (const row of rows) {
     const entry = state.get(row.sysId);
     state.delete(row.sysId);
     if (row.streamOwns) continue;
+    if (entry !== undefined && !isCurrentDigest(entry.d) && sameVersion(row, entry)) {
+      stale(row.sysId);
+      continue;
+    }
     const kind = entry === undefined ? "missing" : kindOf(row, entry);
     if (kind !== null) repairs.push({ kind, sysId: row.sysId });
   }
   return repairs;
+}
+
+function sameVersion(row: ComparedRow, entry: StateEntry): boolean {
+  return compareVersions(row.updatedOn, row.modCount, entry.u, entry.m) === 0;
 }
 
 /** The entries no row matched: deletions. */

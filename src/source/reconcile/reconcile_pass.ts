@@ -279,7 +279,8 @@ export class ReconcilePass {
       });
     }
     p.compared += compared.length;
-    return mergeRows(compared, p.state!).map((repair) => {
+    const stale = (sysId: string) => this.#o.recorder.write(this.#o.tableId, sysId, built.get(sysId)!.entry);
+    return mergeRows(compared, p.state!, stale).map((repair) => {
       const { record, entry } = built.get(repair.sysId)!;
       const out = record.newRecord({});
       out.headers.addString(HEADER_REPAIR, repair.kind);

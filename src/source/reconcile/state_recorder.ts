@@ -52,7 +52,12 @@ export class StateRecorder {
     const sysId = record.key;
     const entry = this.#notes.get(record);
     if (entry === undefined && record.value !== null) return null;
-    const value = entry === undefined ? null : encodeEntry(entry);
-    return () => this.state.write([{ partition: rangeOf(sysId), key: stateKey(tableId, sysId), value }]);
+    return () => this.write(tableId, sysId, entry ?? null);
+  }
+
+  /** Writes a row's entry (null deletes it). */
+  write(tableId: string, sysId: string, entry: StateEntry | null): void {
+    const value = entry === null ? null : encodeEntry(entry);
+    this.state.write([{ partition: rangeOf(sysId), key: stateKey(tableId, sysId), value }]);
   }
 }

@@ -6,6 +6,7 @@ import {
   deletedIn,
   mergeRows,
 } from "../../../src/source/reconcile/merge.ts";
+import { DIGEST_PREFIX } from "../../../src/source/reconcile/digest.ts";
 import {
   decodeEntry,
   encodeEntry,
@@ -16,14 +17,19 @@ import {
   sysIdOfKey,
 } from "../../../src/source/reconcile/state_entry.ts";
 
+// Digests as this version makes them (digest.ts); `legacy` for an entry an earlier version wrote.
 const row = (sysId: string, u: string, m: string, d: string, streamOwns = false): ComparedRow => ({
   sysId,
   updatedOn: u,
   modCount: m,
-  digest: d,
+  digest: DIGEST_PREFIX + d,
   streamOwns,
 });
-const entry = (u: string, m: string, d: string): StateEntry => ({ u, m, d });
+const entry = (u: string, m: string, d: string, legacy = false): StateEntry => ({
+  u,
+  m,
+  d: legacy ? d : DIGEST_PREFIX + d,
+});
 
 Deno.test("merge: equal rows need nothing; each kind of drift is named once", () => {
   const state = new Map<string, StateEntry>([
@@ -51,7 +57,7 @@ Deno.test("merge: equal rows need nothing; each kind of drift is named once", ()
 
 Deno.test("merge: an unchanged range gives no repair", () => {
   const rows = Array.from({ length: 50 }, (_, i) => row(`b${i}`, "2024-01-01 00:00:00", String(i), `d${i}`));
-  const state = new Map(rows.map((r) => [r.sysId, entry(r.updatedOn, r.modCount, r.digest)]));
+  const state = new Map(rows.map((r) => [r.sysId, { u: r.updatedOn, m: r.modCount, d: r.digest }]));
   assertEquals(mergeRows(rows, state), []);
   assertEquals(deletedIn(state), []);
 });
@@ -62,6 +68,26 @@ Deno.test("merge: a row whose entry is behind it (its state not written) is sent
     kind: "missing",
     sysId: "c1",
   }]);
+});
+
+Deno.test("merge: an entry an earlier version wrote is refreshed at the row's version, repaired by version otherwise", () => {
+  const state = new Map([
+    ["e1", entry("2024-01-01 00:00:00", "1", "0123456789abcdef", true)],
+    ["e2", entry("2024-01-01 00:00:00", "1", "0123456789abcdef", true)],
+    ["e3", entry("2024-01-01 00:00:00", "4", "0123456789abcdef", true)],
+  ]);
+  const stale: string[] = [];
+  const repairs = mergeRows(
+    [
+      row("e1", "2024-01-01 00:00:00", "1", "now"), // same version: refreshed, not a silent update
+      row("e2", "2024-01-01 00:00:09", "2", "now"), // newer: sent as missing, as with any entry behind
+      row("e3", "2024-01-01 00:00:00", "3", "now"), // older: rolled back
+    ],
+    state,
+    (id) => stale.push(id),
+  );
+  assertEquals(stale, ["e1"]);
+  assertEquals(repairs, [{ kind: "missing", sysId: "e2" }, { kind: "rolled-back", sysId: "e3" }]);
 });
 
 Deno.test("versions order by time, then by mod count as a number", () => {
