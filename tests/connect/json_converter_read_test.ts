@@ -1,6 +1,5 @@
 /** JsonConverter reading (`toConnectData`), on the inputs of Kafka's JsonConverterTest, plus round trips. */
 import { assert, assertEquals, assertStrictEquals, assertThrows } from "../support/assert.ts";
-import { JsonConverter } from "../../src/connect/converters/json/json_converter.ts";
 import { NULL_SCHEMA_AND_VALUE, Schema } from "../../src/connect/schema.ts";
 import { SchemaBuilder } from "../../src/connect/schema_builder.ts";
 import { Struct } from "../../src/connect/struct.ts";
@@ -8,16 +7,10 @@ import { BigDecimal } from "../../src/connect/big_decimal.ts";
 import { ConnectDate, ConnectDecimal, ConnectTime, ConnectTimestamp } from "../../src/connect/logical.ts";
 import { ConfigException, DataException } from "../../src/connect/errors.ts";
 import { valuesEqual } from "../../src/connect/equality.ts";
-import { assertSchemaAndValue, bytes, TOPIC } from "./helpers.ts";
-
-function converter(configs: Record<string, string> = {}): JsonConverter {
-  const c = new JsonConverter();
-  c.configure(configs, false);
-  return c;
-}
+import { assertSchemaAndValue, bytes, jsonConverter, TOPIC } from "./helpers.ts";
 
 const read = (json: string, configs: Record<string, string> = {}) =>
-  converter(configs).toConnectData(TOPIC, bytes(json));
+  jsonConverter(configs).toConnectData(TOPIC, bytes(json));
 
 Deno.test("JsonConverter reads schema metadata", () => {
   assertSchemaAndValue(
@@ -133,7 +126,7 @@ Deno.test("JsonConverter reads arrays, maps and structs", () => {
 });
 
 Deno.test("JsonConverter reads nulls and schemaless payloads", () => {
-  assertEquals(converter().toConnectData(TOPIC, null), NULL_SCHEMA_AND_VALUE);
+  assertEquals(jsonConverter().toConnectData(TOPIC, null), NULL_SCHEMA_AND_VALUE);
   assertEquals(read("", { "schemas.enable": "false" }), NULL_SCHEMA_AND_VALUE);
   assertSchemaAndValue(
     read('{ "a": "", "b": null}', { "schemas.enable": "false" }),
@@ -321,12 +314,12 @@ Deno.test("JsonConverter reports Kafka's errors", () => {
     "Invalid value for INT32 field: expected a JSON number but found STRING",
   );
   assertThrows(
-    () => converter({ "schemas.enable": "yes" }),
+    () => jsonConverter({ "schemas.enable": "yes" }),
     ConfigException,
     "Invalid value yes for configuration schemas.enable: Expected value to be either true or false",
   );
   assertThrows(
-    () => converter({ "decimal.format": "HEX" }),
+    () => jsonConverter({ "decimal.format": "HEX" }),
     Error,
     "Invalid value HEX for configuration decimal.format: String must be one of (case insensitive): BASE64, NUMERIC",
   );
@@ -362,11 +355,11 @@ Deno.test("JsonConverter round-trips nested data with and without schemas", () =
     .put("raw", new Uint8Array([0, 255, 128]))
     .put("ratio", Math.fround(0.25));
   for (const format of ["BASE64", "NUMERIC"]) {
-    const c = converter({ "decimal.format": format });
+    const c = jsonConverter({ "decimal.format": format });
     const back = c.toConnectData(TOPIC, c.fromConnectData(TOPIC, schema, value));
     assertSchemaAndValue(back, schema, value);
   }
-  const schemaless = converter({ "schemas.enable": "false" });
+  const schemaless = jsonConverter({ "schemas.enable": "false" });
   const map = new Map<string, unknown>([["a", 1], ["b", [true, null, "x"]], ["c", new Map([["d", 2.5]])]]);
   assert(
     valuesEqual(schemaless.toConnectData(TOPIC, schemaless.fromConnectData(TOPIC, null, map)).value, map),
@@ -374,7 +367,7 @@ Deno.test("JsonConverter round-trips nested data with and without schemas", () =
 });
 
 Deno.test("JsonConverter caches read schemas by their JSON text", () => {
-  const c = converter();
+  const c = jsonConverter();
   const first = c.toConnectData(TOPIC, bytes('{"schema":{"type":"string"},"payload":"a"}'));
   const second = c.toConnectData(TOPIC, bytes('{"schema":{"type":"string"},"payload":"b"}'));
   assertStrictEquals(first.schema, second.schema);

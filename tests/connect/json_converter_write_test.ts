@@ -3,23 +3,16 @@
  * Kafka always writes `"optional"` right after the type-specific keys, so expected strings include it.
  */
 import { assertEquals, assertThrows } from "../support/assert.ts";
-import { JsonConverter } from "../../src/connect/converters/json/json_converter.ts";
 import { Schema } from "../../src/connect/schema.ts";
 import { SchemaBuilder } from "../../src/connect/schema_builder.ts";
 import { Struct } from "../../src/connect/struct.ts";
 import { BigDecimal } from "../../src/connect/big_decimal.ts";
 import { ConnectDate, ConnectDecimal, ConnectTime, ConnectTimestamp } from "../../src/connect/logical.ts";
 import { DataException } from "../../src/connect/errors.ts";
-import { bytes, text, TOPIC } from "./helpers.ts";
-
-function converter(configs: Record<string, string> = {}): JsonConverter {
-  const c = new JsonConverter();
-  c.configure(configs, false);
-  return c;
-}
+import { bytes, jsonConverter, text, TOPIC } from "./helpers.ts";
 
 function write(schema: Schema | null, value: unknown, configs: Record<string, string> = {}): string | null {
-  return text(converter(configs).fromConnectData(TOPIC, schema, value));
+  return text(jsonConverter(configs).fromConnectData(TOPIC, schema, value));
 }
 
 Deno.test("JsonConverter writes primitive envelopes exactly as Kafka", () => {
@@ -296,7 +289,7 @@ Deno.test("JsonConverter rejects values that do not fit the schema", () => {
 });
 
 Deno.test("JsonConverter as a header converter writes the same envelope", () => {
-  const c = converter();
+  const c = jsonConverter();
   assertEquals(
     text(c.fromConnectHeader(TOPIC, "headerName", Schema.STRING_SCHEMA, "test-string")),
     '{"schema":{"type":"string","optional":false},"payload":"test-string"}',
