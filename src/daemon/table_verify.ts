@@ -20,7 +20,7 @@ import { Struct } from "../connect/struct.ts";
 import {
   condition,
   EncodedQuery,
-  instanceOptionsFromProps,
+  instanceSettingsFromProps,
   TableClient,
   type TableRow,
 } from "../instance/mod.ts";
@@ -82,7 +82,7 @@ export async function verifyConnector(
     ...stripPrefix(config, "consumer.override."),
   });
   const kafka = createKafka(kafkaOptions.connection, { log, onConsumerCrash: () => {} });
-  const client = await TableClient.create(instanceOptionsFromProps(analysis.values));
+  const client = await TableClient.create(instanceSettingsFromProps(analysis.values));
   try {
     const verdicts: TableVerdict[] = [];
     for (const t of tables) {
