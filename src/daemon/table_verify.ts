@@ -14,7 +14,7 @@
 import { analyzeWorker, workerStrings } from "../config/worker_config.ts";
 import { analyzeConnector } from "../config/connector_config.ts";
 import { errorLines } from "../config/analyze.ts";
-import { ConfigError } from "../config/errors.ts";
+import { ConfigError } from "../common/config_error.ts";
 import { createTaskConverters, loadTaskConverterPlugins } from "../connect/converters/factory.ts";
 import { Struct } from "../connect/struct.ts";
 import {

@@ -294,7 +294,7 @@ export class InstanceHttpClient {
         throw signal.reason;
       }
       // Already explained: too large, configuration, or a token request that failed for good.
-      if (error instanceof InstanceError) throw error;
+      if (error instanceof InstanceError || error instanceof InstanceConfigError) throw error;
       const failure = classifyTransportFailure(error);
       if (failure.kind === "tls") {
         throw new InstanceConfigError(`${label.method} ${this.address.origin}: ${failure.reason}`);

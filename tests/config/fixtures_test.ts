@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { loadConfigFile } from "../../src/config/load.ts";
-import { ConfigError } from "../../src/config/errors.ts";
+import { ConfigError } from "../../src/common/config_error.ts";
 import { analyzeWorker, workerStrings } from "../../src/config/worker_config.ts";
 import { analyzeConnector } from "../../src/config/connector_config.ts";
 import type { Analysis } from "../../src/config/analyze.ts";
