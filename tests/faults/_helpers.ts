@@ -88,8 +88,6 @@ export function printFigures(figures: FaultFigures): void {
   console.log(`FAULT-FIGURES ${JSON.stringify(figures)}`);
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** A record on a source topic: the row, its version, and when the test read it. */
 export interface Arrival {
   key: string;

@@ -14,7 +14,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceRecords } from "../support/kafka_helpers.ts";
 import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
-import { waitFor } from "../support/wait.ts";
+import { sleep, waitFor } from "../support/wait.ts";
 import { describeVerdict, exactlyOnceVerdict } from "../support/exactly_once_check.ts";
 import { sinkConnectorConfig, sourceConnectorConfig } from "../support/source_connector.ts";
 import { cpuSeconds } from "../support/process_stats.ts";
@@ -28,7 +28,6 @@ import {
   linesSince,
   missingFinalVersions,
   printFigures,
-  sleep,
   watchDaemon,
 } from "./_helpers.ts";
 

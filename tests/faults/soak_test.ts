@@ -12,12 +12,12 @@
 import { assert } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
-import { waitFor } from "../support/wait.ts";
+import { sleep, waitFor } from "../support/wait.ts";
 import { groupWorker } from "../support/group_handover.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { parseExposition, sumOf } from "../support/prometheus.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
-import { type Arrival, collectArrivals, missingFinalVersions, sleep } from "./_helpers.ts";
+import { type Arrival, collectArrivals, missingFinalVersions } from "./_helpers.ts";
 import { cpuSeconds } from "../support/process_stats.ts";
 
 const PASSWORD = "pw-Soak-Churn-Ibis-3";

@@ -12,6 +12,7 @@ import { setLogLevel } from "../../../src/observability/log.ts";
 import { FileOffsetStore } from "../../../src/runtime/offsets/file_store.ts";
 import { CRASH_CONNECTOR, generationUpdates } from "./crash_writer.ts";
 import { readLines } from "../../support/read_lines.ts";
+import { sleep } from "../../support/wait.ts";
 
 setLogLevel("error");
 
@@ -130,8 +131,4 @@ async function countTempFiles(dir: string): Promise<number> {
   let n = 0;
   for await (const entry of Deno.readDir(dir)) if (entry.name.includes(".tmp-")) n++;
   return n;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
