@@ -20,10 +20,13 @@ import {
   startSimulatorProcess,
 } from "./support/processes.ts";
 import { createKafka } from "../src/kafka/mod.ts";
+import { waitFor } from "../tests/support/wait.ts";
 
 const sessionMs = arg("session-ms", 10_000);
 const pollMs = arg("poll-ms", 1000);
 const TABLES = ["incident", "problem"];
+/** The bound on each awaited step (a guard against a hang, not a figure). */
+const STEP_TIMEOUT_MS = 180_000;
 const auth = { authorization: "Basic " + btoa("admin:bench-pass"), "content-type": "application/json" };
 
 const sim = await startSimulatorProcess(TABLES.map((t) => `${t}=200`).join(","));
@@ -68,16 +71,6 @@ async function runningOn(member: Member): Promise<string[] | null> {
   return tasks.length > 0 && tasks.every((t) => t.state === "RUNNING") ? tasks.map((t) => t.worker_id) : null;
 }
 
-async function until<T>(check: () => Promise<T | null>, what: string, timeoutMs = 180_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const v = await check();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 /** Inserts a row on the instance and resolves with its sys_id. */
 async function insert(table: string): Promise<string> {
   const res = await fetch(`${sim.url}/api/now/table/${table}`, {
@@ -114,23 +107,28 @@ let members: Member[] = [];
 try {
   members = await Promise.all([startMember([{ name: "src", config: source }]), startMember([])]);
   for (const [round, signal] of [[1, "SIGKILL"], [2, "SIGTERM"]] as const) {
-    await until(async () => {
-      const on = await runningOn(members[0]);
-      return on && new Set(on).size === 2 ? on : null;
-    }, "one task on each member");
+    await waitFor(
+      async () => {
+        const on = await runningOn(members[0]);
+        return on && new Set(on).size === 2 ? on : null;
+      },
+      STEP_TIMEOUT_MS,
+      "one task on each member",
+    );
     const [victim, survivor] = members;
     const stoppedAt = performance.now();
     victim.child.kill(signal);
     const probes = await Promise.all(TABLES.map((t) => insert(t)));
-    await until(async () => {
-      const on = await runningOn(survivor);
-      return on && on.every((w) => w === host(survivor)) ? on : null;
-    }, "every task on the survivor");
-    const moved = performance.now() - stoppedAt;
-    await until(
-      () => Promise.resolve(probes.every((id) => arrived.has(id)) || null),
-      "the probe rows on Kafka",
+    await waitFor(
+      async () => {
+        const on = await runningOn(survivor);
+        return on && on.every((w) => w === host(survivor)) ? on : null;
+      },
+      STEP_TIMEOUT_MS,
+      "every task on the survivor",
     );
+    const moved = performance.now() - stoppedAt;
+    await waitFor(() => probes.every((id) => arrived.has(id)), STEP_TIMEOUT_MS, "the probe rows on Kafka");
     const flowing = Math.max(...probes.map((id) => arrived.get(id)!)) - stoppedAt;
     console.log(
       `round ${round} (${signal}, session.timeout.ms ${fmt(sessionMs)}, poll ${fmt(pollMs)} ms): ` +

@@ -10,6 +10,7 @@
  *   deno run -A bench/reconcile.ts [--rows 100000] [--batch 1000]
  */
 import { startSimulator } from "../src/sim/mod.ts";
+import { sleep } from "../tests/support/wait.ts";
 import {
   arg,
   cpuSeconds,
@@ -53,7 +54,6 @@ type Table = {
 };
 const table = async (): Promise<Table | undefined> =>
   (await (await fetch(`${daemon.url}/connectors/bench/tables`)).json())[0];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 while (((await table())?.rows_emitted ?? 0) < rows || (await table())?.phase !== "streaming") {
   await sleep(1000);

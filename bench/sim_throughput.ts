@@ -9,13 +9,9 @@
  * Figures are printed, never asserted.
  */
 import { startSimulator } from "../src/sim/mod.ts";
+import { arg } from "./support/processes.ts";
 
 const SELF = new URL(import.meta.url).pathname;
-
-function arg(name: string, fallback: number): number {
-  const at = Deno.args.indexOf(name);
-  return at >= 0 ? Number(Deno.args[at + 1]) : fallback;
-}
 
 const mb = (n: number) => `${(n / 1048576).toFixed(0)} MB`;
 
@@ -76,9 +72,9 @@ async function runChild(args: string[]): Promise<any> {
 }
 
 async function main(): Promise<void> {
-  const rows = arg("--rows", 200_000);
-  const limit = arg("--limit", 5000);
-  const memoryRows = arg("--memory-rows", 1_000_000);
+  const rows = arg("rows", 200_000);
+  const limit = arg("limit", 5000);
+  const memoryRows = arg("memory-rows", 1_000_000);
 
   const seedStart = performance.now();
   const sim = await startSimulator({ seed: { incident: rows } });
@@ -115,7 +111,7 @@ async function main(): Promise<void> {
 if (import.meta.main) {
   const clientAt = Deno.args.indexOf("--client");
   const memoryAt = Deno.args.indexOf("--memory");
-  if (clientAt >= 0) await client(Deno.args[clientAt + 1], arg("--limit", 5000));
+  if (clientAt >= 0) await client(Deno.args[clientAt + 1], arg("limit", 5000));
   else if (memoryAt >= 0) await memory(Number(Deno.args[memoryAt + 1]));
   else await main();
 }

@@ -8,7 +8,7 @@
  *
  *   deno run -A bench/verified_writes.ts [--writes 4000] [--fields 8] [--concurrency 8] [--rounds 3]
  */
-import { instanceOptionsFromProps, TableClient } from "../src/instance/mod.ts";
+import { instanceSettingsFromProps, TableClient } from "../src/instance/mod.ts";
 import { RowCreator } from "../src/sink/ambiguous_create.ts";
 import { DictionaryCache } from "../src/sink/dictionary_cache.ts";
 import { RecordWriter } from "../src/sink/writer.ts";
@@ -50,9 +50,9 @@ const config = {
   "svc.http.max.concurrent.requests": String(concurrency),
 };
 const props = analyzeConnector(config, { worker: {} }).values as Parameters<
-  typeof instanceOptionsFromProps
+  typeof instanceSettingsFromProps
 >[0];
-const client = await TableClient.create(instanceOptionsFromProps(props));
+const client = await TableClient.create(instanceSettingsFromProps(props));
 const { rows } = await client.list("incident", {
   query: "",
   limit: Math.min(writes, 5000),

@@ -9,6 +9,8 @@ import {
   launchKafkaBroker,
   stopKafkaBroker,
 } from "../../tests/support/kafka_broker_process.ts";
+import { cpuSeconds } from "../../tests/support/process_stats.ts";
+export { cpuSeconds, currentRss, peakRss } from "../../tests/support/process_stats.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -193,27 +195,6 @@ async function stop(child: Deno.ChildProcess): Promise<void> {
     child.kill("SIGTERM");
   } catch { /* gone */ }
   await child.status;
-}
-
-/** User + system CPU seconds of a process (all its threads). */
-export function cpuSeconds(pid: number): number {
-  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return ticks / 100;
-}
-
-/** Peak resident memory (VmHWM) of a process, bytes. */
-export function peakRss(pid: number): number {
-  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb * 1024;
-}
-
-/** Resident memory now (VmRSS) of a process, bytes. */
-export function currentRss(pid: number): number {
-  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
 }
 
 /** CPU seconds of this process (main and worker threads). */

@@ -8,7 +8,7 @@ import { type Command, wantsHelp } from "./command.ts";
 import { flag, parseArgs, UsageError } from "./args.ts";
 import { loadConfigFile } from "../config/load.ts";
 import { analyzeWorker } from "../config/worker_config.ts";
-import { ConfigError } from "../config/errors.ts";
+import { ConfigError } from "../common/config_error.ts";
 import { redact } from "../observability/redact.ts";
 import { sleepEndingOnAbort } from "../common/delay.ts";
 

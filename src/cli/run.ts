@@ -7,7 +7,7 @@ import { type Command, wantsHelp } from "./command.ts";
 import { flag, parseArgs, UsageError } from "./args.ts";
 import { DaemonStartError, type RunningDaemon, startDaemon } from "../daemon/daemon.ts";
 import { KafkaUnreachableError, KafkaWaitAborted, oneLine } from "../daemon/kafka_wait.ts";
-import { ConfigError } from "../config/errors.ts";
+import { ConfigError } from "../common/config_error.ts";
 import { logger } from "../observability/log.ts";
 import { redact } from "../observability/redact.ts";
 

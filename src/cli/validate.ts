@@ -6,7 +6,7 @@
 import { type Command, wantsHelp } from "./command.ts";
 import { flag, parseArgs, UsageError } from "./args.ts";
 import { loadConfigFile } from "../config/load.ts";
-import { ConfigError } from "../config/errors.ts";
+import { ConfigError } from "../common/config_error.ts";
 import { analyzeWorker, workerStrings } from "../config/worker_config.ts";
 import { analyzeConnector } from "../config/connector_config.ts";
 import { type ConfigInfos, configInfos } from "../config/config_infos.ts";

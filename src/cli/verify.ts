@@ -7,7 +7,7 @@
 import { type Command, wantsHelp } from "./command.ts";
 import { flag, parseArgs, UsageError } from "./args.ts";
 import { loadConfigFile } from "../config/load.ts";
-import { ConfigError } from "../config/errors.ts";
+import { ConfigError } from "../common/config_error.ts";
 import { connectorTypeOf } from "../config/connector_class.ts";
 import { redact } from "../observability/redact.ts";
 import { type TableVerdict, verifyConnector } from "../daemon/table_verify.ts";

@@ -9,7 +9,7 @@
  */
 import { connectorNameError } from "./connector_name.ts";
 import { parse as parseYaml } from "yaml";
-import { ConfigError } from "./errors.ts";
+import { ConfigError } from "../common/config_error.ts";
 import { isPlainObject } from "../common/plain_object.ts";
 import type { RawConfig } from "../common/props.ts";
 

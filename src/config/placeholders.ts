@@ -9,7 +9,7 @@
  */
 import { registerSecret } from "../observability/redact.ts";
 import type { PropertyDef } from "./def.ts";
-import { ConfigError } from "./errors.ts";
+import { ConfigError } from "../common/config_error.ts";
 
 /** Kafka's ConfigTransformer pattern: ${provider:[path:]key}. */
 const PLACEHOLDER = /\$\{([^}]*?):(?:([^}]*?):)?([^}]*?)\}/g;

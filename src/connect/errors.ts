@@ -5,6 +5,7 @@
  * (thrown by converters and transforms) per `errors.tolerance`, and the config layer reports
  * `ConfigException` messages verbatim through the validate endpoint.
  */
+import { ConfigError } from "../common/config_error.ts";
 
 /**
  * Kafka's `org.apache.kafka.connect.errors.DataException`: a record's data does not fit its schema or cannot be
@@ -32,10 +33,11 @@ export class SchemaBuilderException extends DataException {
 }
 
 /**
- * Kafka's `org.apache.kafka.common.config.ConfigException` for converter settings. The message format
+ * Kafka's `org.apache.kafka.common.config.ConfigException` for converter and transform settings, Connect's name
+ * kept for parity (its `name` and `javaClassName` are Kafka's); a `ConfigError` like every room's. The message format
  * `Invalid value <v> for configuration <name>: <reason>` is Kafka's own, so messages read the same as in Connect.
  */
-export class ConfigException extends Error {
+export class ConfigException extends ConfigError {
   readonly javaClassName: string = "org.apache.kafka.common.config.ConfigException";
 
   constructor(message: string, options?: ErrorOptions) {

@@ -14,13 +14,13 @@
 import { analyzeWorker, workerStrings } from "../config/worker_config.ts";
 import { analyzeConnector } from "../config/connector_config.ts";
 import { errorLines } from "../config/analyze.ts";
-import { ConfigError } from "../config/errors.ts";
+import { ConfigError } from "../common/config_error.ts";
 import { createTaskConverters, loadTaskConverterPlugins } from "../connect/converters/factory.ts";
 import { Struct } from "../connect/struct.ts";
 import {
   condition,
   EncodedQuery,
-  instanceOptionsFromProps,
+  instanceSettingsFromProps,
   TableClient,
   type TableRow,
 } from "../instance/mod.ts";
@@ -82,7 +82,7 @@ export async function verifyConnector(
     ...stripPrefix(config, "consumer.override."),
   });
   const kafka = createKafka(kafkaOptions.connection, { log, onConsumerCrash: () => {} });
-  const client = await TableClient.create(instanceOptionsFromProps(analysis.values));
+  const client = await TableClient.create(instanceSettingsFromProps(analysis.values));
   try {
     const verdicts: TableVerdict[] = [];
     for (const t of tables) {

@@ -8,8 +8,10 @@
  *   create policy (`svc.sink.create.ambiguous.behavior`).
  * - `InstanceHttpError`: the instance answered with a status outside the retryable set (400, 401, 403, 404…).
  * - `ResponseTooLargeError`: a body passed `svc.http.max.response.bytes` (a source may retry with a smaller page).
- * - `InstanceConfigError`: TLS, proxy, keystore or credential configuration that cannot work as given.
+ * - `InstanceConfigError`: TLS, proxy, keystore or credential configuration that cannot work as given; it is a
+ *   `ConfigError` (the family of every room's configuration errors), not an `InstanceError`.
  */
+import { ConfigError } from "../common/config_error.ts";
 import { redact } from "../observability/redact.ts";
 
 /** Base class, so that callers can tell instance failures from their own bugs. */
@@ -107,8 +109,12 @@ export class ResponseTooLargeError extends InstanceError {
   }
 }
 
-/** TLS, proxy, keystore or credential settings that cannot work: retrying will not help. */
-export class InstanceConfigError extends InstanceError {}
+/** TLS, proxy, keystore or credential settings that cannot work: retrying will not help. Its message is redacted. */
+export class InstanceConfigError extends ConfigError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(redact(message), options);
+  }
+}
 
 /** Longest body excerpt kept in an `InstanceHttpError`. */
 const EXCERPT_CHARS = 500;

@@ -28,7 +28,7 @@ import {
 import { InstanceClock } from "./instance_clock.ts";
 import { HostCounters } from "./instance_metrics.ts";
 import { type InstanceAddress, parseInstanceUrl } from "./instance_url.ts";
-import type { InstanceClientOptions } from "./options.ts";
+import type { InstanceSettings } from "./settings.ts";
 import type { LoadSample } from "./adaptive_limit.ts";
 import type { PermitPool } from "./permit_pool.ts";
 import { permitPoolFor } from "./permit_registry.ts";
@@ -110,25 +110,25 @@ export class InstanceHttpClient {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   private constructor(
-    readonly options: InstanceClientOptions,
+    readonly settings: InstanceSettings,
     readonly address: InstanceAddress,
     readonly pool: PermitPool,
     private readonly transport: InstanceTransport,
     hooks: HttpClientHooks,
   ) {
-    this.retryPolicy = new RetryPolicy(options.retry, hooks.random);
+    this.retryPolicy = new RetryPolicy(settings.retry, hooks.random);
     this.sleep = hooks.sleep ?? sleepRejectingOnAbort;
     this.counters = new HostCounters(pool.buffer, address.host);
     this.pacer = new RatePacer(pool.views);
-    if (options.http.rateLimitPacing && options.http.requestsPerHour) {
-      this.pacer.configure(options.http.requestsPerHour);
+    if (settings.http.rateLimitPacing && settings.http.requestsPerHour) {
+      this.pacer.configure(settings.http.requestsPerHour);
     }
-    if (options.http.rateLimitPacing) this.pacer.configureBurstReserve(options.http.rateLimitReserve);
-    this.jars = sessionJarsFor(address.host, sessionIdentity(options.auth));
-    this.userAgent = options.http.userAgent.replaceAll("<version>", VERSION);
-    this.auth = options.auth.type === "basic"
-      ? new BasicAuthenticator(options.auth)
-      : new OAuthAuthenticator(options.auth, address.origin, async (url, form) => {
+    if (settings.http.rateLimitPacing) this.pacer.configureBurstReserve(settings.http.rateLimitReserve);
+    this.jars = sessionJarsFor(address.host, sessionIdentity(settings.auth));
+    this.userAgent = settings.http.userAgent.replaceAll("<version>", VERSION);
+    this.auth = settings.auth.type === "basic"
+      ? new BasicAuthenticator(settings.auth)
+      : new OAuthAuthenticator(settings.auth, address.origin, async (url, form) => {
         const tokenRequest = { method: "POST", path: url, form, idempotent: true, anonymous: true } as const;
         const response = await this.request(tokenRequest);
         return { status: response.status, body: new TextDecoder().decode(response.body) };
@@ -137,13 +137,13 @@ export class InstanceHttpClient {
 
   /** Builds a client: loads trust and key stores, creates the HTTP client, joins the host's permit pool. */
   static async create(
-    options: InstanceClientOptions,
+    settings: InstanceSettings,
     hooks: HttpClientHooks = {},
   ): Promise<InstanceHttpClient> {
-    const address = parseInstanceUrl(options.url);
-    const transport = await InstanceTransport.create(address, options, hooks.connector);
-    const pool = permitPoolFor(address.host, options.http.maxConcurrentRequests);
-    return new InstanceHttpClient(options, address, pool, transport, hooks);
+    const address = parseInstanceUrl(settings.url);
+    const transport = await InstanceTransport.create(address, settings, hooks.connector);
+    const pool = permitPoolFor(address.host, settings.http.maxConcurrentRequests);
+    return new InstanceHttpClient(settings, address, pool, transport, hooks);
   }
 
   /** Closes pooled connections. In-flight requests fail. */
@@ -208,7 +208,7 @@ export class InstanceHttpClient {
     attempt: number,
   ): Promise<AttemptOutcome> {
     const { signal } = request;
-    const { requestTimeoutMs, maxResponseBytes, adaptiveThrottling, rateLimitPacing } = this.options.http;
+    const { requestTimeoutMs, maxResponseBytes, adaptiveThrottling, rateLimitPacing } = this.settings.http;
     // Pacing waits for the rule's window, which may be long: it does not count against the request timeout.
     const cost = request.rateLimitCost ?? 1;
     if (rateLimitPacing) await this.paced(signal, cost);
@@ -294,12 +294,12 @@ export class InstanceHttpClient {
         throw signal.reason;
       }
       // Already explained: too large, configuration, or a token request that failed for good.
-      if (error instanceof InstanceError) throw error;
+      if (error instanceof InstanceError || error instanceof InstanceConfigError) throw error;
       const failure = classifyTransportFailure(error);
       if (failure.kind === "tls") {
         throw new InstanceConfigError(`${label.method} ${this.address.origin}: ${failure.reason}`);
       }
-      if (/\b407\b|proxy/i.test(failure.reason) && this.options.proxy) {
+      if (/\b407\b|proxy/i.test(failure.reason) && this.settings.proxy) {
         throw new InstanceConfigError(
           `the proxy refused the connection (${failure.reason}); check svc.http.proxy.*`,
         );
@@ -338,7 +338,7 @@ export class InstanceHttpClient {
 
   /** The host's request budget (rate_pacer.ts), or null when pacing is off: the poll scheduler spends it. */
   get budget(): RatePacer | null {
-    return this.options.http.rateLimitPacing ? this.pacer : null;
+    return this.settings.http.rateLimitPacing ? this.pacer : null;
   }
 
   /** Waits for this request's turn under the host's rate-limit rule, if one is known. */
@@ -368,7 +368,7 @@ export class InstanceHttpClient {
   /** A short, redacted excerpt of an error body; never fails the attempt. */
   private async excerptOf(response: Response, label: RequestLabel): Promise<string> {
     try {
-      const limits = { maxBytes: 4096, idleMs: this.options.http.requestTimeoutMs };
+      const limits = { maxBytes: 4096, idleMs: this.settings.http.requestTimeoutMs };
       const body = await readCappedBody(response, limits, label);
       return new TextDecoder().decode(body).replace(/\s+/g, " ").trim().slice(0, 300);
     } catch {
@@ -393,6 +393,6 @@ export class InstanceHttpClient {
 }
 
 /** Whose sessions a client's jars hold: the user, or the OAuth client (and the user it acts as). */
-function sessionIdentity(auth: InstanceClientOptions["auth"]): string {
+function sessionIdentity(auth: InstanceSettings["auth"]): string {
   return auth.type === "basic" ? `basic:${auth.username}` : `oauth2:${auth.clientId}:${auth.username ?? ""}`;
 }

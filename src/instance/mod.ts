@@ -3,7 +3,7 @@
  * adaptive_limit.ts), retries, limits, authentication, TLS and proxy. The connectors use it through this module:
  *
  * ```ts
- * const client = await TableClient.create(instanceOptionsFromProps(props));
+ * const client = await TableClient.create(instanceSettingsFromProps(props));
  * const query = keysetAfter("sys_updated_on", "2024-01-01 00:00:00", "sys_id", lastSysId);
  * const page = await client.list("incident", { query, limit: 500 });
  * ```
@@ -15,7 +15,7 @@
  * (instance_url.ts: runtime/herder/connector_lifecycle.ts), and the Batch API's read coalescer
  * (read_coalescer.ts: source/poll_batching.ts).
  */
-export { instanceOptionsFromProps } from "./options.ts";
+export { instanceSettingsFromProps } from "./settings.ts";
 export { type DisplayValue, type SlicedListPage, TableClient } from "./table_client.ts";
 export { errorEnvelopeText, type TableRow } from "./table_rows.ts";
 export { BatchWriter } from "./batch_writer.ts";

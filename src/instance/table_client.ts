@@ -19,7 +19,7 @@ import {
   type InstanceResponse,
 } from "./http_client.ts";
 import type { InstanceAddress } from "./instance_url.ts";
-import type { InstanceClientOptions } from "./options.ts";
+import type { InstanceSettings } from "./settings.ts";
 import { describeUnusableDate } from "./instance_clock.ts";
 import { type ResultEnd, resultEnd, resultSlices } from "./result_slices.ts";
 import type { TableRow } from "./table_rows.ts";
@@ -108,8 +108,8 @@ export class TableClient {
     ));
   }
 
-  static async create(options: InstanceClientOptions, hooks?: HttpClientHooks): Promise<TableClient> {
-    return new TableClient(await InstanceHttpClient.create(options, hooks));
+  static async create(settings: InstanceSettings, hooks?: HttpClientHooks): Promise<TableClient> {
+    return new TableClient(await InstanceHttpClient.create(settings, hooks));
   }
 
   get instance(): InstanceAddress {

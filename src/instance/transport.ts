@@ -16,7 +16,7 @@ import { logger } from "../observability/log.ts";
 import { registerSecret } from "../observability/redact.ts";
 import { InstanceConfigError } from "./errors.ts";
 import type { InstanceAddress } from "./instance_url.ts";
-import type { InstanceClientOptions } from "./options.ts";
+import type { InstanceSettings } from "./settings.ts";
 import { instanceStoreNaming } from "./tls/keystore.ts";
 import { addStores, createTlsHttpClient, type TlsClientOptions } from "../common/keystore.ts";
 
@@ -70,22 +70,22 @@ export class InstanceTransport {
 
   static async create(
     address: InstanceAddress,
-    options: InstanceClientOptions,
+    settings: InstanceSettings,
     connector: TcpConnector = tcpConnect,
   ): Promise<InstanceTransport> {
-    const settings: TlsClientOptions = { poolIdleTimeout: POOL_IDLE_MS };
+    const clientOptions: TlsClientOptions = { poolIdleTimeout: POOL_IDLE_MS };
     if (address.secure) {
       // A trust store is added to the runtime's public roots, never instead of them (Deno cannot drop its
       // roots): validation refuses a trust store unless svc.tls.truststore.public.roots=true accepts that.
-      await addStores(settings, options.tls, instanceStoreNaming);
-      if (options.tls.truststore === null) {
+      await addStores(clientOptions, settings.tls, instanceStoreNaming);
+      if (settings.tls.truststore === null) {
         const system = await systemTrustStore();
-        if (system) settings.caCerts = [system];
+        if (system) clientOptions.caCerts = [system];
       }
     }
     let connectTarget = { hostname: address.hostname, port: address.port };
-    if (options.proxy) {
-      const { url, username, password } = options.proxy;
+    if (settings.proxy) {
+      const { url, username, password } = settings.proxy;
       registerSecret(password);
       let proxyUrl: URL;
       try {
@@ -97,7 +97,7 @@ export class InstanceTransport {
         throw new InstanceConfigError(`svc.http.proxy.url must start with http:// or https://`);
       }
       registerSecret(decodeURIComponent(proxyUrl.password));
-      settings.proxy = {
+      clientOptions.proxy = {
         url,
         ...(username !== null ? { basicAuth: { username, password: password ?? "" } } : {}),
       };
@@ -107,8 +107,8 @@ export class InstanceTransport {
       };
     }
     // Deno rejects a malformed certificate or key here.
-    const client = createTlsHttpClient(settings, (message) => new InstanceConfigError(message));
-    return new InstanceTransport(client, connectTarget, options.http.connectTimeoutMs, connector);
+    const client = createTlsHttpClient(clientOptions, (message) => new InstanceConfigError(message));
+    return new InstanceTransport(client, connectTarget, settings.http.connectTimeoutMs, connector);
   }
 
   /** Records that the instance answered, so pooled connections are presumed alive. */

@@ -2,10 +2,10 @@
  * Error classes callers branch on. Everything else surfaces as the client library's error (or a plain Error),
  * whose message is already redacted by the logging layer when logged.
  */
+import { ConfigError } from "../common/config_error.ts";
 
-/** A Kafka client property has a value this client cannot honour; `property` names the key. */
-export class KafkaConfigError extends Error {
-  override name = "KafkaConfigError";
+/** A Kafka client property has a value this client cannot honour; `property` names the key. A `ConfigError`. */
+export class KafkaConfigError extends ConfigError {
   constructor(readonly property: string, message: string) {
     super(`${property}: ${message}`);
   }

@@ -11,12 +11,12 @@
  * (for users who cannot read it); each correlation lookup's rows are then checked instead
  * (ambiguous_create.ts): a row that does not hold the value is never written to.
  */
+import { ConfigError } from "../common/config_error.ts";
 import type { TableDictionary } from "../instance/mod.ts";
 import type { SinkSettings } from "./settings.ts";
 
-export class ConfiguredFieldError extends Error {
-  override name = "ConfiguredFieldError";
-}
+/** A field the configuration names is not a field of the table(s): a `ConfigError` found at task start. */
+export class ConfiguredFieldError extends ConfigError {}
 
 /** The tables known before any record arrives. */
 function knownTables(settings: SinkSettings): string[] {

@@ -3,18 +3,12 @@
  * definitions (src/config/defs/sink.ts): every defined name is present here with its default applied, so this
  * file only checks types and names the property when a value is unusable.
  */
+import { ConfigError } from "../common/config_error.ts";
 import { PropReader } from "../common/prop_reader.ts";
 import type { TypedProps } from "../common/props.ts";
 import { SINK_TOPIC_PREFIX } from "../config/defs/sink.ts";
 import type { VerifySettings } from "./write_verify.ts";
 import { type ApiErrorBehavior, effectiveApiErrorBehavior } from "../config/record_error_handling.ts";
-
-class SinkConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "SinkConfigError";
-  }
-}
 
 export type RoutingSettings =
   | { mode: "fixed"; table: string }
@@ -92,12 +86,12 @@ const RESERVED_FIELDS: readonly string[] = [
 ];
 
 export function sinkSettingsFromProps(props: TypedProps): SinkSettings {
-  const read = new PropReader(props, (message) => new SinkConfigError(message));
+  const read = new PropReader(props, (message) => new ConfigError(message));
   const operationHeader = read.string("svc.sink.operation.header");
   const allowlist = read.list("svc.sink.field.allowlist");
   const denylist = read.list("svc.sink.field.denylist");
   if (allowlist.length > 0 && denylist.length > 0) {
-    throw new SinkConfigError(
+    throw new ConfigError(
       "svc.sink.field.allowlist and svc.sink.field.denylist are mutually exclusive: set only one",
     );
   }
@@ -111,7 +105,7 @@ export function sinkSettingsFromProps(props: TypedProps): SinkSettings {
   );
   const correlationField = read.optionalString("svc.sink.correlation.field");
   if (ambiguousCreate === "correlation_lookup" && correlationField === null) {
-    throw new SinkConfigError(
+    throw new ConfigError(
       "svc.sink.correlation.field is required when svc.sink.create.ambiguous.behavior=correlation_lookup",
     );
   }
@@ -171,7 +165,7 @@ function routingSettings(read: PropReader, props: TypedProps): RoutingSettings {
     case "fixed": {
       const table = read.optionalString("svc.sink.table");
       if (table === null) {
-        throw new SinkConfigError("svc.sink.table is required when svc.sink.routing.mode=fixed");
+        throw new ConfigError("svc.sink.table is required when svc.sink.routing.mode=fixed");
       }
       return { mode, table };
     }
@@ -187,7 +181,7 @@ function routingSettings(read: PropReader, props: TypedProps): RoutingSettings {
     case "header": {
       const allowlist = read.list("svc.sink.table.allowlist");
       if (allowlist.length === 0) {
-        throw new SinkConfigError("svc.sink.table.allowlist is required when svc.sink.routing.mode=header");
+        throw new ConfigError("svc.sink.table.allowlist is required when svc.sink.routing.mode=header");
       }
       return { mode, header: read.string("svc.sink.table.header"), allowlist: new Set(allowlist) };
     }
@@ -200,12 +194,12 @@ function operationSettings(read: PropReader, header: string): OperationSettings 
   if (mode === "header") return { mode, header };
   const fixed = read.optionalString("svc.sink.operation.fixed");
   if (fixed === null) {
-    throw new SinkConfigError("svc.sink.operation.fixed is required when svc.sink.operation.mode=fixed");
+    throw new ConfigError("svc.sink.operation.fixed is required when svc.sink.operation.mode=fixed");
   }
   const operations = ["create", "update", "upsert", "delete"] as const;
   const operation = operations.find((o) => o === fixed.toLowerCase());
   if (operation === undefined) {
-    throw new SinkConfigError(
+    throw new ConfigError(
       `svc.sink.operation.fixed must be one of ${operations.join(", ")}, got "${fixed}"`,
     );
   }
@@ -220,9 +214,9 @@ function parseRenames(pairs: readonly string[]): ReadonlyMap<string, string> {
     const from = pair.slice(0, at).trim();
     const to = pair.slice(at + 1).trim();
     if (at <= 0 || from === "" || to === "") {
-      throw new SinkConfigError(`svc.sink.field.rename entries must look like from:to, got "${pair}"`);
+      throw new ConfigError(`svc.sink.field.rename entries must look like from:to, got "${pair}"`);
     }
-    if (renames.has(from)) throw new SinkConfigError(`svc.sink.field.rename renames "${from}" twice`);
+    if (renames.has(from)) throw new ConfigError(`svc.sink.field.rename renames "${from}" twice`);
     renames.set(from, to);
   }
   return renames;

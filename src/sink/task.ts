@@ -24,8 +24,8 @@ import {
 import {
   AmbiguousRequestError,
   BatchWriter,
-  instanceOptionsFromProps,
   InstanceRetriableError,
+  instanceSettingsFromProps,
   TableClient,
 } from "../instance/mod.ts";
 import { RowCreator } from "./ambiguous_create.ts";
@@ -109,7 +109,7 @@ class TableSinkTask implements SinkTask {
 
   async start(config: RawConfig, props: TypedProps, context: SinkTaskContext): Promise<void> {
     const settings = sinkSettingsFromProps(props);
-    const client = await TableClient.create(instanceOptionsFromProps(props));
+    const client = await TableClient.create(instanceSettingsFromProps(props));
     let reporter: Reporter;
     try {
       await checkConfiguredFields(settings, (table) => client.dictionary(table, context.signal));

@@ -3,6 +3,7 @@
  * defaults applied by src/config/defs/). Per-alias overrides of batch size and poll interval are resolved here so
  * that the rest of the source never looks at properties.
  */
+import { ConfigError } from "../common/config_error.ts";
 import { PropReader } from "../common/prop_reader.ts";
 import type { TypedProps } from "../common/props.ts";
 import { TABLE_PREFIX } from "../config/defs/table.ts";
@@ -75,13 +76,9 @@ export interface SourceSettings {
   readonly toleranceAll: boolean;
 }
 
-/** A property value that is missing or of the wrong type: the props did not come from the source's definitions. */
-class SourceSettingsError extends Error {
-  override name = "SourceSettingsError";
-}
-
+/** A missing value or one of the wrong type (the props did not come from the definitions) is a `ConfigError`. */
 function reader(props: TypedProps): PropReader {
-  return new PropReader(props, (message) => new SourceSettingsError(message));
+  return new PropReader(props, (message) => new ConfigError(message));
 }
 
 const str = (props: TypedProps, key: string) => reader(props).string(key);

@@ -8,7 +8,7 @@ import { unreadDeletions } from "./deletes/unread_deletions.ts";
 import type { SourceOffset, SourcePartition, SourceRecord } from "../connect/record.ts";
 import type { SourceOffsetEntry, SourceTask, SourceTaskContext } from "../connect/task_api.ts";
 import type { RawConfig, TypedProps } from "../common/props.ts";
-import { aggregateCount, instanceOptionsFromProps, TableClient } from "../instance/mod.ts";
+import { aggregateCount, instanceSettingsFromProps, TableClient } from "../instance/mod.ts";
 import { cursorFromOffset } from "./cursor.ts";
 import { Envelope } from "./envelope.ts";
 import { backfillFromOffset } from "./parallel_backfill.ts";
@@ -93,7 +93,7 @@ export class TableSourceTask implements SourceTask {
 
     this.#logger = context.logger;
     const settings = sourceSettingsFromProps(props);
-    const client = await TableClient.create(instanceOptionsFromProps(props));
+    const client = await TableClient.create(instanceSettingsFromProps(props));
     this.#client = client;
     const instance = client.instance.hostname;
     const typedFields = settings.schemaMode === "typed" ? parseTypedFields(settings.typedFields) : new Map();

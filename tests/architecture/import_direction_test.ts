@@ -6,6 +6,7 @@
  */
 import { assertEquals } from "../support/assert.ts";
 import { imports, resolve, sourceFiles, specifiers } from "./source_imports.ts";
+import { circles, importGraph } from "./import_circles.ts";
 
 /** Room → the rooms it may import. Files directly in src/ (version.ts) are usable by every room. */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
@@ -112,62 +113,6 @@ function threadViolations(files: ReadonlyMap<string, string>): string[] {
   return out.sort();
 }
 
-/** The import circles among `files`, each as its files in import order, starting from the smallest path. */
-function circles(files: ReadonlyMap<string, string>): string[][] {
-  const edges = new Map<string, string[]>();
-  for (const [path, text] of files) {
-    const targets = specifiers(text).filter((s) => s.startsWith(".")).map((s) => resolve(path, s));
-    edges.set(path, [...new Set(targets.filter((target) => files.has(target)))].sort());
-  }
-  // Tarjan's strongly connected components: a component of more than one file (or a file importing itself) is a
-  // circle; one path through it is reported.
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const found: string[][] = [];
-  const visit = (file: string) => {
-    index.set(file, index.size);
-    low.set(file, index.get(file)!);
-    stack.push(file);
-    for (const next of edges.get(file)!) {
-      if (!index.has(next)) {
-        visit(next);
-        low.set(file, Math.min(low.get(file)!, low.get(next)!));
-      } else if (stack.includes(next)) low.set(file, Math.min(low.get(file)!, index.get(next)!));
-    }
-    if (low.get(file) !== index.get(file)) return;
-    const component = stack.splice(stack.indexOf(file));
-    if (component.length > 1 || edges.get(file)!.includes(file)) {
-      found.push(pathThrough(new Set(component), edges));
-    }
-  };
-  for (const file of [...edges.keys()].sort()) if (!index.has(file)) visit(file);
-  return found.sort();
-}
-
-/** A circle through the smallest file of a strongly connected component, by breadth-first search. */
-function pathThrough(component: ReadonlySet<string>, edges: ReadonlyMap<string, string[]>): string[] {
-  const start = [...component].sort()[0];
-  const previous = new Map<string, string>();
-  const queue = [start];
-  while (queue.length > 0) {
-    const file = queue.shift()!;
-    for (const next of edges.get(file)!) {
-      if (!component.has(next)) continue;
-      if (next === start) {
-        const path = [file];
-        while (path[0] !== start) path.unshift(previous.get(path[0])!);
-        return path;
-      }
-      if (!previous.has(next)) {
-        previous.set(next, file);
-        queue.push(next);
-      }
-    }
-  }
-  return [start];
-}
-
 Deno.test("the main thread loads no task-thread code", async () => {
   assertEquals(threadViolations(await sourceFiles("src")), []);
 });
@@ -189,7 +134,7 @@ Deno.test("the thread check names a value import across the boundary and lets a 
 });
 
 Deno.test("src/ has no import circle", async () => {
-  assertEquals(circles(await sourceFiles("src")), []);
+  assertEquals(circles(importGraph(await sourceFiles("src"))), []);
 });
 
 Deno.test("the circle check finds circles of any length, type-only imports too", () => {
@@ -203,7 +148,7 @@ Deno.test("the circle check finds circles of any length, type-only imports too",
     ["src/d/self.ts", 'import { again } from "./self.ts";'],
     ["src/d/leaf.ts", 'import { one } from "../a/one.ts";'],
   ]);
-  assertEquals(circles(files), [
+  assertEquals(circles(importGraph(files)), [
     ["src/a/one.ts", "src/a/two.ts"],
     ["src/b/free.ts", "src/c/z.ts", "src/b/x.ts"],
     ["src/d/self.ts"],

@@ -5,20 +5,17 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { loadConfigFile } from "../../src/config/load.ts";
-import { ConfigError } from "../../src/config/errors.ts";
+import { ConfigError } from "../../src/common/config_error.ts";
 import { analyzeWorker, workerStrings } from "../../src/config/worker_config.ts";
 import { analyzeConnector } from "../../src/config/connector_config.ts";
 import type { Analysis } from "../../src/config/analyze.ts";
 import { errorLines } from "../../src/config/analyze.ts";
+import { configFilesIn } from "../support/config_files.ts";
 
 const root = new URL("../fixtures/configs/", import.meta.url);
 
-function filesIn(dir: string): string[] {
-  return [...Deno.readDirSync(new URL(dir, root))]
-    .filter((e) => e.isFile && /\.(ya?ml|json)$/.test(e.name))
-    .map((e) => new URL(`${dir}/${e.name}`, root).pathname)
-    .sort();
-}
+/** The paths of the config files in `dir` of the fixtures. */
+const filesIn = (dir: string) => configFilesIn(new URL(`${dir}/`, root)).map((url) => url.pathname);
 
 async function expectationOf(path: string): Promise<{ property: string; fragment: string }> {
   let text: string;

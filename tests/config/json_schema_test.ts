@@ -7,6 +7,7 @@
 import { Ajv, type ErrorObject } from "ajv";
 import { parse as parseYaml } from "yaml";
 import { assert, assertEquals } from "../support/assert.ts";
+import { configFilesIn } from "../support/config_files.ts";
 import { configFileSchema, renderConfigFileSchema } from "../../src/config/json_schema.ts";
 
 const ROOT = new URL("../../", import.meta.url);
@@ -15,13 +16,6 @@ const FIXTURES = new URL("tests/fixtures/configs/", ROOT);
 // A declared property may also match a pass-through pattern (topic.creation.groups vs ^topic\.creation\.); both apply.
 const ajv = new Ajv({ strict: true, allowMatchingProperties: true, allErrors: true });
 const validate = ajv.compile(configFileSchema());
-
-function filesIn(dir: URL): URL[] {
-  return [...Deno.readDirSync(dir)]
-    .filter((e) => e.isFile && /\.(ya?ml|json)$/.test(e.name))
-    .map((e) => new URL(e.name, dir))
-    .sort((a, b) => a.pathname.localeCompare(b.pathname));
-}
 
 function load(file: URL): { text: string; doc: unknown } {
   const text = Deno.readTextFileSync(file);
@@ -46,7 +40,12 @@ Deno.test("docs/tablesync.schema.json is up to date with the property definition
   assert(committed === renderConfigFileSchema(), "docs/tablesync.schema.json is stale: run `deno task docs`");
 });
 
-for (const file of [...filesIn(new URL("deploy/examples/", ROOT)), ...filesIn(new URL("good/", FIXTURES))]) {
+for (
+  const file of [
+    ...configFilesIn(new URL("deploy/examples/", ROOT)),
+    ...configFilesIn(new URL("good/", FIXTURES)),
+  ]
+) {
   const name = file.pathname.slice(new URL(ROOT).pathname.length);
   Deno.test(`schema accepts ${name}`, () => {
     const errors = errorsOf(load(file).doc);
@@ -55,7 +54,7 @@ for (const file of [...filesIn(new URL("deploy/examples/", ROOT)), ...filesIn(ne
 }
 
 Deno.test("every example config points editors at the schema", () => {
-  for (const file of filesIn(new URL("deploy/examples/", ROOT))) {
+  for (const file of configFilesIn(new URL("deploy/examples/", ROOT))) {
     const first = Deno.readTextFileSync(file).split("\n")[0];
     assertEquals(first, "# yaml-language-server: $schema=../../docs/tablesync.schema.json", file.pathname);
   }

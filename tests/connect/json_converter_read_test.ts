@@ -1,6 +1,5 @@
 /** JsonConverter reading (`toConnectData`), on the inputs of Kafka's JsonConverterTest, plus round trips. */
-import assert from "node:assert/strict";
-import { JsonConverter } from "../../src/connect/converters/json/json_converter.ts";
+import { assert, assertEquals, assertStrictEquals, assertThrows } from "../support/assert.ts";
 import { NULL_SCHEMA_AND_VALUE, Schema } from "../../src/connect/schema.ts";
 import { SchemaBuilder } from "../../src/connect/schema_builder.ts";
 import { Struct } from "../../src/connect/struct.ts";
@@ -8,16 +7,10 @@ import { BigDecimal } from "../../src/connect/big_decimal.ts";
 import { ConnectDate, ConnectDecimal, ConnectTime, ConnectTimestamp } from "../../src/connect/logical.ts";
 import { ConfigException, DataException } from "../../src/connect/errors.ts";
 import { valuesEqual } from "../../src/connect/equality.ts";
-import { assertSchemaAndValue, bytes, TOPIC } from "./helpers.ts";
-
-function converter(configs: Record<string, string> = {}): JsonConverter {
-  const c = new JsonConverter();
-  c.configure(configs, false);
-  return c;
-}
+import { assertSchemaAndValue, bytes, jsonConverter, TOPIC } from "./helpers.ts";
 
 const read = (json: string, configs: Record<string, string> = {}) =>
-  converter(configs).toConnectData(TOPIC, bytes(json));
+  jsonConverter(configs).toConnectData(TOPIC, bytes(json));
 
 Deno.test("JsonConverter reads schema metadata", () => {
   assertSchemaAndValue(
@@ -60,7 +53,7 @@ Deno.test("JsonConverter reads every primitive type", () => {
     4398046511104,
   );
   const big = read('{ "schema": { "type": "int64" }, "payload": 9223372036854775807 }');
-  assert.equal(big.value, 9223372036854775807n);
+  assertEquals(big.value, 9223372036854775807n);
   assertSchemaAndValue(
     read('{ "schema": { "type": "float" }, "payload": 12.34 }'),
     Schema.FLOAT32_SCHEMA,
@@ -84,9 +77,9 @@ Deno.test("JsonConverter reads every primitive type", () => {
 });
 
 Deno.test("JsonConverter narrows numbers as Java does", () => {
-  assert.equal(read('{ "schema": { "type": "int32" }, "payload": 12.9 }').value, 12);
-  assert.equal(read('{ "schema": { "type": "int8" }, "payload": 300 }').value, 44);
-  assert.equal(read('{ "schema": { "type": "int32" }, "payload": -1.5e1 }').value, -15);
+  assertEquals(read('{ "schema": { "type": "int32" }, "payload": 12.9 }').value, 12);
+  assertEquals(read('{ "schema": { "type": "int8" }, "payload": 300 }').value, 44);
+  assertEquals(read('{ "schema": { "type": "int32" }, "payload": -1.5e1 }').value, -15);
 });
 
 Deno.test("JsonConverter reads arrays, maps and structs", () => {
@@ -133,14 +126,14 @@ Deno.test("JsonConverter reads arrays, maps and structs", () => {
 });
 
 Deno.test("JsonConverter reads nulls and schemaless payloads", () => {
-  assert.deepEqual(converter().toConnectData(TOPIC, null), NULL_SCHEMA_AND_VALUE);
-  assert.deepEqual(read("", { "schemas.enable": "false" }), NULL_SCHEMA_AND_VALUE);
+  assertEquals(jsonConverter().toConnectData(TOPIC, null), NULL_SCHEMA_AND_VALUE);
+  assertEquals(read("", { "schemas.enable": "false" }), NULL_SCHEMA_AND_VALUE);
   assertSchemaAndValue(
     read('{ "a": "", "b": null}', { "schemas.enable": "false" }),
     null,
     new Map([["a", ""], ["b", null]]),
   );
-  assert.deepEqual(read('{ "schema": null, "payload": null }'), NULL_SCHEMA_AND_VALUE);
+  assertEquals(read('{ "schema": null, "payload": null }'), NULL_SCHEMA_AND_VALUE);
   assertSchemaAndValue(read('{ "schema": null, "payload": true }'), null, true);
   assertSchemaAndValue(read('{ "schema": null, "payload": 12 }'), null, 12);
   assertSchemaAndValue(read('{ "schema": null, "payload": 12.24 }'), null, 12.24);
@@ -152,7 +145,7 @@ Deno.test("JsonConverter reads nulls and schemaless payloads", () => {
     new Map([["field1", 1], ["field2", 2]]),
   );
   assertSchemaAndValue(read("true", { "schemas.enable": "false" }), null, true);
-  assert.equal(
+  assertEquals(
     read("12345678901234567890", { "schemas.enable": "false" }).value,
     12345678901234567890n - 2n ** 64n,
   );
@@ -174,11 +167,11 @@ Deno.test("JsonConverter reads Decimal from base64 and numeric payloads, exactly
   const trailing = read(
     '{ "schema": { "type": "bytes", "name": "org.apache.kafka.connect.data.Decimal", "version": 1, "parameters": { "scale": "4" } }, "payload": 1.5600 }',
   );
-  assert.ok((trailing.value as BigDecimal).equals(new BigDecimal(15600n, 4)));
+  assert((trailing.value as BigDecimal).equals(new BigDecimal(15600n, 4)));
   const precise = read(
     '{ "schema": { "type": "bytes", "name": "org.apache.kafka.connect.data.Decimal", "version": 1, "parameters": { "scale": "17" } }, "payload": 1.23456789123456789 }',
   );
-  assert.equal((precise.value as BigDecimal).toString(), "1.23456789123456789");
+  assertEquals((precise.value as BigDecimal).toString(), "1.23456789123456789");
   assertSchemaAndValue(
     read(
       '{ "schema": { "type": "bytes", "name": "org.apache.kafka.connect.data.Decimal", "version": 1, "optional": true, "parameters": { "scale": "2" } }, "payload": null }',
@@ -193,12 +186,13 @@ Deno.test("JsonConverter reads Decimal from base64 and numeric payloads, exactly
     ConnectDecimal.builder(2).defaultValue(reference).build(),
     reference,
   );
-  assert.throws(
+  assertThrows(
     () =>
       read(
         '{"schema":{"type":"bytes","name":"org.apache.kafka.connect.data.Decimal","version":1,"parameters":{"scale":"2"}},"payload":"***"}',
       ),
-    { message: "Invalid bytes for Decimal field" },
+    Error,
+    "Invalid bytes for Decimal field",
   );
 });
 
@@ -238,19 +232,20 @@ Deno.test("JsonConverter reads Date, Time and Timestamp, with defaults", () => {
     ConnectTimestamp.builder().optional().defaultValue(new Date(42)).build(),
     new Date(42),
   );
-  assert.throws(
+  assertThrows(
     () =>
       read(
         '{ "schema": { "type": "int32", "name": "org.apache.kafka.connect.data.Date", "version": 1 }, "payload": "x" }',
       ),
-    { message: "Invalid type for Date, underlying representation should be integer but was STRING" },
+    Error,
+    "Invalid type for Date, underlying representation should be integer but was STRING",
   );
 });
 
 Deno.test("JsonConverter honours replace.null.with.default when reading", () => {
   const json = '{ "schema": { "type": "int32", "optional": true, "default": 5 }, "payload": null }';
-  assert.equal(read(json).value, 5);
-  assert.equal(read(json, { "replace.null.with.default": "false" }).value, null);
+  assertEquals(read(json).value, 5);
+  assertEquals(read(json, { "replace.null.with.default": "false" }).value, null);
 });
 
 Deno.test("JsonConverter reports Kafka's errors", () => {
@@ -258,56 +253,76 @@ Deno.test("JsonConverter reports Kafka's errors", () => {
     'JsonConverter with schemas.enable requires "schema" and "payload" fields and may not ' +
     "contain additional fields. If you are trying to deserialize plain JSON data, set schemas.enable=false in " +
     "your converter configuration.";
-  assert.throws(() => read('{"sys_id":"abc"}'), { name: "DataException", message: envelopeMessage });
-  assert.throws(() => read('{"schema":null,"payload":1,"extra":2}'), { message: envelopeMessage });
-  assert.throws(() => read("[1]"), { message: envelopeMessage });
-  assert.throws(() => read(""), { message: envelopeMessage });
-  assert.throws(
+  assertThrows(() => read('{"sys_id":"abc"}'), DataException, envelopeMessage);
+  assertThrows(() => read('{"schema":null,"payload":1,"extra":2}'), Error, envelopeMessage);
+  assertThrows(() => read("[1]"), Error, envelopeMessage);
+  assertThrows(() => read(""), Error, envelopeMessage);
+  assertThrows(
     () => read("{not json"),
-    (e: unknown) =>
-      e instanceof DataException &&
-      e.message.startsWith("Converting byte[] to Kafka Connect data failed due to serialization error: "),
+    DataException,
+    /^Converting byte\[\] to Kafka Connect data failed due to serialization error: /,
   );
-  assert.throws(() => read('{"schema":{"optional":true},"payload":1}'), {
-    message: "Schema must contain 'type' field",
-  });
-  assert.throws(() => read('{"schema":{"type":"foo"},"payload":1}'), { message: "Unknown schema type: foo" });
-  assert.throws(() => read('{"schema":{"type":"array"},"payload":[]}'), {
-    message: "Array schema did not specify the element type",
-  });
-  assert.throws(() => read('{"schema":{"type":"map","values":{"type":"int8"}},"payload":{}}'), {
-    message: "Map schema did not specify the key type",
-  });
-  assert.throws(() => read('{"schema":{"type":"struct","fields":{}},"payload":{}}'), {
-    message: `Struct schema's "fields" argument is not an array.`,
-  });
-  assert.throws(() => read('{"schema":{"type":"struct","fields":[{"type":"int8"}]},"payload":{}}'), {
-    message: "Struct schema's field name not specified properly",
-  });
-  assert.throws(() => read('{"schema":{"type":"int8","parameters":{"a":1}},"payload":1}'), {
-    message: "Schema parameters must have string values.",
-  });
-  assert.throws(() => read('{"schema":{"type":"int32"},"payload":null}'), {
-    message: "Invalid null value for required INT32 field",
-  });
-  assert.throws(() => read('{"schema":{"type":"struct","fields":[]},"payload":[]}'), {
-    message: "Structs should be encoded as JSON objects, but found ARRAY",
-  });
-  assert.throws(
+  assertThrows(
+    () => read('{"schema":{"optional":true},"payload":1}'),
+    Error,
+    "Schema must contain 'type' field",
+  );
+  assertThrows(() => read('{"schema":{"type":"foo"},"payload":1}'), Error, "Unknown schema type: foo");
+  assertThrows(
+    () => read('{"schema":{"type":"array"},"payload":[]}'),
+    Error,
+    "Array schema did not specify the element type",
+  );
+  assertThrows(
+    () => read('{"schema":{"type":"map","values":{"type":"int8"}},"payload":{}}'),
+    Error,
+    "Map schema did not specify the key type",
+  );
+  assertThrows(
+    () => read('{"schema":{"type":"struct","fields":{}},"payload":{}}'),
+    Error,
+    `Struct schema's "fields" argument is not an array.`,
+  );
+  assertThrows(
+    () => read('{"schema":{"type":"struct","fields":[{"type":"int8"}]},"payload":{}}'),
+    Error,
+    "Struct schema's field name not specified properly",
+  );
+  assertThrows(
+    () => read('{"schema":{"type":"int8","parameters":{"a":1}},"payload":1}'),
+    Error,
+    "Schema parameters must have string values.",
+  );
+  assertThrows(
+    () => read('{"schema":{"type":"int32"},"payload":null}'),
+    Error,
+    "Invalid null value for required INT32 field",
+  );
+  assertThrows(
+    () => read('{"schema":{"type":"struct","fields":[]},"payload":[]}'),
+    Error,
+    "Structs should be encoded as JSON objects, but found ARRAY",
+  );
+  assertThrows(
     () => read('{"schema":{"type":"map","keys":{"type":"int8"},"values":{"type":"int8"}},"payload":[[1]]}'),
-    { message: "Found invalid map entry, expected length 2 but found :1" },
+    Error,
+    "Found invalid map entry, expected length 2 but found :1",
   );
-  assert.throws(() => read('{"schema":{"type":"int32"},"payload":"12"}'), {
-    message: "Invalid value for INT32 field: expected a JSON number but found STRING",
-  });
-  assert.throws(() => converter({ "schemas.enable": "yes" }), (e: unknown) =>
-    e instanceof ConfigException &&
-    e.message ===
-      "Invalid value yes for configuration schemas.enable: Expected value to be either true or false");
-  assert.throws(() => converter({ "decimal.format": "HEX" }), {
-    message:
-      "Invalid value HEX for configuration decimal.format: String must be one of (case insensitive): BASE64, NUMERIC",
-  });
+  assertThrows(
+    () => read('{"schema":{"type":"int32"},"payload":"12"}'),
+    Error,
+    "Invalid value for INT32 field: expected a JSON number but found STRING",
+  );
+  assertThrows(
+    () => jsonConverter({ "schemas.enable": "yes" }),
+    ConfigException,
+    "Invalid value yes for configuration schemas.enable: Expected value to be either true or false",
+  );
+  assertThrows(
+    () => jsonConverter({ "decimal.format": "HEX" }),
+    Error,
+    "Invalid value HEX for configuration decimal.format: String must be one of (case insensitive): BASE64, NUMERIC",
+  );
 });
 
 Deno.test("JsonConverter round-trips nested data with and without schemas", () => {
@@ -340,21 +355,21 @@ Deno.test("JsonConverter round-trips nested data with and without schemas", () =
     .put("raw", new Uint8Array([0, 255, 128]))
     .put("ratio", Math.fround(0.25));
   for (const format of ["BASE64", "NUMERIC"]) {
-    const c = converter({ "decimal.format": format });
+    const c = jsonConverter({ "decimal.format": format });
     const back = c.toConnectData(TOPIC, c.fromConnectData(TOPIC, schema, value));
     assertSchemaAndValue(back, schema, value);
   }
-  const schemaless = converter({ "schemas.enable": "false" });
+  const schemaless = jsonConverter({ "schemas.enable": "false" });
   const map = new Map<string, unknown>([["a", 1], ["b", [true, null, "x"]], ["c", new Map([["d", 2.5]])]]);
-  assert.ok(
+  assert(
     valuesEqual(schemaless.toConnectData(TOPIC, schemaless.fromConnectData(TOPIC, null, map)).value, map),
   );
 });
 
 Deno.test("JsonConverter caches read schemas by their JSON text", () => {
-  const c = converter();
+  const c = jsonConverter();
   const first = c.toConnectData(TOPIC, bytes('{"schema":{"type":"string"},"payload":"a"}'));
   const second = c.toConnectData(TOPIC, bytes('{"schema":{"type":"string"},"payload":"b"}'));
-  assert.equal(first.schema, second.schema);
-  assert.equal(second.value, "b");
+  assertStrictEquals(first.schema, second.schema);
+  assertEquals(second.value, "b");
 });

@@ -1,5 +1,5 @@
 /** SimpleHeaderConverter and Connect's string forms (Values.convertToString / parseString). */
-import assert from "node:assert/strict";
+import { assertEquals } from "../support/assert.ts";
 import { SimpleHeaderConverter } from "../../src/connect/converters/simple_header_converter.ts";
 import { convertToString } from "../../src/connect/value_strings.ts";
 import { parseString } from "../../src/connect/value_string_parser.ts";
@@ -74,15 +74,15 @@ Deno.test("SimpleHeaderConverter round-trips lists, maps and logical types", () 
 Deno.test("SimpleHeaderConverter writes Connect's string forms", () => {
   const write = (schema: Schema | null, value: unknown) =>
     text(converter.fromConnectHeader(TOPIC, "h", schema, value));
-  assert.equal(write(Schema.FLOAT64_SCHEMA, 1), "1.0");
-  assert.equal(write(null, ["a", 1, null]), '["a",1,null]');
-  assert.equal(write(null, { k: 'q"b\\' }), '{"k":"q\\"b\\\\"}');
-  assert.equal(write(null, new Uint8Array([1, 2])), "AQI=");
-  assert.equal(write(null, new Date(Date.UTC(2019, 7, 23, 14, 34, 54, 346))), "2019-08-23T14:34:54.346Z");
+  assertEquals(write(Schema.FLOAT64_SCHEMA, 1), "1.0");
+  assertEquals(write(null, ["a", 1, null]), '["a",1,null]');
+  assertEquals(write(null, { k: 'q"b\\' }), '{"k":"q\\"b\\\\"}');
+  assertEquals(write(null, new Uint8Array([1, 2])), "AQI=");
+  assertEquals(write(null, new Date(Date.UTC(2019, 7, 23, 14, 34, 54, 346))), "2019-08-23T14:34:54.346Z");
   const schema = SchemaBuilder.struct().field("a", Schema.INT32_SCHEMA).field("b", Schema.STRING_SCHEMA)
     .build();
-  assert.equal(write(schema, new Struct(schema).put("a", 1).put("b", "x")), '{"a":1,"b":"x"}');
-  assert.equal(write(ConnectDecimal.schema(2), new BigDecimal(156n, 2)), "1.56");
+  assertEquals(write(schema, new Struct(schema).put("a", 1).put("b", "x")), '{"a":1,"b":"x"}');
+  assertEquals(write(ConnectDecimal.schema(2), new BigDecimal(156n, 2)), "1.56");
 });
 
 Deno.test("parseString infers schemas like Kafka's Values", () => {
@@ -111,7 +111,7 @@ Deno.test("parseString infers schemas like Kafka's Values", () => {
   assertSchemaAndValue(parseString("{1:2"), Schema.STRING_SCHEMA, "{1:2");
   assertSchemaAndValue(parseString("2019-08-23"), ConnectDate.SCHEMA, new Date(Date.UTC(2019, 7, 23)));
   assertSchemaAndValue(parseString("14:34:54.346Z"), ConnectTime.SCHEMA, new Date(52494346));
-  assert.equal(convertToString(null, null), null);
+  assertEquals(convertToString(null, null), null);
 });
 
 Deno.test("SimpleHeaderConverter keeps undecodable text as a string", () => {

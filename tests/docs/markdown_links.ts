@@ -1,11 +1,14 @@
 /**
  * What tests/docs/links_test.ts checks in a Markdown file, read as GitHub renders it: the links outside code,
  * the anchors its headings make, and the problems of one file (a link that leaves the repository or resolves to
- * no file or heading; a name of an issue or a work session in the text).
+ * no file or heading; a name of an issue or a work session, or a path outside the repository, in the text).
  */
 
 /** Words the user docs do not use: the history of the work is in git. */
-const WORK_WORDS = /\bissues?[- ]?#?\d+|\bthe issue's\b|\b(?:this|previous|next) stop\b/gi;
+const WORK_WORDS = /\bissues?[- ]?#?\d+|\bthe issue's\b|\b(?:this|previous|next|last|earlier) stop\b/gi;
+
+/** Paths of the machine the work was done on, outside any clone (`../shared/…`, `/work/…`), even in code. */
+const OUTSIDE_PATHS = /(?:\.\.\/)+shared\/(?:[\w./-]*[\w/-])?|\/work\/(?:[\w./-]*[\w/-])?/g;
 
 /** A URL scheme (`https:`, `mailto:`): such a link leaves the repository. */
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -142,6 +145,9 @@ export async function docProblems(
   text.split("\n").forEach((line, index) => {
     for (const m of line.matchAll(WORK_WORDS)) {
       problems.push(`${file}:${index + 1}: names an issue or a work session: "${m[0]}"`);
+    }
+    for (const m of line.matchAll(OUTSIDE_PATHS)) {
+      problems.push(`${file}:${index + 1}: names a path outside the repository: "${m[0]}"`);
     }
   });
   return problems;

@@ -5,6 +5,7 @@
  * (`FAULT-FIGURES {json}`) for docs/reliability.md.
  */
 import type { DaemonProcess } from "../support/daemon_process.ts";
+import { currentRss } from "../support/process_stats.ts";
 import { collectTopic } from "../support/topic_collector.ts";
 import type { SimTable } from "../../src/sim/mod.ts";
 
@@ -14,20 +15,6 @@ export function faultSeconds(): number {
   const n = raw === undefined ? 120 : Number(raw);
   if (!(n > 0)) throw new Error(`FAULT_SECONDS must be a positive number of seconds, not ${raw}`);
   return n;
-}
-
-/** Resident set size of a process in KiB (VmRSS), every worker thread of the daemon included. */
-export async function rssKiB(pid: number): Promise<number> {
-  const status = await Deno.readTextFile(`/proc/${pid}/status`);
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-}
-
-/** CPU time (user + system) a process has used, in seconds. */
-export async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
-  // Fields after the command name (which is in parentheses and may hold spaces): utime is 14th, stime 15th.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** What the daemon showed while a fault lasted, sampled every second until `stop`. */
@@ -56,7 +43,7 @@ export function watchDaemon(daemon: DaemonProcess, connectors: readonly string[]
   let running = true;
   const loop = (async () => {
     while (running) {
-      watch.peakRssKiB = Math.max(watch.peakRssKiB, await rssKiB(daemon.process.pid));
+      watch.peakRssKiB = Math.max(watch.peakRssKiB, currentRss(daemon.process.pid) / 1024);
       for (const name of connectors) {
         const status = await daemon.request("GET", `/connectors/${name}/status`);
         for (const task of status.body?.tasks ?? []) {
@@ -100,8 +87,6 @@ export interface FaultFigures {
 export function printFigures(figures: FaultFigures): void {
   console.log(`FAULT-FIGURES ${JSON.stringify(figures)}`);
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A record on a source topic: the row, its version, and when the test read it. */
 export interface Arrival {

@@ -15,7 +15,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
-import { waitFor } from "../support/wait.ts";
+import { sleep, waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 import {
@@ -27,7 +27,6 @@ import {
   linesSince,
   missingFinalVersions,
   printFigures,
-  sleep,
   watchDaemon,
 } from "./_helpers.ts";
 

@@ -14,21 +14,20 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceRecords } from "../support/kafka_helpers.ts";
 import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
-import { waitFor } from "../support/wait.ts";
+import { sleep, waitFor } from "../support/wait.ts";
 import { describeVerdict, exactlyOnceVerdict } from "../support/exactly_once_check.ts";
 import { sinkConnectorConfig, sourceConnectorConfig } from "../support/source_connector.ts";
+import { cpuSeconds } from "../support/process_stats.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 import {
   type Arrival,
   collectArrivals,
-  cpuSeconds,
   duplicateCount,
   faultSeconds,
   lineCount,
   linesSince,
   missingFinalVersions,
   printFigures,
-  sleep,
   watchDaemon,
 } from "./_helpers.ts";
 
@@ -183,7 +182,7 @@ Deno.test("the instance refusing connections, answering 503 or a maintenance pag
     );
     const marks = daemons.map(([, d]) => lineCount(d));
     const watches = daemons.map(([, d]) => watchDaemon(d, connectorNames(d)));
-    const cpuBefore = await cpuSeconds(alo.process.pid);
+    const cpuBefore = cpuSeconds(alo.process.pid);
     // The sink's instance refuses every write (503); reads still work, so what a write depends on is the write.
     const sinkFault = sinkSim.faults.add({ method: "POST", fault: { kind: "status", status: 503 } });
     const sinkFaultPut = sinkSim.faults.add({ method: "PUT", fault: { kind: "status", status: 503 } });
@@ -196,7 +195,7 @@ Deno.test("the instance refusing connections, answering 503 or a maintenance pag
     const sinkRequests = sinkSim.counters.requests - sinkRequestsAtFault;
     const sinkWrittenDuringFault = sinkTable.count - sinkCountAtFault;
     const sinkOffsets = await alo.request("GET", "/connectors/sink/offsets");
-    const cpuDuring = await cpuSeconds(alo.process.pid) - cpuBefore;
+    const cpuDuring = cpuSeconds(alo.process.pid) - cpuBefore;
     // Cleared: each topic's first record after this instant measures the recovery.
     for (const id of [sinkFault, sinkFaultPut, sinkFaultPatch]) sinkSim.faults.remove(id);
     await Promise.all(faults.map((f) => f.end()));

@@ -12,12 +12,13 @@
 import { assert } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
-import { waitFor } from "../support/wait.ts";
+import { sleep, waitFor } from "../support/wait.ts";
 import { groupWorker } from "../support/group_handover.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { parseExposition, sumOf } from "../support/prometheus.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
-import { type Arrival, collectArrivals, cpuSeconds, missingFinalVersions, sleep } from "./_helpers.ts";
+import { type Arrival, collectArrivals, missingFinalVersions } from "./_helpers.ts";
+import { cpuSeconds } from "../support/process_stats.ts";
 
 const PASSWORD = "pw-Soak-Churn-Ibis-3";
 
@@ -99,7 +100,7 @@ Deno.test("soak with churn: connectors created, changed, paused, resumed and del
     while (elapsed() < seconds * 0.8) {
       if (warm === null && elapsed() >= seconds * 0.25) {
         warm = await levels(a);
-        cpuAtWarm = await cpuSeconds(a.process.pid);
+        cpuAtWarm = cpuSeconds(a.process.pid);
       }
       const name = `churn-${++figures.connectorsChurned}`;
       const topic = `${prefix}.${name}`;
@@ -132,9 +133,9 @@ Deno.test("soak with churn: connectors created, changed, paused, resumed and del
     await sleep(Math.min(30, seconds * 0.1) * 1000);
     const end = await levels(a);
     const restSeconds = 10;
-    const cpuBeforeRest = await cpuSeconds(a.process.pid);
+    const cpuBeforeRest = cpuSeconds(a.process.pid);
     await sleep(restSeconds * 1000);
-    const cpuAtRest = (await cpuSeconds(a.process.pid) - cpuBeforeRest) / restSeconds;
+    const cpuAtRest = (cpuSeconds(a.process.pid) - cpuBeforeRest) / restSeconds;
     console.log(
       `SOAK-FIGURES ${
         JSON.stringify({

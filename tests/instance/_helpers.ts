@@ -1,18 +1,18 @@
 /** Shared helpers of the instance client tests. */
-import type { InstanceClientOptions } from "../../src/instance/options.ts";
+import type { InstanceSettings } from "../../src/instance/settings.ts";
 import type { TypedProps } from "../../src/common/props.ts";
 
-/** Options with small, test-friendly limits; override what a test is about. */
-export function testOptions(
+/** Instance settings with small, test-friendly limits; override what a test is about. */
+export function testSettings(
   url: string,
   overrides: {
-    auth?: InstanceClientOptions["auth"];
-    tls?: Partial<InstanceClientOptions["tls"]>;
-    proxy?: InstanceClientOptions["proxy"];
-    http?: Partial<InstanceClientOptions["http"]>;
-    retry?: Partial<InstanceClientOptions["retry"]>;
+    auth?: InstanceSettings["auth"];
+    tls?: Partial<InstanceSettings["tls"]>;
+    proxy?: InstanceSettings["proxy"];
+    http?: Partial<InstanceSettings["http"]>;
+    retry?: Partial<InstanceSettings["retry"]>;
   } = {},
-): InstanceClientOptions {
+): InstanceSettings {
   return {
     url,
     auth: overrides.auth ?? { type: "basic", username: "admin", password: "admin-Secret-1" },
@@ -39,7 +39,7 @@ export function testOptions(
   };
 }
 
-/** The properties as the config layer would hand them over (defaults applied), for `instanceOptionsFromProps`. */
+/** The properties as the config layer would hand them over (defaults applied), for `instanceSettingsFromProps`. */
 export function defaultProps(overrides: Record<string, TypedProps[string]> = {}): TypedProps {
   return {
     "svc.url": "https://Dev12345.Service-Now.com/now/nav/ui/classic",

@@ -5,11 +5,11 @@
  */
 import { importPermitPools, type PermitPoolTransfer } from "../../src/instance/permit_registry.ts";
 import { TableClient } from "../../src/instance/table_client.ts";
-import type { InstanceClientOptions } from "../../src/instance/options.ts";
+import type { InstanceSettings } from "../../src/instance/settings.ts";
 
 interface Job {
   pools: PermitPoolTransfer;
-  options: InstanceClientOptions;
+  options: InstanceSettings;
   table: string;
   concurrency: number;
   requests: number;

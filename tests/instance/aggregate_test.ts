@@ -6,7 +6,7 @@ import { assertEquals } from "../support/assert.ts";
 import {
   aggregateCount,
   aggregateMin,
-  instanceOptionsFromProps,
+  instanceSettingsFromProps,
   TableClient,
 } from "../../src/instance/mod.ts";
 import { insertRow, propsOf, sourceConfig, startSim } from "../source/support.ts";
@@ -14,7 +14,7 @@ import { insertRow, propsOf, sourceConfig, startSim } from "../source/support.ts
 Deno.test("aggregate: MIN and count before access control; no row is a null MIN; a refusal is unavailable", async () => {
   const sim = await startSim();
   const client = await TableClient.create(
-    instanceOptionsFromProps(propsOf(sourceConfig(sim, { inc: "incident" }))),
+    instanceSettingsFromProps(propsOf(sourceConfig(sim, { inc: "incident" }))),
   );
   try {
     const first = insertRow(sim, "incident", { sys_updated_on: "2024-05-01 08:00:00" });

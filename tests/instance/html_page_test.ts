@@ -7,7 +7,7 @@ import { TableClient } from "../../src/instance/table_client.ts";
 import { BatchWriter } from "../../src/instance/batch_writer.ts";
 import { HTML_PAGE_MESSAGE, InstanceHtmlPageError, isHtmlPage } from "../../src/instance/html_page.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
-import { testOptions } from "./_helpers.ts";
+import { testSettings } from "./_helpers.ts";
 
 Deno.test("isHtmlPage: by content type, or by a body that starts as HTML; JSON is not", () => {
   assert(isHtmlPage("text/html;charset=UTF-8", "{}"));
@@ -20,7 +20,7 @@ for (const page of ["hibernating", "login"] as const) {
   Deno.test(`a ${page} page on every call is a retriable InstanceHtmlPageError, never a result`, async () => {
     const sim = await startSimulator({ users: ["admin:secret"], seed: { incident: 2 } });
     const client = await TableClient.create(
-      testOptions(sim.url, { auth: { type: "basic", username: "admin", password: "secret" } }),
+      testSettings(sim.url, { auth: { type: "basic", username: "admin", password: "secret" } }),
     );
     try {
       const [id] = sim.table("incident").sysIds();
@@ -56,7 +56,7 @@ Deno.test("a login page answering the OAuth token request is a retriable Instanc
     seed: { incident: 1 },
   });
   const client = await TableClient.create(
-    testOptions(sim.url, {
+    testSettings(sim.url, {
       auth: {
         type: "oauth2",
         grantType: "client_credentials",

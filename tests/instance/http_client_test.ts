@@ -13,7 +13,7 @@ import {
 import { clearTokenCache } from "../../src/instance/auth/oauth.ts";
 import { instanceMetrics } from "../../src/instance/permit_registry.ts";
 import { VERSION } from "../../src/version.ts";
-import { noConnectCheck, testOptions, uniqueHost } from "./_helpers.ts";
+import { noConnectCheck, testSettings, uniqueHost } from "./_helpers.ts";
 import { capturingLogs } from "../support/logs.ts";
 
 const server = setupServer();
@@ -29,13 +29,13 @@ interface Harness {
 }
 
 async function harness(
-  overrides: Parameters<typeof testOptions>[1] = {},
+  overrides: Parameters<typeof testSettings>[1] = {},
   secure = true,
 ): Promise<Harness> {
   const origin = `${secure ? "https" : "http"}://${uniqueHost("msw")}`;
   const waits: number[] = [];
   const client = await InstanceHttpClient.create(
-    testOptions(origin, { auth: { type: "basic", username: "admin", password: PASSWORD }, ...overrides }),
+    testSettings(origin, { auth: { type: "basic", username: "admin", password: PASSWORD }, ...overrides }),
     { connector: noConnectCheck, sleep: (ms) => (waits.push(ms), Promise.resolve()), random: () => 0.5 },
   );
   return { origin, client, waits };

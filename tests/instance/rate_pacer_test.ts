@@ -2,22 +2,9 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { parseRateLimitHeaders, RatePacer, reserveOf } from "../../src/instance/rate_pacer.ts";
 import { createSharedHostState, viewsOf } from "../../src/instance/shared_host_state.ts";
+import { newPacer, ruleHeaders } from "./rate_limit_fixtures.ts";
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
-
-function ruleHeaders(limit: number, resetSeconds: number, dateMs: number, remaining?: number): Headers {
-  const h = new Headers({
-    "x-ratelimit-limit": String(limit),
-    "x-ratelimit-reset": String(resetSeconds),
-    "date": new Date(dateMs).toUTCString(),
-  });
-  if (remaining !== undefined) h.set("x-ratelimit-remaining", String(remaining));
-  return h;
-}
-
-function newPacer(): RatePacer {
-  return new RatePacer(viewsOf(createSharedHostState(4)));
-}
 
 Deno.test("rate-limit headers: both needed, repeated values take the first, Remaining optional", () => {
   assertEquals(parseRateLimitHeaders(new Headers({ "x-ratelimit-limit": "100" })), null);
@@ -61,7 +48,7 @@ Deno.test("the window's budget less the reserve is spread evenly until the reset
 
 Deno.test("a spent budget waits until the window resets, then the next window's rule takes over", () => {
   const pacer = newPacer();
-  pacer.observe(ruleHeaders(10, T0 / 1000 + 5, T0, 1), T0, 1);
+  pacer.observe(ruleHeaders(10, T0 / 1000 + 5, T0, { remaining: 1 }), T0, 1);
   const spent = pacer.schedule(T0);
   assertEquals(spent.retry, true);
   assert(spent.waitMs >= 5_000, `waited only ${spent.waitMs} ms`);
@@ -78,7 +65,7 @@ Deno.test("X-RateLimit-Remaining, when sent, replaces the own count; late respon
   assertEquals(pacer.snapshot().remainingEstimate, 99);
   // Three requests underway; the answer to one of them says 30 are left: the other two are not counted yet.
   for (let held = 1; held <= 3; held++) pacer.sending(1, held);
-  pacer.observe(ruleHeaders(100, T0 / 1000 + 60, T0 + 1_000, 30), T0 + 1_000, 1);
+  pacer.observe(ruleHeaders(100, T0 / 1000 + 60, T0 + 1_000, { remaining: 30 }), T0 + 1_000, 1);
   assertEquals(pacer.snapshot().remainingEstimate, 28);
   pacer.observe(ruleHeaders(100, T0 / 1000 - 60, T0 - 61_000), T0 + 1_000, 1);
   assertEquals(pacer.snapshot().reset, T0 / 1000 + 60);
@@ -141,7 +128,7 @@ Deno.test("the batch whose answer shows the window counts all of its items, and 
   told.sending(51, 1);
   told.sending(21, 2);
   // The instance's Remaining counts the answered batch (51) but not the other one still underway (21).
-  told.observe(ruleHeaders(200, T0 / 1000 + 10, T0, 149), T0, 51);
+  told.observe(ruleHeaders(200, T0 / 1000 + 10, T0, { remaining: 149 }), T0, 51);
   assertEquals(fits(told, T0), 149 - 21 - reserveOf(200));
 });
 

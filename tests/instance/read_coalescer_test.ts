@@ -9,7 +9,7 @@ import { type Simulator, type SimulatorOptions, startSimulator } from "../../src
 import { TableClient } from "../../src/instance/table_client.ts";
 import { ReadCoalescer, type ReadCoalescerOptions } from "../../src/instance/read_coalescer.ts";
 import { InstanceConfigError, InstanceHttpError, InstanceRetriableError } from "../../src/instance/errors.ts";
-import { testOptions } from "./_helpers.ts";
+import { testSettings } from "./_helpers.ts";
 
 const USER = "reader";
 const PASSWORD = "Read-Coalesce-9";
@@ -25,7 +25,7 @@ async function setup(
     ...sim,
   });
   const client = await TableClient.create(
-    testOptions(s.url, { auth: { type: "basic", username: USER, password: PASSWORD } }),
+    testSettings(s.url, { auth: { type: "basic", username: USER, password: PASSWORD } }),
   );
   const c = new ReadCoalescer(client.http, {
     gatherMs: 20,
@@ -153,7 +153,7 @@ Deno.test("a batch answer over svc.http.max.response.bytes sends its reads alone
   ));
   const largest = Math.max(...single.map((r) => r.body.byteLength));
   // Room for either page alone, not for both base64-encoded in one answer.
-  const small = await TableClient.create(testOptions(t.sim.url, {
+  const small = await TableClient.create(testSettings(t.sim.url, {
     auth: { type: "basic", username: USER, password: PASSWORD },
     http: { maxResponseBytes: Math.ceil(largest * 1.2) },
   }));

@@ -8,13 +8,13 @@ import { TableClient } from "../../src/instance/table_client.ts";
 import { InstanceRetriableError } from "../../src/instance/errors.ts";
 import { instanceMetrics } from "../../src/instance/permit_registry.ts";
 import { startSessionServer } from "./_session_server.ts";
-import { testOptions } from "./_helpers.ts";
+import { testSettings } from "./_helpers.ts";
 
 const auth = { type: "basic" as const, username: "integration", password: "sess-Pa55word" };
 
 async function clientOf(url: string, max: number, retry = {}): Promise<InstanceHttpClient> {
   return await InstanceHttpClient.create(
-    testOptions(url, { auth, http: { maxConcurrentRequests: max }, retry }),
+    testSettings(url, { auth, http: { maxConcurrentRequests: max }, retry }),
   );
 }
 

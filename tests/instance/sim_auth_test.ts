@@ -4,9 +4,9 @@ import { startSimulator } from "../../src/sim/mod.ts";
 import { TableClient } from "../../src/instance/table_client.ts";
 import { InstanceHttpError } from "../../src/instance/errors.ts";
 import { clearTokenCache } from "../../src/instance/auth/oauth.ts";
-import type { OAuthOptions } from "../../src/instance/options.ts";
+import type { OAuthSettings } from "../../src/instance/settings.ts";
 import { setLogLevel } from "../../src/observability/log.ts";
-import { testOptions } from "./_helpers.ts";
+import { testSettings } from "./_helpers.ts";
 import { capturingLogs } from "../support/logs.ts";
 
 const USER = { userName: "integration", password: "sim-Password-82" };
@@ -17,7 +17,7 @@ const CLIENT = {
 };
 const SECRETS = [USER.password, CLIENT.clientSecret, "wrong-Password-84"];
 
-function oauth(grantType: OAuthOptions["grantType"]): OAuthOptions {
+function oauth(grantType: OAuthSettings["grantType"]): OAuthSettings {
   return {
     type: "oauth2",
     grantType,
@@ -61,7 +61,7 @@ Deno.test("auth: basic on every request; a wrong password is a 401 error that do
   try {
     await noSecretsLogged(async () => {
       const good = await TableClient.create(
-        testOptions(sim.url, { auth: { type: "basic", username: USER.userName, password: USER.password } }),
+        testSettings(sim.url, { auth: { type: "basic", username: USER.userName, password: USER.password } }),
       );
       await good.list("incident", { limit: 1 });
       await good.get("incident", sim.table("incident").sysIds()[0]);
@@ -71,7 +71,7 @@ Deno.test("auth: basic on every request; a wrong password is a 401 error that do
         ["basic", USER.userName, 200],
       ]);
       const bad = await TableClient.create(
-        testOptions(sim.url, {
+        testSettings(sim.url, {
           auth: { type: "basic", username: USER.userName, password: "wrong-Password-84" },
         }),
       );
@@ -94,7 +94,7 @@ for (const grant of ["client_credentials", "password"] as const) {
     const sim = await simulator();
     try {
       await noSecretsLogged(async () => {
-        const client = await TableClient.create(testOptions(sim.url, { auth: oauth(grant) }));
+        const client = await TableClient.create(testSettings(sim.url, { auth: oauth(grant) }));
         await Promise.all([1, 2, 3, 4].map(() => client.list("incident", { limit: 1 })));
         client.close();
       });
@@ -116,7 +116,7 @@ Deno.test("auth: tokens are refreshed before they expire", async () => {
   const sim = await simulator(3); // expires_in 2
   try {
     await noSecretsLogged(async () => {
-      const client = await TableClient.create(testOptions(sim.url, { auth: oauth("client_credentials") }));
+      const client = await TableClient.create(testSettings(sim.url, { auth: oauth("client_credentials") }));
       for (let i = 0; i < 12; i++) {
         await client.list("incident", { limit: 1 });
         await new Promise((r) => setTimeout(r, 400));
@@ -146,7 +146,7 @@ Deno.test("auth: a revoked token gets one fresh token and one resend", async () 
   const sim = await simulator();
   try {
     await noSecretsLogged(async () => {
-      const client = await TableClient.create(testOptions(sim.url, { auth: oauth("client_credentials") }));
+      const client = await TableClient.create(testSettings(sim.url, { auth: oauth("client_credentials") }));
       await client.list("incident", { limit: 1 });
       sim.oauthClients.revokeAllTokens();
       const page = await client.list("incident", { limit: 1 });
@@ -170,7 +170,9 @@ Deno.test("auth: a wrong client secret fails with the token endpoint's 401, nami
   try {
     await noSecretsLogged(async () => {
       const client = await TableClient.create(
-        testOptions(sim.url, { auth: { ...oauth("client_credentials"), clientSecret: "wrong-Password-84" } }),
+        testSettings(sim.url, {
+          auth: { ...oauth("client_credentials"), clientSecret: "wrong-Password-84" },
+        }),
       );
       const error = await assertRejects(
         () => client.list("incident", { limit: 1 }),

@@ -3,7 +3,7 @@ import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { TableClient } from "../../src/instance/table_client.ts";
 import { ResponseTooLargeError } from "../../src/instance/errors.ts";
-import { testOptions } from "./_helpers.ts";
+import { testSettings } from "./_helpers.ts";
 
 const USER = { userName: "integration", password: "sim-Password-85" };
 const auth = { type: "basic" as const, username: USER.userName, password: USER.password };
@@ -12,7 +12,7 @@ const LIMIT = 256 * 1024;
 
 Deno.test("limits: an oversized response fails with a clear error, not retried", async () => {
   const sim = await startSimulator({ seed: { incident: 3 }, users: [USER] });
-  const client = await TableClient.create(testOptions(sim.url, { auth, http: { maxResponseBytes: LIMIT } }));
+  const client = await TableClient.create(testSettings(sim.url, { auth, http: { maxResponseBytes: LIMIT } }));
   try {
     sim.faults.add({ route: LIST, fault: { kind: "oversized", bytes: 4 * LIMIT } });
     const error = await assertRejects(() => client.list("incident", { limit: 3 }), ResponseTooLargeError);
@@ -33,7 +33,7 @@ Deno.test("limits: an oversized response fails with a clear error, not retried",
 
 Deno.test("limits: a gzip bomb (small on the wire, huge decompressed) fails on the decompressed size", async () => {
   const sim = await startSimulator({ seed: { incident: 3 }, users: [USER] });
-  const client = await TableClient.create(testOptions(sim.url, { auth, http: { maxResponseBytes: LIMIT } }));
+  const client = await TableClient.create(testSettings(sim.url, { auth, http: { maxResponseBytes: LIMIT } }));
   try {
     // 32 MiB of JSON whitespace gzips to a few tens of KiB: far below the limit on the wire.
     sim.faults.add({ route: LIST, fault: { kind: "oversized", bytes: 32 * 1024 * 1024 } });

@@ -3,18 +3,18 @@ import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { TableClient } from "../../src/instance/table_client.ts";
 import { InstanceConfigError } from "../../src/instance/errors.ts";
-import type { ProxyOptions } from "../../src/instance/options.ts";
+import type { ProxySettings } from "../../src/instance/settings.ts";
 import { startConnectProxy } from "../support/connect_proxy.ts";
 import { tlsFixtures } from "../support/tls_fixtures.ts";
-import { testOptions } from "./_helpers.ts";
+import { testSettings } from "./_helpers.ts";
 
 const USER = { userName: "integration", password: "sim-Password-80" };
 const auth = { type: "basic" as const, username: USER.userName, password: USER.password };
 const PROXY_PASSWORD = "proxy-Password-81";
 
-async function listThrough(url: string, proxy: ProxyOptions, tls = false) {
+async function listThrough(url: string, proxy: ProxySettings, tls = false) {
   const f = tls ? await tlsFixtures() : null;
-  const client = await TableClient.create(testOptions(url, {
+  const client = await TableClient.create(testSettings(url, {
     auth,
     proxy,
     tls: { truststore: f ? { path: f.truststoreP12, password: f.password, type: "PKCS12" } : null },

@@ -4,7 +4,7 @@ import type { Simulator } from "../../src/sim/mod.ts";
 import { withSim } from "../support/sim.ts";
 import { TableClient } from "../../src/instance/table_client.ts";
 import { AmbiguousRequestError, InstanceRetriableError } from "../../src/instance/errors.ts";
-import { testOptions } from "./_helpers.ts";
+import { testSettings } from "./_helpers.ts";
 
 const USER = { userName: "integration", password: "sim-Password-78" };
 const auth = { type: "basic" as const, username: USER.userName, password: USER.password };
@@ -13,11 +13,11 @@ const CREATE = "POST /api/now/table/incident";
 
 /** A simulator (real clock) and a client of it with `overrides`, for one body. */
 function withSimClient(
-  overrides: Parameters<typeof testOptions>[1],
+  overrides: Parameters<typeof testSettings>[1],
   fn: (sim: Simulator, client: TableClient) => Promise<void>,
 ): Promise<void> {
   return withSim({ seed: { incident: 10 }, users: [USER], clock: { mode: "real" } }, async (sim) => {
-    const client = await TableClient.create(testOptions(sim.url, { auth, ...overrides }));
+    const client = await TableClient.create(testSettings(sim.url, { auth, ...overrides }));
     try {
       await fn(sim, client);
     } finally {
@@ -120,7 +120,7 @@ Deno.test("sim: connection refused is retried, even for POST: nothing was sent",
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
   const client = await TableClient.create(
-    testOptions(`http://127.0.0.1:${port}`, { auth, retry: { maxAttempts: 3 } }),
+    testSettings(`http://127.0.0.1:${port}`, { auth, retry: { maxAttempts: 3 } }),
   );
   try {
     const error = await assertRejects(

@@ -7,7 +7,7 @@ import { startSimulator } from "../../src/sim/mod.ts";
 import { TableClient } from "../../src/instance/table_client.ts";
 import { instanceMetrics } from "../../src/instance/permit_registry.ts";
 import { sleepRejectingOnAbort } from "../../src/common/delay.ts";
-import { testOptions } from "./_helpers.ts";
+import { testSettings } from "./_helpers.ts";
 
 const USER = { userName: "integration", password: "sim-Semaphore-41" };
 const auth = { type: "basic" as const, username: USER.userName, password: USER.password };
@@ -21,7 +21,7 @@ Deno.test("a bare 429 from a full semaphore queue halves the limit and is retrie
   });
   const waits: number[] = [];
   const client = await TableClient.create(
-    testOptions(sim.url, {
+    testSettings(sim.url, {
       auth,
       http: { maxConcurrentRequests: 8 },
       retry: { maxAttempts: 20, initialBackoffMs: 10, maxBackoffMs: 40 },
@@ -55,7 +55,7 @@ Deno.test("semaphore waits the simulator reports in Server-Timing shrink the lim
   });
   const max = 8;
   const client = await TableClient.create(
-    testOptions(sim.url, { auth, http: { maxConcurrentRequests: max } }),
+    testSettings(sim.url, { auth, http: { maxConcurrentRequests: max } }),
   );
   try {
     let left = 200;

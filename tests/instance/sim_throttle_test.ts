@@ -8,7 +8,7 @@ import { TableClient } from "../../src/instance/table_client.ts";
 import { exportPermitPools, instanceMetrics, permitPoolFor } from "../../src/instance/permit_registry.ts";
 import { parseInstanceUrl } from "../../src/instance/instance_url.ts";
 import { RECOVERY_SUCCESSES } from "../../src/instance/adaptive_limit.ts";
-import { testOptions } from "./_helpers.ts";
+import { testSettings } from "./_helpers.ts";
 
 const USER = { userName: "integration", password: "sim-Password-77" };
 const auth = { type: "basic" as const, username: USER.userName, password: USER.password };
@@ -16,7 +16,7 @@ const auth = { type: "basic" as const, username: USER.userName, password: USER.p
 Deno.test("two connectors in two workers share one instance's permits: in flight never above the limit", async () => {
   const sim = await startSimulator({ seed: { incident: 20, problem: 20 }, users: [USER], latencyMs: 15 });
   const limit = 4;
-  const options = testOptions(sim.url, { auth, http: { maxConcurrentRequests: limit } });
+  const options = testSettings(sim.url, { auth, http: { maxConcurrentRequests: limit } });
   // The main thread creates the host's pool before starting the task threads, as the runtime does.
   permitPoolFor(parseInstanceUrl(sim.url).host, limit);
   const workers = ["incident", "problem"].map(() =>
@@ -61,7 +61,7 @@ Deno.test("a 429 storm halves the limit down to one; 50 successes per permit bri
   const sim = await startSimulator({ seed: { incident: 20 }, users: [USER], latencyMs: 5 });
   const max = 8;
   const client = await TableClient.create(
-    testOptions(sim.url, {
+    testSettings(sim.url, {
       auth,
       http: { maxConcurrentRequests: max },
       retry: { maxAttempts: 10, initialBackoffMs: 5, maxBackoffMs: 20 },
@@ -120,7 +120,7 @@ Deno.test("a 429 storm halves the limit down to one; 50 successes per permit bri
 Deno.test("Retry-After is obeyed: the retry arrives no sooner, and not much later", async () => {
   const sim = await startSimulator({ seed: { incident: 5 }, users: [USER] });
   const client = await TableClient.create(
-    testOptions(sim.url, { auth, retry: { initialBackoffMs: 1, maxBackoffMs: 1 } }),
+    testSettings(sim.url, { auth, retry: { initialBackoffMs: 1, maxBackoffMs: 1 } }),
   );
   try {
     sim.faults.add({

@@ -3,9 +3,9 @@ import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { TableClient } from "../../src/instance/table_client.ts";
 import { InstanceConfigError } from "../../src/instance/errors.ts";
-import type { StoreOptions } from "../../src/instance/options.ts";
+import type { StoreSettings } from "../../src/instance/settings.ts";
 import { type TlsFixtures, tlsFixtures } from "../support/tls_fixtures.ts";
-import { testOptions } from "./_helpers.ts";
+import { testSettings } from "./_helpers.ts";
 import { capturingLogs } from "../support/logs.ts";
 
 const USER = { userName: "integration", password: "sim-Password-79" };
@@ -23,9 +23,13 @@ async function simulator(f: TlsFixtures, mutual: boolean) {
   });
 }
 
-async function listWith(url: string, truststore: StoreOptions | null, keystore: StoreOptions | null = null) {
+async function listWith(
+  url: string,
+  truststore: StoreSettings | null,
+  keystore: StoreSettings | null = null,
+) {
   const client = await TableClient.create(
-    testOptions(url, { auth, tls: { truststore, keystore }, retry: { maxAttempts: 2 } }),
+    testSettings(url, { auth, tls: { truststore, keystore }, retry: { maxAttempts: 2 } }),
   );
   try {
     return await client.list("incident", { limit: 2, fields: ["sys_id"] });
@@ -34,7 +38,7 @@ async function listWith(url: string, truststore: StoreOptions | null, keystore: 
   }
 }
 
-const store = (path: string, type: "JKS" | "PKCS12", password: string): StoreOptions => ({
+const store = (path: string, type: "JKS" | "PKCS12", password: string): StoreSettings => ({
   path,
   type,
   password,

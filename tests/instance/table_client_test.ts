@@ -8,7 +8,7 @@ import {
   InstanceHttpError,
   InstanceRetriableError,
 } from "../../src/instance/errors.ts";
-import { noConnectCheck, testOptions, uniqueHost } from "./_helpers.ts";
+import { noConnectCheck, testSettings, uniqueHost } from "./_helpers.ts";
 
 const server = setupServer();
 server.listen({ onUnhandledRequest: "error" });
@@ -16,7 +16,7 @@ globalThis.addEventListener("unload", () => server.close());
 
 async function tableClient(): Promise<{ origin: string; client: TableClient }> {
   const origin = `https://${uniqueHost("table")}`;
-  const client = await TableClient.create(testOptions(origin), {
+  const client = await TableClient.create(testSettings(origin), {
     connector: noConnectCheck,
     sleep: () => Promise.resolve(),
   });

@@ -12,7 +12,7 @@ import { ResponseTooLargeError } from "../../src/instance/errors.ts";
 import { parseInstanceUrl } from "../../src/instance/instance_url.ts";
 import { InstanceClock } from "../../src/instance/instance_clock.ts";
 import { encodeBase64Utf8 } from "../../src/instance/auth/basic.ts";
-import { testOptions } from "./_helpers.ts";
+import { testSettings } from "./_helpers.ts";
 
 const fetchFailed = (cause: string) => new TypeError("fetch failed", { cause: new Error(cause) });
 
@@ -67,7 +67,7 @@ Deno.test("connect check: bounded by the connect timeout, skipped while connecti
   const address = parseInstanceUrl("http://instance.example.test:8080");
   const transport = await InstanceTransport.create(
     address,
-    testOptions(address.origin, { http: { connectTimeoutMs: 50 } }),
+    testSettings(address.origin, { http: { connectTimeoutMs: 50 } }),
     hanging,
   );
   try {
@@ -91,7 +91,7 @@ Deno.test("connect check: goes to the proxy when one is configured", async () =>
   const address = parseInstanceUrl("https://instance.example.test");
   const transport = await InstanceTransport.create(
     address,
-    testOptions(address.origin, {
+    testSettings(address.origin, {
       proxy: { url: "http://proxy.example.test:3128", username: null, password: null },
     }),
     (hostname, port) => (targets.push(`${hostname}:${port}`), Promise.resolve()),

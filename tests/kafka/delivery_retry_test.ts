@@ -14,6 +14,7 @@ import {
   type KafkajsSender,
 } from "../../src/kafka/producer.ts";
 import { logger } from "../../src/observability/log.ts";
+import { sleep } from "../support/wait.ts";
 
 // kafkajs's error classes are on its CommonJS exports object, not named ESM exports.
 const { KafkaJSConnectionError, KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError } =
@@ -138,7 +139,6 @@ Deno.test("delivery retry: a later send waits for an earlier one being retried, 
     key: new TextEncoder().encode("row-1"),
     value: new TextEncoder().encode(v),
   });
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   // The first version's send fails and backs off (retries after 50, 150, 350, 750, 1550 ms); the second version
   // is sent while it waits, and Kafka is back before the second's first retry and long before the first's next.
   const first = producer.send([version("v1")]);

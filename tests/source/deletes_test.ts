@@ -9,7 +9,9 @@ import type { SourceRecord } from "../../src/connect/record.ts";
 import type { TableProgress } from "../../src/connect/table_progress.ts";
 import { StartupProbeError } from "../../src/source/startup_probe.ts";
 import { overlapSentFromOffset } from "../../src/source/overlap_ledger.ts";
+import { deleteOverApi } from "../support/table_changes.ts";
 import {
+  PASSWORD,
   pollAcked,
   pollUntil,
   pollUntilQuiet,
@@ -19,6 +21,7 @@ import {
   stopGracefully,
   stopTask,
   TestContext,
+  USER,
 } from "./support.ts";
 import type { Simulator } from "../../src/sim/mod.ts";
 
@@ -36,13 +39,9 @@ function capture(sim: Simulator, extra: Record<string, string> = {}) {
   });
 }
 
-async function deleteOverApi(sim: Simulator, sysId: string): Promise<void> {
-  const res = await fetch(`${sim.url}/api/now/table/incident/${sysId}`, {
-    method: "DELETE",
-    headers: { authorization: `Basic ${btoa("integration:s3cret-pass")}` },
-  });
-  assertEquals(res.status, 204);
-}
+/** Deletes an incident over the table API as the connector's user (the audit of deletions records it). */
+const deleteIncident = (sim: Simulator, sysId: string) =>
+  deleteOverApi(sim, PASSWORD, "incident", sysId, USER);
 
 Deno.test("deletes: a deletion becomes a tombstone keyed by sys_id, under the delete partition", async () => {
   const sim = await startSim({ seed: { incident: 120 } });
@@ -50,8 +49,8 @@ Deno.test("deletes: a deletion becomes a tombstone keyed by sys_id, under the de
   try {
     await pollUntil(driven, (r) => r.length >= 120);
     const [a, b] = sim.table("incident").sysIds();
-    await deleteOverApi(sim, a);
-    await deleteOverApi(sim, b);
+    await deleteIncident(sim, a);
+    await deleteIncident(sim, b);
     const later = await pollUntil(driven, (r) => r.filter((x) => x.value === null).length >= 2);
     const tombstones = later.filter((r) => r.value === null);
     assertEquals(tombstones.map((r) => r.key).sort(), [a, b].sort());
@@ -78,7 +77,7 @@ Deno.test("deletes with the envelope: an op d record, then the tombstone", async
   try {
     await pollUntil(driven, (r) => r.length >= 30);
     const [victim] = sim.table("incident").sysIds();
-    await deleteOverApi(sim, victim);
+    await deleteIncident(sim, victim);
     const later = await pollUntil(driven, (r) => r.some((x) => x.value === null));
     const mine = later.filter((r) => r.key === victim);
     assertEquals(mine.length, 2);
@@ -104,8 +103,8 @@ Deno.test("deletes: a recovered row is emitted again; a delete then a re-create 
     const original = sim.table("incident").get(recreated)!;
     // A slow audit table: without the horizon the table's poller would emit the re-created row first.
     sim.faults.add({ table: "sys_audit", fault: { kind: "latency", ms: 300 } });
-    await deleteOverApi(sim, restored);
-    await deleteOverApi(sim, recreated);
+    await deleteIncident(sim, restored);
+    await deleteIncident(sim, recreated);
     // The same second: the re-created row's timestamp is the deletion's.
     sim.table("incident").recover(restored);
     sim.table("incident").insert({ sys_id: recreated, short_description: "again", number: original.number });
@@ -137,7 +136,7 @@ Deno.test("deletes: after a graceful stop the next run sends no tombstone or rec
   const [a, b, c] = sim.table("incident").sysIds();
   try {
     await pollAcked(first, (r) => r.length >= 30);
-    for (const id of [a, b, c]) await deleteOverApi(sim, id);
+    for (const id of [a, b, c]) await deleteIncident(sim, id);
     sim.table("incident").recover(c);
     // a and b: op d record and tombstone each; c: those and the recovered row.
     await pollAcked(first, (r) => r.filter((x) => x.key === c && x.value !== null).length >= 2);
@@ -158,7 +157,7 @@ Deno.test("deletes: after a graceful stop the next run sends no tombstone or rec
     assertEquals(await pollUntilQuiet(second, 8), [], "nothing sent again");
     // A deletion after the handover still comes, once.
     const [d] = sim.table("incident").sysIds();
-    await deleteOverApi(sim, d);
+    await deleteIncident(sim, d);
     await pollUntil(second, (r) => r.some((x) => x.value === null));
     await pollUntilQuiet(second);
     assertEquals(second.records.map((r) => [r.key, r.value === null]), [[d, false], [d, true]]);
@@ -180,7 +179,7 @@ Deno.test("deletes: a deletion while the task is stopped comes after the restart
   }
   // No deletion yet, so no delete offset: the next run must not start its audit stream at its own present.
   const [victim] = sim.table("incident").sysIds();
-  await deleteOverApi(sim, victim);
+  await deleteIncident(sim, victim);
   await new Promise((r) => setTimeout(r, 1500)); // the restart comes well after the deletion
   const second = await startTask(config, context.renew());
   try {

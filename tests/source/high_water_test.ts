@@ -4,7 +4,7 @@
  * instance clock behind the mark (the clock stood still) contradicts it, and the next mark comes from that Date.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { instanceOptionsFromProps, TableClient } from "../../src/instance/mod.ts";
+import { instanceSettingsFromProps, TableClient } from "../../src/instance/mod.ts";
 import { HighWater } from "../../src/source/high_water.ts";
 import { InstanceTimeSource } from "../../src/source/instance_time.ts";
 import { propsOf, sourceConfig, startSim } from "./support.ts";
@@ -12,7 +12,7 @@ import { propsOf, sourceConfig, startSim } from "./support.ts";
 Deno.test("high-water marks: carried forward without a request, read once without a Date, contradicted by a clock that stood still", async () => {
   const sim = await startSim({ clock: { mode: "frozen", at: "2024-06-01 12:00:10" } });
   const client = await TableClient.create(
-    instanceOptionsFromProps(propsOf(sourceConfig(sim, { inc: "incident" }))),
+    instanceSettingsFromProps(propsOf(sourceConfig(sim, { inc: "incident" }))),
   );
   try {
     let local = 5_000_000;

@@ -5,12 +5,12 @@ import { sourceSettingsFromProps } from "../../src/source/settings.ts";
 import { TableClient } from "../../src/instance/table_client.ts";
 import { propsOf, sourceConfig, TestContext } from "./support.ts";
 import type { Simulator } from "../../src/sim/mod.ts";
-import { testOptions } from "../instance/_helpers.ts";
+import { testSettings } from "../instance/_helpers.ts";
 
 const fakeSim = { url: "https://batching.example.test" } as Simulator;
 
 Deno.test("poll.batch: auto batches from two pollers on (a table with deletes counts twice), true always, false never", async () => {
-  const client = await TableClient.create(testOptions(fakeSim.url));
+  const client = await TableClient.create(testSettings(fakeSim.url));
   const logger = new TestContext().logger;
   const batching = (tables: Record<string, string>, extra: Record<string, string> = {}) =>
     pollBatchingFor(sourceSettingsFromProps(propsOf(sourceConfig(fakeSim, tables, extra))), client, logger);
@@ -32,7 +32,7 @@ Deno.test("poll.batch: auto batches from two pollers on (a table with deletes co
 Deno.test("poll.batch auto under a request budget: idle polls go singly, each when it is due, not bunched on a tick", async () => {
   // A host of its own: the budget configured here is the host's, shared by every client of it.
   const url = "https://batching-budget.example.test";
-  const client = await TableClient.create(testOptions(url, { http: { requestsPerHour: 3600 } }));
+  const client = await TableClient.create(testSettings(url, { http: { requestsPerHour: 3600 } }));
   const settings = (extra: Record<string, string>) =>
     sourceSettingsFromProps(
       propsOf(sourceConfig({ url } as Simulator, { a: "incident", b: "problem" }, extra)),

@@ -5,7 +5,7 @@
  * behind, is nothing; each cursor position is asked about once.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { instanceOptionsFromProps, TableClient } from "../../src/instance/mod.ts";
+import { instanceSettingsFromProps, TableClient } from "../../src/instance/mod.ts";
 import { sourceSettingsFromProps } from "../../src/source/settings.ts";
 import { TimeBackwards } from "../../src/source/time_backwards.ts";
 import { parseGlideDateTime } from "../../src/source/glide_timestamp.ts";
@@ -32,7 +32,7 @@ Deno.test("time going backwards: a reverted cursor row acts, a deleted one only 
     clock: { mode: "frozen", at: "2024-06-01 12:00:00" },
   });
   const props = propsOf(sourceConfig(sim, { inc: "incident" }, { "svc.table.inc.query": "active=true" }));
-  const client = await TableClient.create(instanceOptionsFromProps(props));
+  const client = await TableClient.create(instanceSettingsFromProps(props));
   try {
     const source = sourceSettingsFromProps(props);
     const context = new TestContext();

@@ -4,7 +4,7 @@
  * not, and before the first audit sweep ended every key waits.
  */
 import { assertEquals } from "../support/assert.ts";
-import { instanceOptionsFromProps, TableClient } from "../../src/instance/mod.ts";
+import { instanceSettingsFromProps, TableClient } from "../../src/instance/mod.ts";
 import { sourceSettingsFromProps } from "../../src/source/settings.ts";
 import { unreadDeletions } from "../../src/source/deletes/unread_deletions.ts";
 import { highWaterMark } from "../../src/source/instance_time.ts";
@@ -16,7 +16,7 @@ Deno.test("unread deletions: a key deleted and restored after the horizon waits,
     clock: { mode: "frozen", at: "2024-06-01 12:00:00" },
   });
   const props = propsOf(sourceConfig(sim, { inc: "incident" }, { "svc.table.inc.capture.deletes": "true" }));
-  const client = await TableClient.create(instanceOptionsFromProps(props));
+  const client = await TableClient.create(instanceSettingsFromProps(props));
   try {
     const table = sourceSettingsFromProps(props).tables[0];
     const incidents = sim.table("incident");

@@ -12,70 +12,110 @@ export function assert(condition: unknown, message = "assertion failed"): assert
 export function assertEquals<T>(actual: T, expected: T, message?: string): void {
   if (!deepEqual(actual, expected)) {
     throw new AssertionError(
-      `${message ? message + "\n" : ""}values are not equal\n  actual:   ${show(actual)}\n  expected: ${
-        show(expected)
-      }`,
+      withContext(
+        message,
+        `values are not equal\n  actual:   ${show(actual)}\n  expected: ${show(expected)}`,
+      ),
+    );
+  }
+}
+
+/** The very same value (`Object.is`): for an object, the same instance, not an equal copy. */
+export function assertStrictEquals<T>(actual: T, expected: T, message?: string): void {
+  if (!Object.is(actual, expected)) {
+    const detail = deepEqual(actual, expected)
+      ? "equal values but not the same instance"
+      : "values are not the same";
+    throw new AssertionError(
+      withContext(message, `${detail}\n  actual:   ${show(actual)}\n  expected: ${show(expected)}`),
     );
   }
 }
 
 export function assertNotEquals<T>(actual: T, expected: T, message?: string): void {
-  if (deepEqual(actual, expected)) throw new AssertionError(message ?? `values are equal: ${show(actual)}`);
+  if (deepEqual(actual, expected)) {
+    throw new AssertionError(withContext(message, `values are equal: ${show(actual)}`));
+  }
 }
 
 export function assertMatch(actual: string, pattern: RegExp, message?: string): void {
-  if (!pattern.test(actual)) throw new AssertionError(message ?? `${show(actual)} does not match ${pattern}`);
+  if (!pattern.test(actual)) {
+    throw new AssertionError(withContext(message, `${show(actual)} does not match ${pattern}`));
+  }
 }
 
 export function assertStringIncludes(actual: string, expected: string, message?: string): void {
   if (!actual.includes(expected)) {
-    throw new AssertionError(message ?? `${show(actual)} does not include ${show(expected)}`);
+    throw new AssertionError(withContext(message, `${show(actual)} does not include ${show(expected)}`));
   }
 }
 
+/** What a thrown error must be: an instance of `errorClass`, its message including a string or matching a RegExp. */
+type ErrorClass = abstract new (...args: any[]) => Error;
+
+/** Runs `fn` and returns the error it throws; fails if it returns, or if the error is not what is expected. */
 export function assertThrows(
   fn: () => unknown,
-  errorClass?: abstract new (...args: any[]) => Error,
-  includes?: string,
+  errorClass?: ErrorClass,
+  messagePattern?: string | RegExp,
+  message?: string,
 ): Error {
   try {
     fn();
   } catch (e) {
-    checkError(e, errorClass, includes);
+    checkError(e, errorClass, messagePattern, message);
     return e as Error;
   }
-  throw new AssertionError("expected the function to throw");
+  throw new AssertionError(withContext(message, "expected the function to throw"));
 }
 
+/** Awaits `fn` and returns the error it rejects with; fails if it resolves, or if the error is not what is expected. */
 export async function assertRejects(
   fn: () => Promise<unknown>,
-  errorClass?: abstract new (...args: any[]) => Error,
-  includes?: string,
+  errorClass?: ErrorClass,
+  messagePattern?: string | RegExp,
+  message?: string,
 ): Promise<Error> {
   try {
     await fn();
   } catch (e) {
-    checkError(e, errorClass, includes);
+    checkError(e, errorClass, messagePattern, message);
     return e as Error;
   }
-  throw new AssertionError("expected the promise to reject");
+  throw new AssertionError(withContext(message, "expected the promise to reject"));
 }
 
 function checkError(
   e: unknown,
-  errorClass?: abstract new (...args: any[]) => Error,
-  includes?: string,
+  errorClass: ErrorClass | undefined,
+  messagePattern: string | RegExp | undefined,
+  message: string | undefined,
 ): void {
   if (errorClass && !(e instanceof errorClass)) {
     throw new AssertionError(
-      `expected ${errorClass.name}, got ${(e as Error)?.name}: ${(e as Error)?.message}`,
+      withContext(
+        message,
+        `expected ${errorClass.name}, got ${(e as Error)?.name}: ${(e as Error)?.message}`,
+      ),
     );
   }
-  if (includes && !String((e as Error)?.message).includes(includes)) {
+  if (messagePattern === undefined) return;
+  const text = String((e as Error)?.message);
+  const ok = typeof messagePattern === "string" ? text.includes(messagePattern) : messagePattern.test(text);
+  if (!ok) {
     throw new AssertionError(
-      `error message ${show((e as Error)?.message)} does not include ${show(includes)}`,
+      withContext(
+        message,
+        `error message ${show(text)} does not ${typeof messagePattern === "string" ? "include" : "match"} ${
+          typeof messagePattern === "string" ? show(messagePattern) : messagePattern
+        }`,
+      ),
     );
   }
+}
+
+function withContext(message: string | undefined, detail: string): string {
+  return message ? `${message}\n${detail}` : detail;
 }
 
 function show(v: unknown): string {

@@ -14,6 +14,7 @@
  * and a reader cannot race the daemon by creating a topic first with the wrong settings.
  */
 import { freePort } from "./ports.ts";
+import { sleep } from "./wait.ts";
 import { isAlive, shellQuote, watchOwner } from "./owner_watchdog.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -347,5 +348,3 @@ function signal(pid: number, name: Deno.Signal): void {
     Deno.kill(pid, name);
   } catch { /* already gone */ }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

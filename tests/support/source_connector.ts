@@ -1,3 +1,6 @@
+/** Connector configs on the simulator (user `admin`) for the integration and fault tests: sources, and sinks by topics. */
+import { sinkConnectorConfig as sinkConfig } from "./sink_connector.ts";
+
 /** The config of a source connector reading simulator tables (user `admin`) into topics, for integration tests. */
 export function sourceConnectorConfig(
   simUrl: string,
@@ -38,7 +41,10 @@ export function filteredAliases(
   };
 }
 
-/** The config of a sink connector writing `topics` (comma-separated) into `table` of a simulator (user `admin`). */
+/**
+ * The config of a sink connector writing `topics` (comma-separated) into `table` of a simulator (user `admin`):
+ * sink_connector.ts's config with the topics and the table as arguments.
+ */
 export function sinkConnectorConfig(
   simUrl: string,
   password: string,
@@ -46,13 +52,5 @@ export function sinkConnectorConfig(
   extra: Record<string, string | number | boolean> = {},
   table = "incident",
 ): Record<string, string | number | boolean> {
-  return {
-    "connector.class": "TableSinkConnector",
-    "topics": topics,
-    "svc.url": simUrl,
-    "svc.auth.username": "admin",
-    "svc.auth.password": password,
-    "svc.sink.table": table,
-    ...extra,
-  };
+  return sinkConfig(simUrl, password, { topics, "svc.sink.table": table, ...extra });
 }

@@ -8,11 +8,17 @@ import { waitFor } from "./wait.ts";
 import { currentVersions, topicVersions } from "./topic_versions.ts";
 import type { Simulator } from "../../src/sim/mod.ts";
 
-/** Deletes a row over the table API as user `admin`. */
-export async function deleteOverApi(sim: Simulator, password: string, table: string, sysId: string) {
+/** Deletes a row over the table API as user `userName` (`admin` unless named). */
+export async function deleteOverApi(
+  sim: Simulator,
+  password: string,
+  table: string,
+  sysId: string,
+  userName = "admin",
+) {
   const res = await fetch(`${sim.url}/api/now/table/${table}/${sysId}`, {
     method: "DELETE",
-    headers: { authorization: `Basic ${btoa(`admin:${password}`)}` },
+    headers: { authorization: `Basic ${btoa(`${userName}:${password}`)}` },
   });
   await res.body?.cancel();
   assertEquals(res.status, 204, `DELETE ${table}/${sysId}`);

@@ -1,6 +1,8 @@
 /**
  * The one wait of the tests: polls a check until it gives a value, bounded so that a broken condition fails with
- * what was awaited instead of hanging. The bound is a guard, never a timing assertion.
+ * what was awaited instead of hanging. The bound is a guard, never a timing assertion. Beside it the one plain
+ * pause, `sleep`, for a test that must let time pass (a fault that lasts, load that runs), never to wait for a
+ * condition.
  *
  * ```ts
  * const status = await waitFor(async () => (await getStatus()).state === "RUNNING" && status, 60_000, "RUNNING");
@@ -22,4 +24,9 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out waiting for ${what}; last value: ${Deno.inspect(last)}`);
+}
+
+/** Resolves after `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,12 +1,12 @@
 /** Basic authentication: the integration user's name and password on every request. */
 import { registerSecret } from "../../observability/redact.ts";
-import type { BasicAuthOptions } from "../options.ts";
+import type { BasicAuthSettings } from "../settings.ts";
 import type { Authenticator } from "./authenticator.ts";
 
 export class BasicAuthenticator implements Authenticator {
   private readonly header: string;
 
-  constructor(options: BasicAuthOptions) {
+  constructor(options: BasicAuthSettings) {
     registerSecret(options.password);
     const encoded = encodeBase64Utf8(`${options.username}:${options.password}`);
     registerSecret(encoded);

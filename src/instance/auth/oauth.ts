@@ -10,7 +10,7 @@
 import { logger } from "../../observability/log.ts";
 import { registerSecret } from "../../observability/redact.ts";
 import { InstanceHttpError } from "../errors.ts";
-import type { OAuthOptions } from "../options.ts";
+import type { OAuthSettings } from "../settings.ts";
 import type { Authenticator } from "./authenticator.ts";
 import { InstanceHtmlPageError, isHtmlPage } from "../html_page.ts";
 
@@ -38,7 +38,7 @@ export class OAuthAuthenticator implements Authenticator {
   private readonly key: string;
   private readonly tokenUrl: string;
 
-  constructor(private readonly options: OAuthOptions, origin: string, private readonly post: FormPoster) {
+  constructor(private readonly options: OAuthSettings, origin: string, private readonly post: FormPoster) {
     registerSecret(options.clientSecret);
     registerSecret(options.password);
     this.tokenUrl = options.tokenUrl ?? `${origin}/oauth_token.do`;

@@ -4,12 +4,12 @@
  */
 import { type KeyMaterial, readStore, type StoreNaming, type StoreRole } from "../../common/keystore.ts";
 import { InstanceConfigError } from "../errors.ts";
-import type { StoreOptions } from "../options.ts";
+import type { StoreSettings } from "../settings.ts";
 
 export function instanceStoreNaming(role: StoreRole): StoreNaming {
   return { prefix: `svc.tls.${role}`, pathKey: "path", error: (message) => new InstanceConfigError(message) };
 }
 
-export function loadStore(store: StoreOptions, role: StoreRole): Promise<KeyMaterial> {
+export function loadStore(store: StoreSettings, role: StoreRole): Promise<KeyMaterial> {
   return readStore(store, role, instanceStoreNaming(role));
 }

@@ -6,6 +6,7 @@
  *
  * Values may be the raw strings of the config file or already typed numbers.
  */
+import { ConfigError } from "../../common/config_error.ts";
 import type { KafkaClient } from "../../kafka/mod.ts";
 import { DEFAULT_FILE_FLUSH_DELAY_MS, FileOffsetStore } from "./file_store.ts";
 import {
@@ -22,10 +23,8 @@ const OFFSET_STORAGE_PARTITIONS = "offset.storage.partitions";
 const OFFSET_STORAGE_REPLICATION_FACTOR = "offset.storage.replication.factor";
 const OFFSET_FLUSH_INTERVAL = "offset.flush.interval.ms";
 
-/** The worker config cannot give a usable offset store. */
-export class OffsetStoreConfigError extends Error {
-  override name = "OffsetStoreConfigError";
-}
+/** The worker config cannot give a usable offset store. A `ConfigError`. */
+export class OffsetStoreConfigError extends ConfigError {}
 
 export interface OffsetStoreDependencies {
   /** The worker's Kafka client; required when `offset.storage.topic` is set. */

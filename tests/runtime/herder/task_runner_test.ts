@@ -1,27 +1,15 @@
 /** Supervision: a worker that throws uncaught, or goes silent, makes its task FAILED with a trace; nothing else breaks. */
 import { assert, assertEquals, assertStringIncludes } from "../../support/assert.ts";
 import { TaskRunner } from "../../../src/runtime/herder/task_runner.ts";
-import type { StartMessage } from "../../../src/runtime/task/thread_messages.ts";
+import { startMessage } from "../../support/task_start.ts";
 import { waitFor } from "../../support/wait.ts";
 
-function startMessage(): StartMessage {
-  return {
-    type: "start",
-    kind: "source",
-    connectorName: "c",
-    taskId: 0,
-    taskConfig: {},
-    workerConfig: {},
-    offsets: [],
-    permitPools: {},
-    logSettings: { format: "json", root: "silent", loggers: {} },
-    paused: false,
-  };
-}
+/** The start message of task 0 of source connector "c". */
+const sourceStart = () => startMessage("source", { name: "c" }, {});
 
 Deno.test("a task thread that throws an uncaught error is FAILED with its trace", async () => {
   let changes = 0;
-  const runner = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => changes++ }, {
+  const runner = new TaskRunner(sourceStart(), { onOffsets: () => {}, onStateChange: () => changes++ }, {
     taskThreadUrl: new URL("../fixtures/throwing_task_thread.ts", import.meta.url),
   });
   await waitFor(() => runner.state === "FAILED", 10_000, "FAILED");
@@ -33,7 +21,7 @@ Deno.test("a task thread that throws an uncaught error is FAILED with its trace"
 });
 
 Deno.test("a task thread that goes silent is FAILED by the watchdog", async () => {
-  const runner = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => {} }, {
+  const runner = new TaskRunner(sourceStart(), { onOffsets: () => {}, onStateChange: () => {} }, {
     taskThreadUrl: new URL("../fixtures/vanishing_task_thread.ts", import.meta.url),
     silenceLimitMs: 400,
   });
@@ -43,7 +31,7 @@ Deno.test("a task thread that goes silent is FAILED by the watchdog", async () =
 });
 
 Deno.test("a live worker is not taken for silent when the main thread itself did not run (SIGSTOP, a blocked loop)", async () => {
-  const runner = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => {} }, {
+  const runner = new TaskRunner(sourceStart(), { onOffsets: () => {}, onStateChange: () => {} }, {
     taskThreadUrl: new URL("../fixtures/chatty_task_thread.ts", import.meta.url),
     silenceLimitMs: 400,
   });
@@ -61,7 +49,7 @@ Deno.test("a task waiting for its start (a fencing round) launches once it may, 
   // The throwing worker reports RUNNING before it throws: reaching FAILED with its trace proves it was launched.
   const taskThreadUrl = new URL("../fixtures/throwing_task_thread.ts", import.meta.url);
   const gate = Promise.withResolvers<void>();
-  const start = startMessage();
+  const start = sourceStart();
   const waiting = new TaskRunner(start, { onOffsets: () => {}, onStateChange: () => {} }, {
     taskThreadUrl,
     startAfter: gate.promise,
@@ -74,7 +62,7 @@ Deno.test("a task waiting for its start (a fencing round) launches once it may, 
   await waitFor(() => waiting.state === "FAILED", 10_000, "launched");
   assertStringIncludes(waiting.trace!, "task blew up outside the driver");
 
-  const refused = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => {} }, {
+  const refused = new TaskRunner(sourceStart(), { onOffsets: () => {}, onStateChange: () => {} }, {
     taskThreadUrl,
     startAfter: Promise.reject(new Error("fencing the transactional ids failed")),
   });
@@ -82,7 +70,7 @@ Deno.test("a task waiting for its start (a fencing round) launches once it may, 
   assertStringIncludes(refused.trace!, "fencing the transactional ids failed");
 
   const stopped = Promise.withResolvers<void>();
-  const cancelled = new TaskRunner(startMessage(), { onOffsets: () => {}, onStateChange: () => {} }, {
+  const cancelled = new TaskRunner(sourceStart(), { onOffsets: () => {}, onStateChange: () => {} }, {
     taskThreadUrl,
     startAfter: stopped.promise,
   });

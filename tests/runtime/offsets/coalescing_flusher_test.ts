@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../support/assert.ts";
 import { CoalescingFlusher } from "../../../src/runtime/offsets/coalescing_flusher.ts";
 
 /** A write that records calls, detects overlap and can be made to fail or to wait. */
@@ -28,7 +28,7 @@ Deno.test("flusher: flush() without changes writes nothing", async () => {
   const { state, write } = recordingWrite();
   const flusher = new CoalescingFlusher({ delayMs: 60_000, write, onBackgroundError: () => {} });
   await flusher.flush();
-  assert.equal(state.calls, 0);
+  assertEquals(state.calls, 0);
   await flusher.stop();
 });
 
@@ -45,12 +45,12 @@ Deno.test("flusher: concurrent flushes never overlap and share writes", async ()
     flusher.changed();
     more.push(flusher.flush()); // all join one queued write
   }
-  assert.ok(flusher.dirty);
+  assert(flusher.dirty);
   gate.resolve();
   await Promise.all([first, ...more]);
-  assert.equal(state.calls, 2, "one running write plus one shared queued write");
-  assert.equal(state.maxRunning, 1);
-  assert.equal(flusher.dirty, false);
+  assertEquals(state.calls, 2, "one running write plus one shared queued write");
+  assertEquals(state.maxRunning, 1);
+  assertEquals(flusher.dirty, false);
   await flusher.stop();
 });
 
@@ -65,10 +65,10 @@ Deno.test("flusher: a change during a write is covered by the next flush, not lo
   flusher.changed(); // after the running write took its snapshot
   gate.resolve();
   await first;
-  assert.ok(flusher.dirty);
+  assert(flusher.dirty);
   await flusher.flush();
-  assert.equal(state.calls, 2);
-  assert.equal(flusher.dirty, false);
+  assertEquals(state.calls, 2);
+  assertEquals(flusher.dirty, false);
   await flusher.stop();
 });
 
@@ -77,7 +77,7 @@ Deno.test("flusher: a background write follows changed() and many changes cost o
   const flusher = new CoalescingFlusher({ delayMs: 1, write, onBackgroundError: () => {} });
   for (let i = 0; i < 100; i++) flusher.changed();
   while (flusher.dirty) await new Promise((resolve) => setTimeout(resolve, 2));
-  assert.equal(state.calls, 1);
+  assertEquals(state.calls, 1);
   await flusher.stop();
 });
 
@@ -87,16 +87,16 @@ Deno.test("flusher: a failed write rejects flush(), keeps the changes pending, a
   const flusher = new CoalescingFlusher({ delayMs: 1, write, onBackgroundError: (e) => errors.push(e) });
   state.fail = true;
   flusher.changed();
-  await assert.rejects(flusher.flush(), /disk full/);
-  assert.ok(flusher.dirty);
+  await assertRejects(() => flusher.flush(), Error, /disk full/);
+  assert(flusher.dirty);
   // The background retry keeps failing and reports it...
   flusher.changed();
   while (errors.length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
-  assert.match(String(errors[0]), /disk full/);
+  assertMatch(String(errors[0]), /disk full/);
   // ...until the write works again.
   state.fail = false;
   await flusher.flush();
-  assert.equal(flusher.dirty, false);
+  assertEquals(flusher.dirty, false);
   await flusher.stop();
 });
 
@@ -105,7 +105,7 @@ Deno.test("flusher: stop() writes what is pending and schedules nothing afterwar
   const flusher = new CoalescingFlusher({ delayMs: 60_000, write, onBackgroundError: () => {} });
   flusher.changed();
   await flusher.stop();
-  assert.equal(state.calls, 1);
+  assertEquals(state.calls, 1);
   flusher.changed(); // no timer may be left behind (the test sanitizer would fail)
-  assert.ok(flusher.dirty);
+  assert(flusher.dirty);
 });

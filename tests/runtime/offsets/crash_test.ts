@@ -7,11 +7,12 @@
  * than the one it was writing, and never a mix (atomicity). Most kills land while writes are running; every
  * fifth lands at a random instant from the child's spawn, to cover start-up (leftover cleanup, first read).
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals } from "../../support/assert.ts";
 import { setLogLevel } from "../../../src/observability/log.ts";
 import { FileOffsetStore } from "../../../src/runtime/offsets/file_store.ts";
 import { CRASH_CONNECTOR, generationUpdates } from "./crash_writer.ts";
 import { readLines } from "../../support/read_lines.ts";
+import { sleep } from "../../support/wait.ts";
 
 setLogLevel("error");
 
@@ -92,7 +93,7 @@ async function runAndKill(path: string, duringStartup: boolean): Promise<number 
   for await (const line of lines) onLine(line);
   const status = await child.status;
   await stderr;
-  assert.equal(status.signal, "SIGKILL", "the writer must die by the kill, not on its own");
+  assertEquals(status.signal, "SIGKILL", "the writer must die by the kill, not on its own");
   return durable;
 }
 
@@ -111,7 +112,7 @@ async function loadGeneration(path: string): Promise<number> {
     const n = store.get(CRASH_CONNECTOR, { table: "t0", shard: 0 })?.n;
     assert(typeof n === "number", `no generation in ${JSON.stringify(entries)}`);
     const expected = generationUpdates(n, PARTITIONS).filter((u) => u.offset !== null);
-    assert.deepEqual(
+    assertEquals(
       sortEntries(entries),
       sortEntries(expected.map((u) => ({ partition: u.partition, offset: u.offset! }))),
       `the file mixes generations or half-applies the tombstone (generation ${n})`,
@@ -130,8 +131,4 @@ async function countTempFiles(dir: string): Promise<number> {
   let n = 0;
   for await (const entry of Deno.readDir(dir)) if (entry.name.includes(".tmp-")) n++;
   return n;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

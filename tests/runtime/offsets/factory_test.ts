@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertThrows } from "../../support/assert.ts";
 import { createKafka } from "../../../src/kafka/mod.ts";
 import { createOffsetStore, OffsetStoreConfigError } from "../../../src/runtime/offsets/factory.ts";
 import { FileOffsetStore } from "../../../src/runtime/offsets/file_store.ts";
@@ -14,8 +14,8 @@ const kafka = createKafka({
 
 Deno.test("factory: offset.storage.file.filename gives the file store", () => {
   const store = createOffsetStore({ "offset.storage.file.filename": "data/offsets.json" });
-  assert.ok(store instanceof FileOffsetStore);
-  assert.equal(store.path, "data/offsets.json");
+  assert(store instanceof FileOffsetStore);
+  assertEquals(store.path, "data/offsets.json");
 });
 
 Deno.test("factory: offset.storage.topic takes precedence and gives the topic store", () => {
@@ -29,12 +29,12 @@ Deno.test("factory: offset.storage.topic takes precedence and gives the topic st
     },
     { kafka },
   );
-  assert.ok(store instanceof TopicOffsetStore);
+  assert(store instanceof TopicOffsetStore);
 });
 
 Deno.test("factory: a blank topic falls back to the file", () => {
   const store = createOffsetStore({ "offset.storage.topic": " ", "offset.storage.file.filename": "o.json" });
-  assert.ok(store instanceof FileOffsetStore);
+  assert(store instanceof FileOffsetStore);
 });
 
 Deno.test("factory: unusable configs are refused with the key named", () => {
@@ -64,9 +64,10 @@ Deno.test("factory: unusable configs are refused with the key named", () => {
   ];
   for (const [config, message] of cases) {
     const withKafka = !message.source.includes("no Kafka client");
-    assert.throws(
+    assertThrows(
       () => createOffsetStore(config, withKafka ? { kafka } : {}),
-      (e: Error) => e instanceof OffsetStoreConfigError && message.test(e.message),
+      OffsetStoreConfigError,
+      message,
       JSON.stringify(config),
     );
   }

@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "../../support/assert.ts";
 import { setLogLevel } from "../../../src/observability/log.ts";
 import { FileOffsetStore } from "../../../src/runtime/offsets/file_store.ts";
 import { CorruptOffsetsError } from "../../../src/runtime/offsets/file_format.ts";
@@ -25,10 +25,10 @@ Deno.test("file store: a missing file starts empty and is created at once", () =
   withDir(async (dir) => {
     const path = `${dir}/offsets.json`;
     const store = await open(path);
-    assert.deepEqual(store.getAll("jira"), []);
-    assert.equal(store.get("jira", { table: "incident" }), undefined);
+    assertEquals(store.getAll("jira"), []);
+    assertEquals(store.get("jira", { table: "incident" }), undefined);
     const doc = JSON.parse(await Deno.readTextFile(path));
-    assert.deepEqual(doc, { format: "tablesync.source-offsets", version: 1, rows: [] });
+    assertEquals(doc, { format: "tablesync.source-offsets", version: 1, rows: [] });
     await store.close();
   }));
 
@@ -45,16 +45,16 @@ Deno.test("file store: offsets round-trip through the file, per connector", () =
     await store.close();
 
     const reopened = await open(path);
-    assert.deepEqual(reopened.get("jira", { table: "incident" }), {
+    assertEquals(reopened.get("jira", { table: "incident" }), {
       ts: "2024-10-01 12:00:00",
       id: "a1",
       n: 3,
       last: true,
     });
-    assert.deepEqual(reopened.get("jira", { shard: 2, table: "problem" }), { ts: null });
-    assert.deepEqual(reopened.get("other", { table: "incident" }), { ts: "x" });
-    assert.equal(reopened.getAll("jira").length, 2);
-    assert.deepEqual(reopened.getAll("other"), [{ partition: { table: "incident" }, offset: { ts: "x" } }]);
+    assertEquals(reopened.get("jira", { shard: 2, table: "problem" }), { ts: null });
+    assertEquals(reopened.get("other", { table: "incident" }), { ts: "x" });
+    assertEquals(reopened.getAll("jira").length, 2);
+    assertEquals(reopened.getAll("other"), [{ partition: { table: "incident" }, offset: { ts: "x" } }]);
     await reopened.close();
   }));
 
@@ -65,10 +65,10 @@ Deno.test("file store: rows hold Connect's key and value JSON byte for byte", ()
     store.set("jira", [{ partition: { table: "incident" }, offset: { position: 30 } }]);
     await store.close(); // close flushes
     const text = await Deno.readTextFile(path);
-    assert.match(text, /^ {4}\{"key":\["jira",\{"table":"incident"\}\],"value":\{"position":30\}\}$/m);
+    assertMatch(text, /^ {4}\{"key":\["jira",\{"table":"incident"\}\],"value":\{"position":30\}\}$/m);
     const row = JSON.parse(text).rows[0];
-    assert.equal(JSON.stringify(row.key), `["jira",{"table":"incident"}]`);
-    assert.equal(JSON.stringify(row.value), `{"position":30}`);
+    assertEquals(JSON.stringify(row.key), `["jira",{"table":"incident"}]`);
+    assertEquals(JSON.stringify(row.value), `{"position":30}`);
   }));
 
 Deno.test("file store: a tombstone deletes the offset, in memory and in the file", () =>
@@ -84,14 +84,14 @@ Deno.test("file store: a tombstone deletes the offset, in memory and in the file
       partition: { table: "nope" },
       offset: null,
     }]);
-    assert.equal(store.get("jira", { table: "incident" }), undefined);
+    assertEquals(store.get("jira", { table: "incident" }), undefined);
     await store.close();
 
     const reopened = await open(path);
-    assert.deepEqual(reopened.getAll("jira"), [{ partition: { table: "problem" }, offset: { n: 2 } }]);
+    assertEquals(reopened.getAll("jira"), [{ partition: { table: "problem" }, offset: { n: 2 } }]);
     reopened.set("jira", [{ partition: { table: "problem" }, offset: null }]);
     await reopened.close();
-    assert.deepEqual(JSON.parse(await Deno.readTextFile(path)).rows, []);
+    assertEquals(JSON.parse(await Deno.readTextFile(path)).rows, []);
   }));
 
 Deno.test("file store: keys written by others match canonically (field order, whitespace, number spelling)", () =>
@@ -105,14 +105,14 @@ Deno.test("file store: keys written by others match canonically (field order, wh
        ] }`,
     );
     const store = await open(path);
-    assert.deepEqual(store.get("jira", { table: "incident", shard: 2 }), { ts: "old" });
+    assertEquals(store.get("jira", { table: "incident", shard: 2 }), { ts: "old" });
     store.set("jira", [{ partition: { table: "incident", shard: 2 }, offset: { ts: "new" } }]);
-    assert.equal(store.getAll("jira").length, 2, "the new offset replaces the old row, it does not add one");
+    assertEquals(store.getAll("jira").length, 2, "the new offset replaces the old row, it does not add one");
     await store.close();
 
     const reopened = await open(path);
-    assert.deepEqual(reopened.get("jira", { shard: 2, table: "incident" }), { ts: "new" });
-    assert.equal(reopened.getAll("jira").length, 2);
+    assertEquals(reopened.get("jira", { shard: 2, table: "incident" }), { ts: "new" });
+    assertEquals(reopened.getAll("jira").length, 2);
     await reopened.close();
   }));
 
@@ -131,7 +131,7 @@ Deno.test("file store: repeated keys in the file load with the last row winning"
       }),
     );
     const store = await open(path);
-    assert.deepEqual(store.getAll("jira"), [{ partition: { a: 1, b: 2 }, offset: { n: 2 } }]);
+    assertEquals(store.getAll("jira"), [{ partition: { a: 1, b: 2 }, offset: { n: 2 } }]);
     await store.close();
   }));
 
@@ -199,13 +199,13 @@ for (const [kind, content, problem] of CORRUPTIONS) {
       await Deno.writeFile(path, bytes);
       const store = new FileOffsetStore({ path });
       const error = await store.start().then(() => null, (e) => e);
-      assert.ok(error instanceof CorruptOffsetsError, `expected CorruptOffsetsError, got ${error}`);
-      assert.equal(error.path, path);
-      assert.match(error.message, problem);
-      assert.ok(error.message.includes(path), "the message names the file");
-      assert.match(error.message, /does not start over/);
-      assert.deepEqual(await Deno.readFile(path), bytes, "the corrupt file must be kept for inspection");
-      assert.throws(() => store.getAll("a"), /not started/);
+      assert(error instanceof CorruptOffsetsError, `expected CorruptOffsetsError, got ${error}`);
+      assertEquals(error.path, path);
+      assertMatch(error.message, problem);
+      assert(error.message.includes(path), "the message names the file");
+      assertMatch(error.message, /does not start over/);
+      assertEquals(await Deno.readFile(path), bytes, "the corrupt file must be kept for inspection");
+      assertThrows(() => store.getAll("a"), Error, /not started/);
       await store.close();
     }));
 }
@@ -214,7 +214,7 @@ Deno.test("file store: an unreadable path (a directory) stops start() naming the
   withDir(async (dir) => {
     const path = `${dir}/offsets.json`;
     await Deno.mkdir(path);
-    await assert.rejects(new FileOffsetStore({ path }).start(), (e: Error) => e.message.includes(path));
+    await assertRejects(() => new FileOffsetStore({ path }).start(), Error, path);
   }));
 
 Deno.test("file store: a missing directory is created; a file in the way stops start()", () =>
@@ -222,11 +222,12 @@ Deno.test("file store: a missing directory is created; a file in the way stops s
     const store = await open(`${dir}/data/offsets/offsets.json`);
     store.set("jira", [{ partition: {}, offset: { n: 1 } }]);
     await store.close();
-    assert.equal(JSON.parse(await Deno.readTextFile(`${dir}/data/offsets/offsets.json`)).rows.length, 1);
+    assertEquals(JSON.parse(await Deno.readTextFile(`${dir}/data/offsets/offsets.json`)).rows.length, 1);
 
     await Deno.writeTextFile(`${dir}/plain`, "");
-    await assert.rejects(
-      new FileOffsetStore({ path: `${dir}/plain/offsets.json` }).start(),
+    await assertRejects(
+      () => new FileOffsetStore({ path: `${dir}/plain/offsets.json` }).start(),
+      Error,
       /plain is not a directory/,
     );
   }));
@@ -238,35 +239,36 @@ Deno.test("file store: temp files left by a crash are ignored and removed; other
     await Deno.writeTextFile(`${path}.tmp-4242-deadbeef`, `{"format":"tablesync.source-off`);
     await Deno.writeTextFile(`${dir}/other.json.tmp-1-2`, "not ours");
     const store = await open(path);
-    assert.deepEqual(store.get("jira", { t: "a" }), { n: 1 });
+    assertEquals(store.get("jira", { t: "a" }), { n: 1 });
     const names = [];
     for await (const entry of Deno.readDir(dir)) names.push(entry.name);
-    assert.deepEqual(names.sort(), ["offsets.json", "other.json.tmp-1-2"]);
+    assertEquals(names.sort(), ["offsets.json", "other.json.tmp-1-2"]);
     await store.close();
   }));
 
 Deno.test("file store: an invalid entry is refused whole, naming the field, and nothing is applied", () =>
   withDir(async (dir) => {
     const store = await open(`${dir}/offsets.json`);
-    assert.throws(
+    assertThrows(
       () =>
         store.set("jira", [
           { partition: { table: "incident" }, offset: { n: 1 } },
           { partition: { table: "problem" }, offset: { n: 1, when: new Date() as never } },
         ]),
-      (e: Error) =>
-        e instanceof InvalidOffsetError && /field "when" contains a value of type object/.test(e.message),
+      InvalidOffsetError,
+      /field "when" contains a value of type object/,
     );
-    assert.throws(
+    assertThrows(
       () => store.set("jira", [{ partition: { n: NaN }, offset: { n: 1 } }]),
+      Error,
       /source partition .* field "n" contains the non-finite number NaN/,
     );
-    assert.throws(
+    assertThrows(
       () => store.set("jira", [{ partition: null as never, offset: { n: 1 } }]),
       InvalidOffsetError,
     );
-    assert.throws(() => store.set("", [{ partition: {}, offset: { n: 1 } }]), /connector name/);
-    assert.deepEqual(store.getAll("jira"), []);
+    assertThrows(() => store.set("", [{ partition: {}, offset: { n: 1 } }]), Error, /connector name/);
+    assertEquals(store.getAll("jira"), []);
     await store.close();
   }));
 
@@ -278,9 +280,9 @@ Deno.test("file store: stored offsets are copies, safe from the caller's mutatio
     store.set("jira", [{ partition, offset }]);
     partition.table = "changed";
     offset.n = 2;
-    assert.deepEqual(store.get("jira", { table: "incident" }), { n: 1 });
+    assertEquals(store.get("jira", { table: "incident" }), { n: 1 });
     const got = store.get("jira", { table: "incident" }) as Record<string, number>;
-    assert.throws(() => {
+    assertThrows(() => {
       got.n = 3;
     }, TypeError);
     await store.close();
@@ -302,7 +304,7 @@ Deno.test("file store: concurrent flushes all resolve and the file ends with the
     const rows = JSON.parse(await Deno.readTextFile(path)).rows as Array<
       { key: [string, { p: number }]; value: { n: number } }
     >;
-    assert.deepEqual(new Map(rows.map((r) => [r.key[1].p, r.value.n])), expected);
+    assertEquals(new Map(rows.map((r) => [r.key[1].p, r.value.n])), expected);
     await store.close();
   }));
 
@@ -316,7 +318,7 @@ Deno.test("file store: a set() is written in the background without flush()", ()
       if (rows.length === 1) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    assert.deepEqual(JSON.parse(await Deno.readTextFile(path)).rows, [{
+    assertEquals(JSON.parse(await Deno.readTextFile(path)).rows, [{
       key: ["jira", { t: "a" }],
       value: { n: 1 },
     }]);
@@ -332,14 +334,14 @@ Deno.test("file store: a failed write rejects flush(), leaves no temp file, and 
     await Deno.remove(path);
     await Deno.mkdir(path);
     await Deno.writeTextFile(`${path}/blocker`, "");
-    await assert.rejects(store.flush());
+    await assertRejects(() => store.flush());
     const names = [];
     for await (const entry of Deno.readDir(dir)) names.push(entry.name);
-    assert.deepEqual(names, ["offsets.json"], "the failed write must remove its temp file");
+    assertEquals(names, ["offsets.json"], "the failed write must remove its temp file");
 
     await Deno.remove(path, { recursive: true });
     await store.flush();
-    assert.deepEqual(JSON.parse(await Deno.readTextFile(path)).rows, [{
+    assertEquals(JSON.parse(await Deno.readTextFile(path)).rows, [{
       key: ["jira", { t: "a" }],
       value: { n: 1 },
     }]);
@@ -349,10 +351,10 @@ Deno.test("file store: a failed write rejects flush(), leaves no temp file, and 
 Deno.test("file store: use before start() or after close() is refused", () =>
   withDir(async (dir) => {
     const store = new FileOffsetStore({ path: `${dir}/offsets.json` });
-    assert.throws(() => store.get("a", {}), /not started/);
+    assertThrows(() => store.get("a", {}), Error, /not started/);
     await store.start();
-    await assert.rejects(store.start(), /already started/);
+    await assertRejects(() => store.start(), Error, /already started/);
     await store.close();
-    assert.throws(() => store.set("a", []), /closed/);
+    assertThrows(() => store.set("a", []), Error, /closed/);
     await store.close(); // idempotent
   }));

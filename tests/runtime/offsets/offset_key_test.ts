@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertNotEquals } from "../../support/assert.ts";
 import {
   canonicalJson,
   canonicalOffsetKey,
@@ -8,20 +8,20 @@ import {
 } from "../../../src/runtime/offsets/offset_key.ts";
 
 Deno.test("offset key: serialised as Connect's JsonConverter writes it, compact", () => {
-  assert.equal(
+  assertEquals(
     serializeOffsetKey("jira", { table: "incident", shard: 2 }),
     `["jira",{"table":"incident","shard":2}]`,
   );
-  assert.equal(
+  assertEquals(
     serializeOffsetKey("file-src", { filename: "test.txt" }),
     `["file-src",{"filename":"test.txt"}]`,
   );
-  assert.equal(serializeOffsetKey("c", {}), `["c",{}]`);
+  assertEquals(serializeOffsetKey("c", {}), `["c",{}]`);
 });
 
 Deno.test("offset key and value: strings escaped as Jackson does (found by tests/conformance against Connect)", () => {
-  assert.equal(serializeOffsetKey("c", { table: "😀\u001f" }), `["c",{"table":"\\uD83D\\uDE00\\u001F"}]`);
-  assert.equal(
+  assertEquals(serializeOffsetKey("c", { table: "😀\u001f" }), `["c",{"table":"\\uD83D\\uDE00\\u001F"}]`);
+  assertEquals(
     serializeOffsetValue({ sys_id: "😀", position: 9007199254740991, ratio: 1.5, on: true, none: null }),
     `{"sys_id":"\\uD83D\\uDE00","position":9007199254740991,"ratio":1.5,"on":true,"none":null}`,
   );
@@ -30,16 +30,16 @@ Deno.test("offset key and value: strings escaped as Jackson does (found by tests
 Deno.test("offset key: the canonical form ignores field order, whitespace and number spelling", () => {
   const ours = canonicalOffsetKey("jira", { table: "incident", shard: 2 });
   const parsedJava = parseOffsetKey(JSON.parse(`[ "jira" , { "shard" : 2.0 , "table" : "incident" } ]`));
-  assert.ok(parsedJava.ok);
-  assert.equal(canonicalOffsetKey(parsedJava.connector, parsedJava.partition as never), ours);
-  assert.notEqual(canonicalOffsetKey("jira", { table: "incident", shard: "2" }), ours, "types still matter");
-  assert.notEqual(canonicalOffsetKey("jira2", { table: "incident", shard: 2 }), ours);
+  assert(parsedJava.ok);
+  assertEquals(canonicalOffsetKey(parsedJava.connector, parsedJava.partition as never), ours);
+  assertNotEquals(canonicalOffsetKey("jira", { table: "incident", shard: "2" }), ours, "types still matter");
+  assertNotEquals(canonicalOffsetKey("jira2", { table: "incident", shard: 2 }), ours);
 });
 
 Deno.test("offset key: canonical JSON sorts nested objects and keeps a __proto__ field as data", () => {
-  assert.equal(canonicalJson({ b: [{ d: 1, c: 2 }], a: null }), `{"a":null,"b":[{"c":2,"d":1}]}`);
+  assertEquals(canonicalJson({ b: [{ d: 1, c: 2 }], a: null }), `{"a":null,"b":[{"c":2,"d":1}]}`);
   const withProto = JSON.parse(`{"__proto__":"x","a":1}`);
-  assert.equal(canonicalJson(withProto), `{"__proto__":"x","a":1}`);
+  assertEquals(canonicalJson(withProto), `{"__proto__":"x","a":1}`);
 });
 
 Deno.test("offset key: keys that are not [string, object] are refused with the reason", () => {
@@ -54,7 +54,7 @@ Deno.test("offset key: keys that are not [string, object] are refused with the r
   ];
   for (const [key, problem] of cases) {
     const parsed = parseOffsetKey(key);
-    assert.equal(parsed.ok, false);
-    if (!parsed.ok) assert.match(parsed.problem, problem);
+    assertEquals(parsed.ok, false);
+    if (!parsed.ok) assertMatch(parsed.problem, problem);
   }
 });

@@ -3,7 +3,7 @@
  * each test creates its offsets topic on the mock. Records that stand for a Java Connect worker are produced
  * with the Kafka layer's producer; what we wrote is checked with kcat, independently of the code under test.
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertRejects } from "../../support/assert.ts";
 import { createKafka, type KafkaClient, type ProducedRecord } from "../../../src/kafka/mod.ts";
 import { setLogLevel } from "../../../src/observability/log.ts";
 import { KafkaOffsetLog } from "../../../src/runtime/offsets/kafka_offset_log.ts";
@@ -54,7 +54,7 @@ Deno.test("topic store: writes Connect's key and value bytes, tombstones as null
   await store.close();
 
   const records = await readTopicWithKcat(mock.bootstrapServers, TOPIC);
-  assert.deepEqual(records.map((r) => [r.key, r.value]).sort(), [
+  assertEquals(records.map((r) => [r.key, r.value]).sort(), [
     [`["jira",{"table":"incident"}]`, `{"position":30}`],
     [`["jira",{"table":"problem"}]`, null],
   ]);
@@ -65,7 +65,7 @@ Deno.test("topic store: reopening reads every partition, last write wins, tombst
   mock.createTopic(TOPIC, 5, 1);
   const kafka = kafkaFor(mock);
   const first = await openStore(kafka);
-  assert.deepEqual(first.getAll("jira"), []);
+  assertEquals(first.getAll("jira"), []);
   const tables = Array.from({ length: 12 }, (_, i) => `table${i}`);
   for (let round = 1; round <= 3; round++) {
     first.set("jira", tables.map((table) => ({ partition: { table }, offset: { round, table } })));
@@ -79,7 +79,7 @@ Deno.test("topic store: reopening reads every partition, last write wins, tombst
   await first.close();
 
   const written = await readTopicWithKcat(mock.bootstrapServers, TOPIC);
-  assert.ok(
+  assert(
     new Set(written.map((r) => r.partition)).size > 1,
     "the keys must spread over several partitions",
   );
@@ -88,18 +88,18 @@ Deno.test("topic store: reopening reads every partition, last write wins, tombst
   const jira = second.getAll("jira").sort((a, b) =>
     String(a.partition.table).localeCompare(String(b.partition.table))
   );
-  assert.deepEqual(
+  assertEquals(
     jira,
     tables.slice(2).sort().map((table) => ({ partition: { table }, offset: { round: 3, table } })),
   );
-  assert.equal(second.get("jira", { table: "table0" }), undefined);
-  assert.deepEqual(second.get("other", { table: "x" }), { round: 3 });
+  assertEquals(second.get("jira", { table: "table0" }), undefined);
+  assertEquals(second.get("other", { table: "x" }), { round: 3 });
 
   // Deleting and setting again works across a reopen too.
   second.set("jira", [{ partition: { table: "table0" }, offset: { round: 4 } }]);
   await second.close();
   const third = await openStore(kafka);
-  assert.deepEqual(third.get("jira", { table: "table0" }), { round: 4 });
+  assertEquals(third.get("jira", { table: "table0" }), { round: 4 });
   await third.close();
 });
 
@@ -111,22 +111,22 @@ Deno.test("topic store: a key written by Java Connect (other field order, whites
   await produceForeign(kafka, [{ key: enc(javaKey), value: enc(`{"ts": "from-java", "n": 1.0}`) }]);
 
   const store = await openStore(kafka);
-  assert.deepEqual(store.get("jira", { table: "incident", shard: 1 }), { ts: "from-java", n: 1 });
-  assert.equal(store.getAll("jira").length, 1);
+  assertEquals(store.get("jira", { table: "incident", shard: 1 }), { ts: "from-java", n: 1 });
+  assertEquals(store.getAll("jira").length, 1);
   store.set("jira", [{ partition: { table: "incident", shard: 1 }, offset: { ts: "ours", n: 2 } }]);
   await store.close();
 
   const records = await readTopicWithKcat(mock.bootstrapServers, TOPIC);
-  assert.equal(records.length, 2);
-  assert.equal(records[1].key, javaKey, "our write reuses the stored key bytes...");
-  assert.equal(
+  assertEquals(records.length, 2);
+  assertEquals(records[1].key, javaKey, "our write reuses the stored key bytes...");
+  assertEquals(
     records[1].partition,
     records[0].partition,
     "...so it lands in the same partition and compacts",
   );
 
   const reopened = await openStore(kafka);
-  assert.deepEqual(reopened.getAll("jira"), [{
+  assertEquals(reopened.getAll("jira"), [{
     partition: { shard: 1, table: "incident" },
     offset: { ts: "ours", n: 2 },
   }]);
@@ -145,7 +145,7 @@ Deno.test("topic store: one key spelled differently in two partitions: the later
     { partition: 2, timestamp: 2_000, key: enc(`["jira", {"t": "x"}]`), value: null },
   ]);
   const store = await openStore(kafka);
-  assert.deepEqual(store.getAll("jira"), [{ partition: { a: 1, b: 2 }, offset: { v: "new" } }]);
+  assertEquals(store.getAll("jira"), [{ partition: { a: 1, b: 2 }, offset: { v: "new" } }]);
   await store.close();
 });
 
@@ -165,7 +165,7 @@ Deno.test("topic store: records that are not Connect offsets are ignored; the re
     { key: enc(`["jira",{"t":"bad-json"}]`), value: enc(`{"n":`) },
   ]);
   const store = await openStore(kafka);
-  assert.deepEqual(store.getAll("jira"), [{ partition: { t: "good" }, offset: { n: 1 } }]);
+  assertEquals(store.getAll("jira"), [{ partition: { t: "good" }, offset: { n: 1 } }]);
   await store.close();
 });
 
@@ -174,8 +174,9 @@ Deno.test("topic store on librdkafka's mock (no CreateTopics API): a missing top
   const store = new TopicOffsetStore({
     log: new KafkaOffsetLog(kafkaFor(mock), { topic: "no-such-offsets" }),
   });
-  await assert.rejects(
-    store.start(),
+  await assertRejects(
+    () => store.start(),
+    Error,
     /The offsets topic "no-such-offsets" does not exist and this cluster cannot create it .*cleanup\.policy=compact/,
   );
 });
@@ -200,8 +201,8 @@ Deno.test("topic store: refresh takes other writers' offsets and tombstones, kee
   successor.set("jira", [{ partition: { table: "problem" }, offset: { position: 10 } }]);
 
   await successor.refresh();
-  assert.deepEqual(successor.get("jira", { table: "incident" }), { position: 41 });
-  assert.deepEqual(successor.get("jira", { table: "problem" }), { position: 10 });
-  assert.equal(successor.get("jira", { table: "change" }), undefined);
+  assertEquals(successor.get("jira", { table: "incident" }), { position: 41 });
+  assertEquals(successor.get("jira", { table: "problem" }), { position: 10 });
+  assertEquals(successor.get("jira", { table: "change" }), undefined);
   await Promise.all([previousOwner.close(), successor.close()]);
 });

@@ -2,7 +2,7 @@
  * The topic store's write path against an in-memory OffsetLog: coalescing, failure and retry. (Reading a real
  * topic is covered against the Kafka mock in topic_store_test.ts.)
  */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertRejects, assertThrows } from "../../support/assert.ts";
 import { setLogLevel } from "../../../src/observability/log.ts";
 import type { OffsetLog, OffsetLogRecord, OffsetLogWrite } from "../../../src/runtime/offsets/offset_log.ts";
 import { TopicOffsetStore } from "../../../src/runtime/offsets/topic_store.ts";
@@ -54,12 +54,12 @@ Deno.test("topic store writes: only the latest value of each key since the last 
   store.set("jira", [{ partition: { t: "b" }, offset: null }]);
   await store.flush();
   await store.flush(); // nothing new: no append
-  assert.deepEqual(log.appends, [[
+  assertEquals(log.appends, [[
     { key: `["jira",{"t":"a"}]`, value: `{"n":5}` },
     { key: `["jira",{"t":"b"}]`, value: null },
   ]]);
   await store.close();
-  assert.ok(log.closed);
+  assert(log.closed);
 });
 
 Deno.test("topic store writes: one partition always uses the key spelling it was first written with", async () => {
@@ -71,7 +71,7 @@ Deno.test("topic store writes: one partition always uses the key spelling it was
   await store.flush();
   store.set("jira", [{ partition: { b: 2, a: 1 }, offset: { n: 3 } }]);
   await store.close();
-  assert.deepEqual(log.appends.flat().map((r) => r.key), Array(3).fill(`["jira",{"a":1,"b":2}]`));
+  assertEquals(log.appends.flat().map((r) => r.key), Array(3).fill(`["jira",{"a":1,"b":2}]`));
 });
 
 Deno.test("topic store writes: a failed append rejects flush() and the next flush sends the latest values", async () => {
@@ -82,11 +82,11 @@ Deno.test("topic store writes: a failed append rejects flush() and the next flus
     offset: { n: 1 },
   }]);
   log.failNext = true;
-  await assert.rejects(store.flush(), /broker unavailable/);
+  await assertRejects(() => store.flush(), Error, /broker unavailable/);
   store.set("jira", [{ partition: { t: "b" }, offset: { n: 2 } }]);
   await store.flush();
-  assert.equal(log.appends.length, 1);
-  assert.deepEqual(log.appends[0].sort((x, y) => x.key.localeCompare(y.key)), [
+  assertEquals(log.appends.length, 1);
+  assertEquals(log.appends[0].sort((x, y) => x.key.localeCompare(y.key)), [
     { key: `["jira",{"t":"a"}]`, value: `{"n":1}` },
     { key: `["jira",{"t":"b"}]`, value: `{"n":2}` },
   ]);
@@ -96,16 +96,16 @@ Deno.test("topic store writes: a failed append rejects flush() and the next flus
 Deno.test("topic store writes: invalid entries are refused whole and nothing is queued", async () => {
   const log = new MemoryLog();
   const store = await started(log);
-  assert.throws(
+  assertThrows(
     () =>
       store.set("jira", [
         { partition: { t: "a" }, offset: { n: 1 } },
         { partition: { t: ["x"] as never }, offset: { n: 1 } },
       ]),
-    (e: Error) =>
-      e instanceof InvalidOffsetError && /source partition .* field "t" contains an array/.test(e.message),
+    InvalidOffsetError,
+    /source partition .* field "t" contains an array/,
   );
-  assert.deepEqual(store.getAll("jira"), []);
+  assertEquals(store.getAll("jira"), []);
   await store.close();
-  assert.deepEqual(log.appends, []);
+  assertEquals(log.appends, []);
 });

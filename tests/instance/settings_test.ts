@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertThrows } from "../support/assert.ts";
-import { instanceOptionsFromProps } from "../../src/instance/options.ts";
+import { instanceSettingsFromProps } from "../../src/instance/settings.ts";
 import { InstanceConfigError } from "../../src/instance/errors.ts";
 import { parseInstanceUrl } from "../../src/instance/instance_url.ts";
 import { redact } from "../../src/observability/redact.ts";
@@ -7,10 +7,10 @@ import { defaultProps } from "./_helpers.ts";
 import type { TypedProps } from "../../src/common/props.ts";
 import { VERSION } from "../../src/version.ts";
 
-Deno.test("options: basic auth and every limit are read from the spec's property names", () => {
-  const options = instanceOptionsFromProps(defaultProps({ "svc.http.max.concurrent.requests": 3 }));
-  assertEquals(options.auth, { type: "basic", username: "integration", password: "p@ss-Word-42" });
-  assertEquals(options.http, {
+Deno.test("settings: basic auth and every limit are read from the spec's property names", () => {
+  const settings = instanceSettingsFromProps(defaultProps({ "svc.http.max.concurrent.requests": 3 }));
+  assertEquals(settings.auth, { type: "basic", username: "integration", password: "p@ss-Word-42" });
+  assertEquals(settings.http, {
     maxConcurrentRequests: 3,
     connectTimeoutMs: 10000,
     requestTimeoutMs: 60000,
@@ -20,24 +20,24 @@ Deno.test("options: basic auth and every limit are read from the spec's property
     rateLimitPacing: true,
     rateLimitReserve: 0.5,
   });
-  assertEquals(options.retry, {
+  assertEquals(settings.retry, {
     maxAttempts: 5,
     maxElapsedMs: 300000,
     initialBackoffMs: 500,
     maxBackoffMs: 30000,
   });
-  assertEquals(options.proxy, null);
-  assertEquals(options.tls, { truststore: null, keystore: null });
+  assertEquals(settings.proxy, null);
+  assertEquals(settings.tls, { truststore: null, keystore: null });
 });
 
-Deno.test("options: svc.http.requests.per.hour sets the host's request budget when given", () => {
-  const options = instanceOptionsFromProps(defaultProps({ "svc.http.requests.per.hour": 7200 }));
-  assertEquals(options.http.requestsPerHour, 7200);
-  assertEquals(instanceOptionsFromProps(defaultProps({})).http.requestsPerHour, undefined);
+Deno.test("settings: svc.http.requests.per.hour sets the host's request budget when given", () => {
+  const settings = instanceSettingsFromProps(defaultProps({ "svc.http.requests.per.hour": 7200 }));
+  assertEquals(settings.http.requestsPerHour, 7200);
+  assertEquals(instanceSettingsFromProps(defaultProps({})).http.requestsPerHour, undefined);
 });
 
-Deno.test("options: passwords are registered as secrets as soon as they are read", () => {
-  instanceOptionsFromProps(defaultProps({
+Deno.test("settings: passwords are registered as secrets as soon as they are read", () => {
+  instanceSettingsFromProps(defaultProps({
     "svc.auth.password": "first-Secret-xyz",
     "svc.http.proxy.url": "http://proxy:3128",
     "svc.http.proxy.username": "pu",
@@ -51,8 +51,8 @@ Deno.test("options: passwords are registered as secrets as soon as they are read
   );
 });
 
-Deno.test("options: oauth2 client credentials and password grants", () => {
-  const cc = instanceOptionsFromProps(defaultProps({
+Deno.test("settings: oauth2 client credentials and password grants", () => {
+  const cc = instanceSettingsFromProps(defaultProps({
     "svc.auth.type": "oauth2",
     "svc.oauth.client.id": "cid",
     "svc.oauth.client.secret": "client-Secret-1",
@@ -69,7 +69,7 @@ Deno.test("options: oauth2 client credentials and password grants", () => {
     username: null,
     password: null,
   });
-  const pw = instanceOptionsFromProps(defaultProps({
+  const pw = instanceSettingsFromProps(defaultProps({
     "svc.auth.type": "oauth2",
     "svc.oauth.grant.type": "password",
     "svc.oauth.client.id": "cid",
@@ -84,15 +84,15 @@ Deno.test("options: oauth2 client credentials and password grants", () => {
   ]);
 });
 
-Deno.test("options: missing credentials name the property", () => {
+Deno.test("settings: missing credentials name the property", () => {
   assertThrows(
-    () => instanceOptionsFromProps(defaultProps({ "svc.auth.password": null })),
+    () => instanceSettingsFromProps(defaultProps({ "svc.auth.password": null })),
     InstanceConfigError,
     "svc.auth.password is required for svc.auth.type=basic",
   );
   assertThrows(
     () =>
-      instanceOptionsFromProps(defaultProps({
+      instanceSettingsFromProps(defaultProps({
         "svc.auth.type": "oauth2",
         "svc.oauth.grant.type": "password",
         "svc.oauth.client.id": "cid",
@@ -103,29 +103,29 @@ Deno.test("options: missing credentials name the property", () => {
     "svc.auth.username is required for the OAuth password grant",
   );
   assertThrows(
-    () => instanceOptionsFromProps(defaultProps({ "svc.auth.type": "oauth2" })),
+    () => instanceSettingsFromProps(defaultProps({ "svc.auth.type": "oauth2" })),
     InstanceConfigError,
     "svc.oauth.client.id is required",
   );
   assertThrows(
-    () => instanceOptionsFromProps(defaultProps({ "svc.retry.max.attempts": "5" })),
+    () => instanceSettingsFromProps(defaultProps({ "svc.retry.max.attempts": "5" })),
     InstanceConfigError,
     "svc.retry.max.attempts must be a number",
   );
 });
 
-Deno.test("options: key and trust stores", () => {
-  const options = instanceOptionsFromProps(defaultProps({
+Deno.test("settings: key and trust stores", () => {
+  const settings = instanceSettingsFromProps(defaultProps({
     "svc.tls.truststore.path": "/etc/trust.p12",
     "svc.tls.truststore.type": "PKCS12",
     "svc.tls.truststore.password": "trust-Secret-1",
   }));
-  assertEquals(options.tls.truststore, {
+  assertEquals(settings.tls.truststore, {
     path: "/etc/trust.p12",
     password: "trust-Secret-1",
     type: "PKCS12",
   });
-  assertEquals(options.tls.keystore, null);
+  assertEquals(settings.tls.keystore, null);
 });
 
 Deno.test("instance url: only scheme, host and port are used; the host is lower-cased", () => {
@@ -142,7 +142,7 @@ Deno.test("instance url: only scheme, host and port are used; the host is lower-
   assertThrows(() => parseInstanceUrl("not a url"), InstanceConfigError, "not a valid URL");
 });
 
-Deno.test("options: contract with the config layer's definitions (names, types, defaults)", async () => {
+Deno.test("settings: contract with the config layer's definitions (names, types, defaults)", async () => {
   const { CONNECTION_DEFS } = await import("../../src/config/defs/connection.ts");
   const { coerce } = await import("../../src/config/coerce.ts");
   const props: Record<string, TypedProps[string]> = {};
@@ -156,21 +156,21 @@ Deno.test("options: contract with the config layer's definitions (names, types, 
     "svc.auth.username": "u",
     "svc.auth.password": "p-Secret-9",
   });
-  const options = instanceOptionsFromProps(props);
-  assertEquals(options.http.maxConcurrentRequests, 8);
-  assertEquals(options.http.connectTimeoutMs, 10000);
-  assertEquals(options.http.requestTimeoutMs, 60000);
-  assertEquals(options.http.maxResponseBytes, 67108864);
-  assertEquals(options.http.adaptiveThrottling, true);
-  assertEquals(options.retry, {
+  const settings = instanceSettingsFromProps(props);
+  assertEquals(settings.http.maxConcurrentRequests, 8);
+  assertEquals(settings.http.connectTimeoutMs, 10000);
+  assertEquals(settings.http.requestTimeoutMs, 60000);
+  assertEquals(settings.http.maxResponseBytes, 67108864);
+  assertEquals(settings.http.adaptiveThrottling, true);
+  assertEquals(settings.retry, {
     maxAttempts: 5,
     maxElapsedMs: 300000,
     initialBackoffMs: 500,
     maxBackoffMs: 30000,
   });
-  assertEquals(options.auth.type, "basic");
+  assertEquals(settings.auth.type, "basic");
   assert(
-    options.http.userAgent.includes(VERSION),
-    `User-Agent carries the version: ${options.http.userAgent}`,
+    settings.http.userAgent.includes(VERSION),
+    `User-Agent carries the version: ${settings.http.userAgent}`,
   );
 });

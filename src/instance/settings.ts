@@ -1,8 +1,8 @@
 /**
- * Typed options of the instance client, read from a connector's parsed properties.
+ * Typed settings of the instance client, read from a connector's parsed properties.
  *
  * Defaults live in the property definitions (src/config/defs/connection.ts), never here: by the time
- * `instanceOptionsFromProps` runs, every `svc.*` name is present with its default applied. The figures quoted
+ * `instanceSettingsFromProps` runs, every `svc.*` name is present with its default applied. The figures quoted
  * in the field comments are those defaults, for the reader's convenience.
  */
 import { PropReader } from "../common/prop_reader.ts";
@@ -12,7 +12,7 @@ import { registerSecret } from "../observability/redact.ts";
 import { InstanceConfigError } from "./errors.ts";
 
 /** A Java key or trust store file. */
-export interface StoreOptions {
+export interface StoreSettings {
   /** `svc.tls.*.path`. */
   path: string;
   /** `svc.tls.*.password`; for a key store it also unlocks the private key. */
@@ -21,7 +21,7 @@ export interface StoreOptions {
   type: "JKS" | "PKCS12";
 }
 
-export interface BasicAuthOptions {
+export interface BasicAuthSettings {
   type: "basic";
   /** `svc.auth.username`. */
   username: string;
@@ -29,7 +29,7 @@ export interface BasicAuthOptions {
   password: string;
 }
 
-export interface OAuthOptions {
+export interface OAuthSettings {
   type: "oauth2";
   /** `svc.oauth.grant.type` (default client_credentials). */
   grantType: "client_credentials" | "password";
@@ -47,7 +47,7 @@ export interface OAuthOptions {
   password: string | null;
 }
 
-export interface ProxyOptions {
+export interface ProxySettings {
   /** `svc.http.proxy.url`: http://host:port (CONNECT is used for https instances). */
   url: string;
   /** `svc.http.proxy.username`, for Basic proxy authentication. */
@@ -77,22 +77,22 @@ export interface HttpLimits {
   requestsPerHour?: number | null;
 }
 
-export interface InstanceClientOptions {
+export interface InstanceSettings {
   /** `svc.url` as given; only its scheme, host and port are used (see instance_url.ts). */
   url: string;
-  auth: BasicAuthOptions | OAuthOptions;
-  tls: { truststore: StoreOptions | null; keystore: StoreOptions | null };
-  proxy: ProxyOptions | null;
+  auth: BasicAuthSettings | OAuthSettings;
+  tls: { truststore: StoreSettings | null; keystore: StoreSettings | null };
+  proxy: ProxySettings | null;
   http: HttpLimits;
   retry: RetryOptions;
 }
 
 /**
- * Reads the instance client's options from parsed connector properties, registering every secret with the
+ * Reads the instance client's settings from parsed connector properties, registering every secret with the
  * redaction layer as soon as it is seen. Throws `InstanceConfigError` naming the property when a value the
  * chosen flow needs is missing or has the wrong type.
  */
-export function instanceOptionsFromProps(props: TypedProps): InstanceClientOptions {
+export function instanceSettingsFromProps(props: TypedProps): InstanceSettings {
   const read = new InstancePropReader(props);
   for (
     const secret of [
@@ -105,7 +105,7 @@ export function instanceOptionsFromProps(props: TypedProps): InstanceClientOptio
   ) registerSecret(read.optionalString(secret));
 
   const authType = read.requiredString("svc.auth.type");
-  let auth: BasicAuthOptions | OAuthOptions;
+  let auth: BasicAuthSettings | OAuthSettings;
   if (authType === "basic") {
     auth = {
       type: "basic",
@@ -158,7 +158,7 @@ export function instanceOptionsFromProps(props: TypedProps): InstanceClientOptio
       adaptiveThrottling: read.boolean("svc.http.adaptive.throttling"),
       rateLimitPacing: read.boolean("svc.http.rate.limit.pacing"),
       rateLimitReserve: read.number("svc.http.rate.limit.reserve", 0),
-      // Only when set: without a budget the options are what they were before it existed.
+      // Only when set: without a budget the settings are what they were before it existed.
       ...optionalEntry("requestsPerHour", read.optionalNumber("svc.http.requests.per.hour")),
     },
     retry: {
@@ -176,7 +176,7 @@ class InstancePropReader extends PropReader {
     super(props, (message) => new InstanceConfigError(message));
   }
 
-  store(prefix: "svc.tls.truststore" | "svc.tls.keystore"): StoreOptions | null {
+  store(prefix: "svc.tls.truststore" | "svc.tls.keystore"): StoreSettings | null {
     const path = this.optionalString(`${prefix}.path`);
     if (path === null) return null;
     const type = (this.optionalString(`${prefix}.type`) ?? "").toUpperCase();
