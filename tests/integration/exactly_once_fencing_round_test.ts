@@ -12,7 +12,12 @@
  */
 import { assertEquals } from "../support/assert.ts";
 import { type KafkaBroker, startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
-import { type DaemonConfig, type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import {
+  connectorStatus,
+  type DaemonConfig,
+  type DaemonProcess,
+  startDaemonProcess,
+} from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { consumeToEndWithKcat } from "../support/kafka_helpers.ts";
@@ -90,8 +95,7 @@ async function scenario(sim: Simulator, kafka: KafkaBroker) {
 }
 
 async function status(from: DaemonProcess): Promise<TaskStatus[]> {
-  const res = await from.request("GET", "/connectors/eosf/status").catch(() => null);
-  return res?.status === 200 ? res.body.tasks : [];
+  return (await connectorStatus(from, "eosf"))?.tasks ?? [];
 }
 
 /**

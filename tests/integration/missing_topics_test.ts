@@ -15,22 +15,15 @@ import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { launchKafkaBroker, stopKafkaBroker } from "../support/kafka_broker_process.ts";
 import { consumeAll, produceRecords } from "../support/kafka_helpers.ts";
-import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import { connectorStatus, type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Missing-Heron-61";
 
-interface TaskStatus {
-  state: string;
-  warnings?: string[];
-  trace?: string;
-}
-
-async function taskStatus(daemon: DaemonProcess, connector: string): Promise<TaskStatus | null> {
-  const status = (await daemon.request("GET", `/connectors/${connector}/status`)).body;
-  return status?.tasks?.[0] ?? null;
+async function taskStatus(daemon: DaemonProcess, connector: string) {
+  return (await connectorStatus(daemon, connector))?.tasks[0] ?? null;
 }
 
 /** Waits until the connector's first task is RUNNING with a warning that contains `text`; returns it. */

@@ -10,6 +10,7 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
 import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import { peakRss } from "../support/process_stats.ts";
 import { waitFor } from "../support/wait.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
@@ -23,12 +24,6 @@ const sourceConfig = (simUrl: string) =>
     "svc.source.poll.interval.ms": 200,
     "svc.source.safety.lag.seconds": 0,
   });
-
-/** The process's peak resident set (VmHWM), in bytes. */
-async function peakRssBytes(pid: number): Promise<number> {
-  const status = await Deno.readTextFile(`/proc/${pid}/status`);
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
-}
 
 /** Sends raw HTTP/1.1 over TCP: the head, then (optionally) chunks until the answer arrives or `total` is sent. */
 async function rawRequest(
@@ -94,7 +89,7 @@ Deno.test("REST hardening, probes, loggers and active topics on the real daemon"
     assertEquals(ready.body.checks.kafka.ready, true);
 
     // 413: a declared length over the limit is refused without reading (no body is ever sent here).
-    const peakBefore = await peakRssBytes(daemon.process.pid);
+    const peakBefore = peakRss(daemon.process.pid);
     const declared = await rawRequest(
       daemon.url,
       `POST /connectors HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${
@@ -114,7 +109,7 @@ Deno.test("REST hardening, probes, loggers and active topics on the real daemon"
     assertStringIncludes(chunked.text, `rest.request.max.bytes (${BODY_LIMIT} bytes)`);
     assert(chunked.bytesSent < total / 2, `sent ${chunked.bytesSent} of ${total} bytes before the answer`);
     assertEquals((await daemon.request("GET", "/health")).status, 200, "the daemon still answers");
-    const grown = (await peakRssBytes(daemon.process.pid)) - peakBefore;
+    const grown = peakRss(daemon.process.pid) - peakBefore;
     assert(grown < total / 2, `the daemon's peak RSS grew by ${grown} bytes for a ${total}-byte body`);
 
     // 415: a body that is not JSON.
@@ -176,7 +171,7 @@ Deno.test("REST hardening, probes, loggers and active topics on the real daemon"
         ["PUT", "/admin/loggers/root"],
       ]
     ) {
-      const peak = await peakRssBytes(daemon.process.pid);
+      const peak = peakRss(daemon.process.pid);
       const big = await rawRequest(
         daemon.url,
         `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
@@ -184,7 +179,7 @@ Deno.test("REST hardening, probes, loggers and active topics on the real daemon"
       );
       assertEquals(big.status, 413, `${method} ${path}: ${big.text}`);
       assert(big.bytesSent < total / 2, `${method} ${path}: sent ${big.bytesSent} bytes before the answer`);
-      const grew = (await peakRssBytes(daemon.process.pid)) - peak;
+      const grew = peakRss(daemon.process.pid) - peak;
       // Half the body: buffering it whole grows the peak by at least the body; GC and tasks move it by a few MB.
       assert(grew < total / 2, `${method} ${path}: the daemon's peak RSS grew by ${grew} bytes`);
     }

@@ -6,7 +6,12 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import {
+  type ConnectorStatus,
+  connectorStatus,
+  type DaemonProcess,
+  startDaemonProcess,
+} from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
@@ -14,17 +19,9 @@ const PASSWORD = "pw-Restart-Wren-41";
 const TABLES = ["incident", "problem"];
 const P = uniqueName("grouprestart");
 
-type Status = {
-  connector: { state: string; worker_id: string };
-  tasks: { id: number; state: string; worker_id: string }[];
-};
-
 const host = (m: DaemonProcess) => new URL(m.url).host;
 
-async function status(member: DaemonProcess): Promise<Status | null> {
-  const res = await member.request("GET", "/connectors/src/status");
-  return res.status === 200 ? res.body : null;
-}
+const status = (member: DaemonProcess) => connectorStatus(member, "src");
 
 /** Lines of the member's log saying it restarted something (task or connector). */
 const restarts = (m: DaemonProcess, what: string) =>
@@ -68,7 +65,7 @@ Deno.test({
     };
     const members: DaemonProcess[] = [];
     /** The statuses last seen by each member, shown when the test fails. */
-    let seen: (Status | null)[] = [];
+    let seen: (ConnectorStatus | null)[] = [];
     try {
       members.push(
         ...await Promise.all(

@@ -18,7 +18,7 @@ import { SCHEMALESS_JSON, sinkConnectorConfig } from "../support/sink_connector.
 import { assert, assertEquals } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import { connectorStatus, type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 
@@ -77,23 +77,13 @@ function worker(bootstrap: string) {
   };
 }
 
-type Status = {
-  connector: { state: string; worker_id: string };
-  tasks: { id: number; state: string; worker_id: string }[];
-};
-
-async function status(member: DaemonProcess, name: string): Promise<Status | null> {
-  const res = await member.request("GET", `/connectors/${name}/status`);
-  return res.status === 200 ? res.body : null;
-}
-
 /** worker_id → task ids it runs, as `member` reports; null unless every task is RUNNING. */
 async function placement(
   member: DaemonProcess,
   name: string,
   tasks: number,
 ): Promise<Map<string, number[]> | null> {
-  const s = await status(member, name);
+  const s = await connectorStatus(member, name);
   if (!s || s.tasks.length !== tasks || s.tasks.some((t) => t.state !== "RUNNING")) return null;
   const out = new Map<string, number[]>();
   for (const t of s.tasks) out.set(t.worker_id, [...(out.get(t.worker_id) ?? []), t.id]);
@@ -331,13 +321,13 @@ Deno.test({
       // A REST change on one member is applied by all.
       assertEquals((await survivors[0].request("PUT", "/connectors/src/pause")).status, 202);
       await waitFor(
-        async () => (await status(survivors[1], "src"))?.connector.state === "PAUSED",
+        async () => (await connectorStatus(survivors[1], "src"))?.connector.state === "PAUSED",
         30_000,
         "PAUSED on the other member",
       );
       assertEquals((await survivors[1].request("PUT", "/connectors/src/resume")).status, 202);
       await waitFor(
-        async () => (await status(survivors[0], "src"))?.connector.state === "RUNNING",
+        async () => (await connectorStatus(survivors[0], "src"))?.connector.state === "RUNNING",
         30_000,
         "RUNNING again on the first member",
       );

@@ -28,6 +28,19 @@ export interface DaemonProcess {
   ): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
+/** A connector's status as `GET /connectors/<name>/status` answers it (Connect's shape). */
+export interface ConnectorStatus {
+  name: string;
+  connector: { state: string; worker_id: string; trace?: string };
+  tasks: { id: number; state: string; worker_id: string; trace?: string; warnings?: string[] }[];
+}
+
+/** The connector's status, or null while the daemon does not answer 200 for it (unknown, or not reachable). */
+export async function connectorStatus(daemon: DaemonProcess, name: string): Promise<ConnectorStatus | null> {
+  const res = await daemon.request("GET", `/connectors/${name}/status`).catch(() => null);
+  return res?.status === 200 ? res.body : null;
+}
+
 /** Longer than any REST call of the daemon should take (Connect's own REST timeout is 90 s). */
 const REQUEST_TIMEOUT_MS = 120_000;
 
