@@ -30,6 +30,7 @@ import type { TableSettings } from "../settings.ts";
 import { type ComparedRow, deletedIn, mergeRows, type Repair, REPAIR_KINDS } from "./merge.ts";
 import { StateRecorder } from "./state_recorder.ts";
 import { seedMarkerKey } from "./state_seed.ts";
+import { dueInMs, passRecordKey } from "./pass_record.ts";
 import { decodeEntry, rangeAt, STATE_PARTITIONS, type StateEntry, sysIdOfKey } from "./state_entry.ts";
 
 export const HEADER_REPAIR = "tablesync.repair";
@@ -78,6 +79,8 @@ export class ReconcilePass {
   #pageMs = 0;
   #verifiedThrough: string | null = null;
   #last: ReconcileProgress["last_pass"] = null;
+  /** The table's pass record (pass_record.ts): not read yet, being read, applied. */
+  #record: "unread" | "reading" | "applied" = "unread";
 
   constructor(o: ReconcilePassOptions) {
     this.#o = o;
@@ -108,6 +111,10 @@ export class ReconcilePass {
   async work(remainingMs: number): Promise<boolean> {
     let p = this.#pass;
     if (p === null) {
+      if (this.#record !== "applied") {
+        if (this.#record === "unread") this.#readRecord();
+        return false;
+      }
       if (steadyNow() < this.#dueAt || this.#o.position.cursor() === null) return false;
       p = this.#pass = this.#start();
     }
@@ -130,14 +137,55 @@ export class ReconcilePass {
     return true;
   }
 
+  /**
+   * Reads where the table's passes stood when its task last ran (here or on another member) in the background:
+   * a pass cut short is due at once, else the next one interval after the last began; a pass asked for
+   * meanwhile keeps its time. Unreadable: one interval after this start, as without a record.
+   */
+  #readRecord(): void {
+    this.#record = "reading";
+    this.#o.recorder.passes.get(this.#o.tableId).then((record) => {
+      if (record === null) return;
+      if (record.verified_through !== null) this.#verified(Date.parse(record.verified_through));
+      this.#last = record.last_pass;
+      const due = dueInMs(record, this.#o.intervalMs, Date.now());
+      if (due !== null) this.#dueAt = Math.min(this.#dueAt, steadyNow() + due);
+    }, (error) =>
+      this.#o.context.logger.warn(
+        { ...this.#labels, error: error instanceof Error ? error.message : String(error) },
+        `reconcile pass record of ${this.#o.table.table} (alias ${this.#o.table.alias}) unreadable: ` +
+          `the next pass is due one interval after this start`,
+      )).finally(() => this.#record = "applied");
+  }
+
+  /** The last finished pass began at `startedAt` (epoch ms). */
+  #verified(startedAt: number): void {
+    this.#verifiedThrough = new Date(startedAt).toISOString();
+    this.#o.context.metrics.set(
+      "tablesync_source_verified_timestamp_seconds",
+      this.#labels,
+      Math.floor(startedAt / 1000),
+    );
+  }
+
+  #writeRecord(runningSince: number | null): void {
+    this.#o.recorder.passes.write(this.#o.tableId, {
+      running_since: runningSince === null ? null : new Date(runningSince).toISOString(),
+      verified_through: this.#verifiedThrough,
+      last_pass: this.#last,
+    });
+  }
+
   #start(): Running {
     const t = this.#o.table;
     this.#o.context.logger.info(
       { ...this.#labels },
       `reconcile pass of ${t.table} (alias ${t.alias}) starts`,
     );
+    const startedAt = Date.now();
+    this.#writeRecord(startedAt);
     return {
-      startedAt: Date.now(),
+      startedAt,
       range: 0,
       state: null,
       loading: false,
@@ -177,11 +225,13 @@ export class ReconcilePass {
     let seeded = false;
     const { recorder, tableId } = this.#o;
     const marker = seedMarkerKey(tableId);
+    const passRecord = passRecordKey(tableId);
     await recorder.state.readPartition(range, (key, value) => {
       if (key === marker) {
         seeded = value !== null;
         return;
       }
+      if (key === passRecord) return;
       const sysId = sysIdOfKey(tableId, key);
       if (sysId === null) return;
       const entry = value === null ? null : decodeEntry(value);
@@ -323,13 +373,9 @@ export class ReconcilePass {
     this.#pass = null;
     this.#dueAt = this.#o.intervalMs > 0 ? steadyNow() + this.#o.intervalMs : Infinity;
     const repaired = Object.values(p.repairs).reduce((a, b) => a + b, 0);
-    this.#verifiedThrough = new Date(p.startedAt).toISOString();
+    this.#verified(p.startedAt);
     this.#last = { ended_at: new Date().toISOString(), rows_compared: p.compared, repairs: { ...p.repairs } };
-    this.#o.context.metrics.set(
-      "tablesync_source_verified_timestamp_seconds",
-      this.#labels,
-      Math.floor(p.startedAt / 1000),
-    );
+    this.#writeRecord(null);
     const t = this.#o.table;
     const line =
       `reconcile pass of ${t.table} (alias ${t.alias}): ${p.compared} rows compared, ${repaired} repaired`;
