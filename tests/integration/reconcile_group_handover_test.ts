@@ -50,7 +50,7 @@ async function moveMidPass(stopSignal: "SIGTERM" | "SIGKILL") {
     port: 0,
     seed: { incident: ROWS, problem: 30 },
     users: [`admin:${PASSWORD}`],
-    latencyMs: 150,
+    latencyMs: 250,
   });
   await using kafka = await startKafkaBroker();
   const topics = { incident: `${P}.incident`, problem: `${P}.problem` };
@@ -136,6 +136,7 @@ async function moveMidPass(stopSignal: "SIGTERM" | "SIGKILL") {
       running && running.ranges_done < running.ranges,
       `still running when it moves: ${JSON.stringify(running)}`,
     );
+    console.log(`moving at ${running.ranges_done} of ${running.ranges} ranges`);
     const stopped = await owner.stop(stopSignal);
     if (stopSignal === "SIGTERM") assertEquals(stopped.code, 0);
     assert(
@@ -156,6 +157,11 @@ async function moveMidPass(stopSignal: "SIGTERM" | "SIGKILL") {
         /reconcile pass of incident \(alias incident\) starts/.test(other.output()),
       "the new member started the pass by itself",
     );
+    const began = other.output().split("\n").find((l) =>
+      l.includes("reconcile pass of incident (alias incident) starts")
+    );
+    const seconds = (Date.parse(last.ended_at) - Date.parse(JSON.parse(began!).time)) / 1000;
+    console.log(`the pass on the new member: ${seconds} s, ${last.rows_compared} rows`);
     const after = await verify();
     assertEquals(after.code, 0, after.out + after.err);
 
