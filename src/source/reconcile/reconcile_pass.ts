@@ -5,7 +5,8 @@
  * the table's fields), builds each row's record as the stream would and merges (merge.ts). Each repair goes to
  * the task's queue as a record of the table (key, value, headers as the stream's, plus `tablesync.repair=<kind>`)
  * carrying the table's current offset, so it never moves the cursor; a deletion is a tombstone (after a delete
- * envelope with `svc.source.emit.envelope=true`).
+ * envelope with `svc.source.emit.envelope=true`). Before its first pass the table reads its pass record
+ * (pass_record.ts): a pass cut short on the last start (here or on another member) starts again at once.
  *
  * Budget: the table poller asks for a page only while the table waits for its next poll and the last page's
  * time fits before it (table_poller.ts), and `work` declines while the rate-limit rule has little room left, so
