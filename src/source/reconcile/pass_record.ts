@@ -12,6 +12,8 @@ import type { StateTopic } from "../../connect/state_topic.ts";
 
 /** The partition of the pass records (that of the seed markers too). */
 export const PASS_RECORD_PARTITION = 0;
+/** What follows the table identity in a record's key: not a sys id (a sys id holds no `|`). */
+const KEY_SUFFIX = "||pass";
 
 export interface PassRecord {
   /** When the pass under way began (ISO 8601); null when none is. */
@@ -20,9 +22,9 @@ export interface PassRecord {
   readonly last_pass: ReconcileProgress["last_pass"];
 }
 
-/** The key of a table's pass record: not a row's (a sys id holds no `|`). */
+/** The key of a table's pass record: never a row's. */
 export function passRecordKey(tableId: string): string {
-  return `${tableId}||pass`;
+  return tableId + KEY_SUFFIX;
 }
 
 export function encodePassRecord(record: PassRecord): string {
@@ -85,7 +87,7 @@ export class PassRecords {
   async #readAll(): Promise<Map<string, PassRecord>> {
     const records = new Map<string, PassRecord>();
     await this.#state.readPartition(PASS_RECORD_PARTITION, (key, value) => {
-      if (!key.endsWith("||pass")) return;
+      if (!key.endsWith(KEY_SUFFIX)) return;
       const record = value === null ? null : decodePassRecord(value);
       if (record === null) records.delete(key);
       else records.set(key, record);
