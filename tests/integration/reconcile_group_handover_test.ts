@@ -1,12 +1,13 @@
 /**
  * A worker group moving a table to another member in the middle of a reconcile pass (two real daemon
  * processes, one group, the real broker, the simulator with a request latency so that a pass lasts seconds).
- * The source's two tables are on two tasks, one on each member. Drift the cursor cannot see is made in the first
- * range of `incident` (a silent update, an insert dated 2021) and in its last range (a silent update, a purge
- * without audit, an insert dated 2021); a pass is started over REST and, once its first range's repairs are in
- * the topic and its last range is not begun, the member running the table's task stops (SIGTERM, or kill -9),
- * so the group gives the task to the other member. There the pass starts again by itself from the first range
- * (the table's pass record in the state topic says a pass was cut short: pass_record.ts) and ends:
+ * The source's two tables are on two tasks, one on each member. A first pass of `incident` (seeding its state)
+ * repairs nothing. Then drift the cursor cannot see is made in its first range (a silent update, an insert dated
+ * 2021) and in its last range (a silent update, a purge without audit, an insert dated 2021); a pass is started
+ * over REST and, once its first range's repairs are in the topic and its last range is not begun, the member
+ * running the table's task stops (SIGTERM, or kill -9), so the group gives the task to the other member. That
+ * one shows the first pass as the table's last and starts the pass again by itself from the first range (the
+ * table's pass record in the state topic says a pass was cut short: pass_record.ts), and the pass ends:
  * `tablesync verify` exits 0, and every drifted row was repaired once in the topic: the entries the leaving
  * member wrote for its repairs are read by the new one. After kill -9 a repair may come twice (its record
  * acknowledged, its entry not yet written: at-least-once), never three times, and never not at all.
@@ -88,6 +89,14 @@ async function moveMidPass(stopSignal: "SIGTERM" | "SIGKILL") {
     );
     const other = members.find((m) => m !== owner)!;
     await waitFor(async () => (await verify()).code === 0, 90_000, "the tables streamed");
+    // A first pass on the owner (it seeds the state from the topic): nothing to repair.
+    assertEquals((await owner.request("POST", "/connectors/src/tables/incident/reconcile")).status, 202);
+    const first = await waitFor(
+      async () => (await tableOn(owner, "incident"))?.reconcile?.last_pass,
+      90_000,
+      "a first pass",
+    );
+    assertEquals(Object.values(first.repairs).reduce((a, b) => a + b, 0), 0, JSON.stringify(first));
 
     const table = sim.table("incident");
     const ids = table.sysIds().sort();
@@ -145,10 +154,19 @@ async function moveMidPass(stopSignal: "SIGTERM" | "SIGKILL") {
     );
     members.splice(members.indexOf(owner), 1);
 
-    // The task runs on the other member now: the pass cut short starts again there from its first range, by
-    // itself (the next one by the interval would be an hour away), and ends.
-    const last = await waitFor(
+    // The task runs on the other member now, with what the first pass found; the pass cut short starts again
+    // there from its first range, by itself (the next one by the interval would be an hour away), and ends.
+    const shown = await waitFor(
       async () => (await tableOn(other, "incident"))?.reconcile?.last_pass,
+      90_000,
+      "incident running on the other member, showing a last pass",
+    );
+    assertEquals(shown, first, "the last pass as the new member shows it");
+    const last = await waitFor(
+      async () => {
+        const pass = (await tableOn(other, "incident"))?.reconcile?.last_pass;
+        return pass && pass.ended_at !== first.ended_at ? pass : null;
+      },
       90_000,
       "the pass ended on the new member",
     );
