@@ -6,7 +6,8 @@
  * the table's fields), builds each row's record as the stream would and merges (merge.ts). Each repair goes to
  * the task's queue as a record of the table (key, value, headers as the stream's, plus `tablesync.repair=<kind>`)
  * carrying the table's current offset, so it never moves the cursor; a deletion is a tombstone (after a delete
- * envelope with `svc.source.emit.envelope=true`).
+ * envelope with `svc.source.emit.envelope=true`). Before its first pass the table reads its pass record
+ * (pass_record.ts): a pass cut short on the last start (here or on another member) starts again at once.
  *
  * Budget: the table poller asks for a page only while the table waits for its next poll and the last page's
  * time fits before it (table_poller.ts), and `work` declines while the rate-limit rule has little room left, so
@@ -32,6 +33,7 @@ import type { TableSettings } from "../settings.ts";
 import { type ComparedRow, deletedIn, mergeRows, type Repair, REPAIR_KINDS } from "./merge.ts";
 import { StateRecorder } from "./state_recorder.ts";
 import { seedMarkerKey } from "./state_seed.ts";
+import { dueInMs, passRecordKey } from "./pass_record.ts";
 import { rangeOf, STATE_PARTITIONS, type StateEntry } from "./state_entry.ts";
 import { readStateWindow, type StateWindow } from "./state_window.ts";
 
@@ -83,6 +85,8 @@ export class ReconcilePass {
   #pageMs = 0;
   #verifiedThrough: string | null = null;
   #last: ReconcileProgress["last_pass"] = null;
+  /** The table's pass record (pass_record.ts): not read yet, being read, applied. */
+  #record: "unread" | "reading" | "applied" = "unread";
 
   constructor(o: ReconcilePassOptions) {
     this.#o = o;
@@ -103,7 +107,8 @@ export class ReconcilePass {
       verified_through: this.#verifiedThrough,
       last_pass: this.#last,
       running: p === null ? null : {
-        ranges_done: p.lo === null ? 0 : rangeOf(p.lo),
+        // The range of the last row compared: the ranges before it are done (pages go in sys id order).
+        ranges_done: rangeOf(p.after ?? p.lo ?? ""),
         ranges: STATE_PARTITIONS,
         rows_compared: p.compared,
       },
@@ -117,6 +122,10 @@ export class ReconcilePass {
   async work(remainingMs: number): Promise<boolean> {
     let p = this.#pass;
     if (p === null) {
+      if (this.#record !== "applied") {
+        if (this.#record === "unread") this.#readRecord();
+        return false;
+      }
       if (steadyNow() < this.#dueAt || this.#o.position.cursor() === null) return false;
       p = this.#pass = this.#start();
     }
@@ -139,14 +148,55 @@ export class ReconcilePass {
     return true;
   }
 
+  /**
+   * Reads where the table's passes stood when its task last ran (here or on another member) in the background:
+   * a pass cut short is due at once, else the next one interval after the last began; a pass asked for
+   * meanwhile keeps its time. Unreadable: one interval after this start, as without a record.
+   */
+  #readRecord(): void {
+    this.#record = "reading";
+    this.#o.recorder.passes.get(this.#o.tableId).then((record) => {
+      if (record === null) return;
+      if (record.verified_through !== null) this.#verified(Date.parse(record.verified_through));
+      this.#last = record.last_pass;
+      const due = dueInMs(record, this.#o.intervalMs, Date.now());
+      if (due !== null) this.#dueAt = Math.min(this.#dueAt, steadyNow() + due);
+    }, (error) =>
+      this.#o.context.logger.warn(
+        { ...this.#labels, error: error instanceof Error ? error.message : String(error) },
+        `reconcile pass record of ${this.#o.table.table} (alias ${this.#o.table.alias}) unreadable: ` +
+          `the next pass is due one interval after this start`,
+      )).finally(() => this.#record = "applied");
+  }
+
+  /** The last finished pass began at `startedAt` (epoch ms). */
+  #verified(startedAt: number): void {
+    this.#verifiedThrough = new Date(startedAt).toISOString();
+    this.#o.context.metrics.set(
+      "tablesync_source_verified_timestamp_seconds",
+      this.#labels,
+      Math.floor(startedAt / 1000),
+    );
+  }
+
+  #writeRecord(runningSince: number | null): void {
+    this.#o.recorder.passes.write(this.#o.tableId, {
+      running_since: runningSince === null ? null : new Date(runningSince).toISOString(),
+      verified_through: this.#verifiedThrough,
+      last_pass: this.#last,
+    });
+  }
+
   #start(): Running {
     const t = this.#o.table;
     this.#o.context.logger.info(
       { ...this.#labels },
       `reconcile pass of ${t.table} (alias ${t.alias}) starts`,
     );
+    const startedAt = Date.now();
+    this.#writeRecord(startedAt);
     return {
-      startedAt: Date.now(),
+      startedAt,
       lo: null,
       hi: null,
       state: null,
@@ -191,6 +241,7 @@ export class ReconcilePass {
       readPartition: (partition, visit) => recorder.state.readPartition(partition, visit),
       tableId,
       markerKey: seedMarkerKey(tableId),
+      otherKeys: [passRecordKey(tableId)],
       lo,
     });
   }
@@ -331,13 +382,9 @@ export class ReconcilePass {
     this.#pass = null;
     this.#dueAt = this.#o.intervalMs > 0 ? steadyNow() + this.#o.intervalMs : Infinity;
     const repaired = Object.values(p.repairs).reduce((a, b) => a + b, 0);
-    this.#verifiedThrough = new Date(p.startedAt).toISOString();
+    this.#verified(p.startedAt);
     this.#last = { ended_at: new Date().toISOString(), rows_compared: p.compared, repairs: { ...p.repairs } };
-    this.#o.context.metrics.set(
-      "tablesync_source_verified_timestamp_seconds",
-      this.#labels,
-      Math.floor(p.startedAt / 1000),
-    );
+    this.#writeRecord(null);
     const t = this.#o.table;
     const line =
       `reconcile pass of ${t.table} (alias ${t.alias}): ${p.compared} rows compared, ${repaired} repaired`;

@@ -10,13 +10,19 @@ import type { TableRow } from "../../instance/mod.ts";
 import { rawValueOf } from "../display_value.ts";
 import { valueDigest } from "./digest.ts";
 import { encodeEntry, rangeOf, type StateEntry, stateKey } from "./state_entry.ts";
+import { PassRecords } from "./pass_record.ts";
 
 export class StateRecorder {
   readonly #notes = new WeakMap<SourceRecord, StateEntry>();
   /** Table identity by the topic its records are built for. */
   readonly #tables = new Map<string, string>();
 
-  constructor(readonly state: StateTopic) {}
+  /** Where each table's passes stand (pass_record.ts), in the same topic. */
+  readonly passes: PassRecords;
+
+  constructor(readonly state: StateTopic) {
+    this.passes = new PassRecords(state);
+  }
 
   /** A table's identity in the state: the connector and the topic whose latest state the entries mirror. */
   static tableId(connector: string, topic: string): string {

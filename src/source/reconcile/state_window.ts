@@ -37,6 +37,8 @@ export interface WindowRead {
   readonly tableId: string;
   /** The seed marker's key (state_seed.ts, in partition 0). */
   readonly markerKey: string;
+  /** Other keys of the table that are not rows (its pass record, pass_record.ts). */
+  readonly otherKeys?: readonly string[];
   /** The window's start (inclusive), or null from the first sys id. */
   readonly lo: string | null;
   readonly maxEntries?: number;
@@ -56,6 +58,7 @@ export async function readStateWindow(o: WindowRead): Promise<StateWindow> {
       seeded = value !== null;
       return;
     }
+    if (o.otherKeys?.includes(key)) return;
     const sysId = sysIdOfKey(o.tableId, key);
     if (sysId === null || (o.lo !== null && sysId < o.lo) || (hi !== null && sysId >= hi)) return;
     const entry = value === null ? null : decodeEntry(value);
