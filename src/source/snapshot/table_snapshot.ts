@@ -1,0 +1,254 @@
+/**
+ * A re-snapshot of one table on demand (`POST /connectors/<n>/tables/<alias>/snapshot`): every row of the table
+ * (its own query ANDed with the one asked for) is read once more and sent as an ordinary record of the table's
+ * topic, while the table's streaming and every other table go on.
+ *
+ * The rows are read in `svc.source.backfill.parallelism` sys id ranges (the backfill's split,
+ * parallel_backfill.ts), concurrently, each in keyset pages `<query>^sys_id>A^sys_id<=B[^sys_id>last]^ORDERBYsys_id`
+ * through the table's page reader (the task's page budget, the host's permits and budget). Each row becomes the
+ * record the stream would build (same key, value, headers, converters, transforms, transactions) plus the header
+ * `tablesync.snapshot=<id>`, and carries no source offset: it never moves the table's offsets, forwards or back.
+ * A row the stream already sent at a newer version while the snapshot ran is not sent (streamed_versions.ts).
+ *
+ * Failures: a page that fails is asked for again after a backoff; after MAX_PAGE_FAILURES failures in a row the
+ * snapshot ends `failed` with the reason. A stop of the task ends it (`failed`, "the task stopped"); nothing of it
+ * is stored, so a restarted task does not resume it.
+ */
+import { type SourceRecord, SourceRecord as Record } from "../../connect/record.ts";
+import type { SourceTaskContext } from "../../connect/task_api.ts";
+import type { SnapshotProgress, SnapshotRequest } from "../../connect/table_progress.ts";
+import { condition, EncodedQuery, queryFields, type TableClient, type TableRow } from "../../instance/mod.ts";
+import { retryBackoffMs, sleepEndingOnAbort } from "../../common/delay.ts";
+import type { PageReader } from "../page_reader.ts";
+import { type IdRange, splitIdSpace } from "../parallel_backfill.ts";
+import { readableDictionary } from "../query_field_check.ts";
+import type { RecordBuilder } from "../record_builder.ts";
+import type { RecordQueue } from "../record_queue.ts";
+import { readRowCursor } from "../row_cursor.ts";
+import { FieldValueError } from "../schema_modes/mod.ts";
+import type { TableSettings } from "../settings.ts";
+import type { StreamedVersions } from "./streamed_versions.ts";
+
+export const HEADER_SNAPSHOT = "tablesync.snapshot";
+/** Failed page requests in a row after which a snapshot gives up. */
+export const MAX_PAGE_FAILURES = 5;
+/** Longest wait between two tries of a failed page. */
+const MAX_RETRY_WAIT_MS = 30_000;
+
+export interface TableSnapshotOptions {
+  readonly table: TableSettings;
+  readonly context: SourceTaskContext;
+  readonly client: Pick<TableClient, "dictionary">;
+  readonly pages: PageReader;
+  readonly shaped: (row: TableRow) => TableRow;
+  readonly records: Pick<RecordBuilder, "startPage" | "build">;
+  readonly queue: RecordQueue;
+  readonly streamed: StreamedVersions;
+  /** The task's: aborting it ends a running snapshot. */
+  readonly signal: AbortSignal;
+}
+
+/** How a table poller hands its page reader and row shape to the table's snapshots. */
+export type SnapshotWiring = (pages: PageReader, shaped: (row: TableRow) => TableRow) => TableSnapshot;
+
+interface Running {
+  readonly progress: SnapshotProgress;
+  readonly base: EncodedQuery;
+  /** Ends every range when one fails or the task stops. */
+  readonly abort: AbortController;
+}
+
+export class TableSnapshot {
+  readonly #o: TableSnapshotOptions;
+  readonly #labels: { table: string; alias: string };
+  #running: Running | null = null;
+  /** The latest snapshot, running or ended. */
+  #latest: SnapshotProgress | null = null;
+  #settled: Promise<void> = Promise.resolve();
+
+  constructor(o: TableSnapshotOptions) {
+    this.#o = o;
+    this.#labels = { table: o.table.table, alias: o.table.alias };
+  }
+
+  /** Starts `request` now; false when a snapshot of the table runs already. */
+  start(request: SnapshotRequest): boolean {
+    if (this.#running !== null || this.#o.signal.aborted) return false;
+    const t = this.#o.table;
+    const ranges = Math.max(1, t.backfillParallelism);
+    const progress: SnapshotProgress = {
+      id: request.id,
+      query: request.query,
+      started_at: new Date().toISOString(),
+      ended_at: null,
+      rows_sent: 0,
+      ranges_done: 0,
+      ranges,
+      state: "running",
+      reason: null,
+    };
+    const abort = new AbortController();
+    const onStop = () => abort.abort();
+    this.#o.signal.addEventListener("abort", onStop, { once: true });
+    const base = EncodedQuery.parse(t.query).and(request.query);
+    const running = this.#running = { progress, base, abort };
+    this.#latest = progress;
+    this.#o.streamed.open();
+    this.#o.context.logger.info(
+      { ...this.#labels, snapshot: request.id, query: request.query, ranges },
+      `re-snapshot ${request.id} of ${t.table} (alias ${t.alias}) starts in ${ranges} sys id ranges` +
+        (request.query === "" ? "" : ` narrowed by ${request.query}`),
+    );
+    this.#settled = this.#run(running).finally(() => {
+      this.#o.signal.removeEventListener("abort", onStop);
+      this.#o.streamed.close();
+      this.#running = null;
+    });
+    return true;
+  }
+
+  /** The latest snapshot's progress (a copy), or null before the first. */
+  progress(): SnapshotProgress | null {
+    return this.#latest && { ...this.#latest };
+  }
+
+  /** Resolves once no snapshot runs (the task awaits it when it stops). */
+  settled(): Promise<void> {
+    return this.#settled;
+  }
+
+  async #run(s: Running): Promise<void> {
+    const p = s.progress;
+    try {
+      await this.#checkFields(p.query);
+      await Promise.all(splitIdSpace(p.ranges).map((range) => this.#readRange(s, range)));
+      if (this.#o.signal.aborted) throw new Error("the task stopped");
+      this.#ended(p, "done", null);
+    } catch (error) {
+      s.abort.abort();
+      const reason = this.#o.signal.aborted ? "the task stopped" : (error as Error).message ?? String(error);
+      this.#ended(p, "failed", reason);
+    }
+  }
+
+  /** An unknown field in the query would be ignored by the instance, which would then send every row. */
+  async #checkFields(query: string): Promise<void> {
+    if (query === "") return;
+    const t = this.#o.table;
+    const dictionary = await readableDictionary(
+      this.#o.client,
+      t.table,
+      this.#o.context.logger,
+      this.#o.signal,
+    );
+    if (dictionary === null || dictionary.fields.size === 0) return;
+    const unknown = queryFields(query).find((f) => !dictionary.fields.has(f.split(".")[0]));
+    if (unknown !== undefined) {
+      throw new Error(
+        `the query names field ${unknown}, which table ${t.table} does not have: the instance would ignore the ` +
+          `term and send every row`,
+      );
+    }
+  }
+
+  /** Reads one sys id range to its end, a keyset page at a time. */
+  async #readRange(s: Running, range: IdRange): Promise<void> {
+    const t = this.#o.table;
+    const signal = s.abort.signal;
+    const bounds: string[] = [];
+    if (range.after !== null) bounds.push(condition(t.sysIdField, ">", range.after));
+    if (range.atMost !== null) bounds.push(condition(t.sysIdField, "<=", range.atMost));
+    let after: string | null = null;
+    let failures = 0;
+    for (;;) {
+      if (signal.aborted) return;
+      const terms = after === null ? bounds : [...bounds, condition(t.sysIdField, ">", after)];
+      const query = s.base.and(...terms).orderBy(t.sysIdField).toString();
+      let read;
+      try {
+        read = await this.#o.pages.read({ query, count: false }, signal);
+        failures = 0;
+      } catch (error) {
+        if (signal.aborted) return;
+        if (++failures >= MAX_PAGE_FAILURES) {
+          throw new Error(`${failures} page requests in a row failed, the last: ${(error as Error).message}`);
+        }
+        await sleepEndingOnAbort(retryBackoffMs(failures, MAX_RETRY_WAIT_MS), signal);
+        continue;
+      }
+      const { page, limit, extractedAt, done } = read;
+      let rows = 0;
+      let last: string | null = null;
+      try {
+        for (const slice of page.slices) {
+          rows += slice.length;
+          const sent = this.#send(slice.map(this.#o.shaped), extractedAt, s);
+          last = sent.last ?? last;
+          if (sent.records.length > 0) await this.#o.queue.put(sent.records);
+        }
+      } finally {
+        done();
+      }
+      if (rows < limit) break;
+      if (last === null || (after !== null && last <= after)) {
+        throw new Error(`a full page of ${t.table} gave no usable sys id to read on from`);
+      }
+      after = last;
+    }
+    s.progress.ranges_done++;
+  }
+
+  /**
+   * A slice's rows as snapshot records, built and then queued without a pause between (the stream's versions
+   * are compared at the moment each is built). `last`: the slice's last sys id, where the range reads on.
+   */
+  #send(rows: TableRow[], extractedAt: number, s: Running): { records: SourceRecord[]; last: string | null } {
+    const t = this.#o.table;
+    const stamp = this.#o.records.startPage(rows, extractedAt);
+    const records: SourceRecord[] = [];
+    let last: string | null = null;
+    for (const row of rows) {
+      const rc = readRowCursor(row, t.timestampField, t.sysIdField);
+      if (!rc.ok) {
+        // A bad row is the stream's to report; the range reads on after it.
+        if (rc.sysId !== null) last = rc.sysId;
+        continue;
+      }
+      const c = rc.cursor;
+      last = c.sysId;
+      if (this.#o.streamed.supersedes(c.sysId, this.#o.streamed.versionOf(row, c.epochMs))) continue;
+      let built: SourceRecord;
+      try {
+        built = this.#o.records.build(row, c.sysId, c.epochMs, {}, stamp);
+      } catch (error) {
+        if (error instanceof FieldValueError) continue;
+        throw error;
+      }
+      const record = new Record({ ...built, sourcePartition: null, sourceOffset: null });
+      record.headers.addString(HEADER_SNAPSHOT, s.progress.id);
+      records.push(record);
+    }
+    s.progress.rows_sent += records.length;
+    if (records.length > 0) {
+      this.#o.context.metrics.increment(
+        "tablesync_source_snapshot_records_total",
+        this.#labels,
+        records.length,
+      );
+    }
+    return { records, last };
+  }
+
+  #ended(p: SnapshotProgress, state: "done" | "failed", reason: string | null): void {
+    p.state = state;
+    p.reason = reason;
+    p.ended_at = new Date().toISOString();
+    const t = this.#o.table;
+    const line =
+      `re-snapshot ${p.id} of ${t.table} (alias ${t.alias}) ${state}: ${p.rows_sent} records sent, ` +
+      `${p.ranges_done} of ${p.ranges} ranges read`;
+    const fields = { ...this.#labels, snapshot: p.id, rows: p.rows_sent };
+    if (state === "done") this.#o.context.logger.info(fields, line);
+    else this.#o.context.logger.warn({ ...fields, reason }, `${line}; ${reason}`);
+  }
+}
