@@ -17,7 +17,7 @@ export function tableSnapshotRoutes(router: Router, herder: Herder, ledger: Snap
   router.add("POST", "/connectors/:name/tables/:alias/snapshot", async (request, p) => {
     const found = tableTask(herder, p.name, p.alias);
     if (found instanceof Response) return found;
-    const body = request.body === null ? {} : await readJson(request);
+    const body = sentBody(request) ? await readJson(request) : {};
     if (!isPlainObject(body)) return errorResponse(400, "the body must be a JSON object");
     const unknown = Object.keys(body).filter((k) => k !== "query");
     if (unknown.length > 0) return errorResponse(400, `unknown field(s) in the body: ${unknown.join(", ")}`);
@@ -31,4 +31,11 @@ export function tableSnapshotRoutes(router: Router, herder: Herder, ledger: Snap
     found.runner.snapshot(p.alias, asked);
     return json({ connector: p.name, alias: p.alias, snapshot: asked.id, query: asked.query }, 202);
   });
+}
+
+/** Whether the request carries a body (a POST without one says Content-Length 0, or nothing at all). */
+function sentBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  return request.body !== null && length !== "0" &&
+    (length !== null || request.headers.has("transfer-encoding"));
 }
