@@ -151,56 +151,75 @@ export class TableSnapshot {
     }
   }
 
-  /** Reads one sys id range to its end, a keyset page at a time. */
+  /**
+   * Reads one sys id range to its end, a keyset page at a time; the next page is asked for as soon as this one's
+   * last sys id is known (its rows built and queued), so its request's latency passes while this one is taken.
+   */
   async #readRange(s: Running, range: IdRange): Promise<void> {
     const t = this.#o.table;
-    const signal = s.abort.signal;
     const bounds: string[] = [];
     if (range.after !== null) bounds.push(condition(t.sysIdField, ">", range.after));
     if (range.atMost !== null) bounds.push(condition(t.sysIdField, "<=", range.atMost));
-    let after: string | null = null;
-    let failures = 0;
-    for (;;) {
-      if (signal.aborted) return;
+    const pageAfter = (after: string | null) => {
       const terms = after === null ? bounds : [...bounds, condition(t.sysIdField, ">", after)];
-      const query = s.base.and(...terms).orderBy(t.sysIdField).toString();
-      let read;
-      try {
-        read = await this.#o.pages.read({ query, count: false }, signal);
-        failures = 0;
-      } catch (error) {
-        if (signal.aborted) return;
-        if (++failures >= MAX_PAGE_FAILURES) {
-          throw new Error(`${failures} page requests in a row failed, the last: ${(error as Error).message}`);
-        }
-        await sleepEndingOnAbort(retryBackoffMs(failures, MAX_RETRY_WAIT_MS), signal);
-        continue;
-      }
+      return this.#readPage(s.base.and(...terms).orderBy(t.sysIdField).toString(), s.abort.signal);
+    };
+    let after: string | null = null;
+    let next = pageAfter(null);
+    for (;;) {
+      const read = await next;
+      if (read === null) return;
+      if (s.abort.signal.aborted) return read.done();
       const { page, limit, extractedAt, done } = read;
-      let rows = 0;
-      let last: string | null = null;
+      let taken: Promise<void>;
+      let more: boolean;
       try {
+        let rows = 0;
+        let last: string | null = null;
+        const records: SourceRecord[] = [];
         for (const slice of page.slices) {
           rows += slice.length;
           const sent = this.#send(slice.map(this.#o.shaped), extractedAt, s);
           last = sent.last ?? last;
-          if (sent.records.length > 0) await this.#o.queue.put(sent.records);
+          records.push(...sent.records);
         }
-      } finally {
+        taken = records.length > 0 ? this.#o.queue.put(records) : Promise.resolve();
+        more = rows >= limit;
+        if (more && (last === null || (after !== null && last <= after))) {
+          throw new Error(`a full page of ${t.table} gave no usable sys id to read on from`);
+        }
+        if (more) next = pageAfter(after = last);
+      } catch (error) {
         done();
+        throw error;
       }
-      if (rows < limit) break;
-      if (last === null || (after !== null && last <= after)) {
-        throw new Error(`a full page of ${t.table} gave no usable sys id to read on from`);
-      }
-      after = last;
+      await taken;
+      done();
+      if (!more) break;
     }
     s.progress.ranges_done++;
   }
 
+  /** A page, asked for again after a backoff when it fails; null once `signal` aborted. */
+  async #readPage(query: string, signal: AbortSignal) {
+    for (let failures = 0;;) {
+      if (signal.aborted) return null;
+      try {
+        return await this.#o.pages.read({ query, count: false }, signal);
+      } catch (error) {
+        if (signal.aborted) return null;
+        if (++failures >= MAX_PAGE_FAILURES) {
+          throw new Error(`${failures} page requests in a row failed, the last: ${(error as Error).message}`);
+        }
+        await sleepEndingOnAbort(retryBackoffMs(failures, MAX_RETRY_WAIT_MS), signal);
+      }
+    }
+  }
+
   /**
-   * A slice's rows as snapshot records, built and then queued without a pause between (the stream's versions
-   * are compared at the moment each is built). `last`: the slice's last sys id, where the range reads on.
+   * A slice's rows as snapshot records. A page's records are built and then queued without a pause between (the
+   * stream's versions are compared at the moment each is built). `last`: the slice's last sys id, where the range
+   * reads on.
    */
   #send(rows: TableRow[], extractedAt: number, s: Running): { records: SourceRecord[]; last: string | null } {
     const t = this.#o.table;
