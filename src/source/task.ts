@@ -221,6 +221,7 @@ export class TableSourceTask implements SourceTask {
               table,
               context,
               client,
+              clock,
               pages,
               shaped,
               records,

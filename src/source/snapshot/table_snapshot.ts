@@ -3,12 +3,15 @@
  * (its own query ANDed with the one asked for) is read once more and sent as an ordinary record of the table's
  * topic, while the table's streaming and every other table go on.
  *
- * The rows are read in `svc.source.backfill.parallelism` sys id ranges (the backfill's split,
- * parallel_backfill.ts), concurrently, each in keyset pages `<query>^sys_id>A^sys_id<=B[^sys_id>last]^ORDERBYsys_id`
- * through the table's page reader (the task's page budget, the host's permits and budget). Each row becomes the
- * record the stream would build (same key, value, headers, converters, transforms, transactions) plus the header
- * `tablesync.snapshot=<id>`, and carries no source offset: it never moves the table's offsets, forwards or back.
- * A row the stream already sent at a newer version while the snapshot ran is not sent (streamed_versions.ts).
+ * The rows are read as a parallel backfill reads them (parallel_backfill.ts, backfill_runner.ts): in
+ * `svc.source.backfill.parallelism` sys id ranges, concurrently, each in keyset pages in cursor order
+ * (keyset_query.ts) from the table's start timestamp up to a high-water mark fixed at the start (the instance
+ * clock, whole seconds, minus one second), through the table's page reader (the task's page budget, the host's
+ * permits and budget). A row changed after the mark is left to the stream, which sends its newer version anyway.
+ * Each row becomes the record the stream would build (same key, value, headers, converters, transforms,
+ * transactions) plus the header `tablesync.snapshot=<id>`, and carries no source offset: it never moves the
+ * table's offsets, forwards or back. A row the stream already sent at a newer version while the snapshot ran is
+ * not sent (streamed_versions.ts).
  *
  * Failures: a page that fails is asked for again after a backoff; after MAX_PAGE_FAILURES failures in a row the
  * snapshot ends `failed` with the reason. A stop of the task ends it (`failed`, "the task stopped"); nothing of it
@@ -17,10 +20,15 @@
 import { type SourceRecord, SourceRecord as Record } from "../../connect/record.ts";
 import type { SourceTaskContext } from "../../connect/task_api.ts";
 import type { SnapshotProgress, SnapshotRequest } from "../../connect/table_progress.ts";
-import { condition, EncodedQuery, queryFields, type TableClient, type TableRow } from "../../instance/mod.ts";
+import { EncodedQuery, queryFields, type TableClient, type TableRow } from "../../instance/mod.ts";
 import { retryBackoffMs, sleepEndingOnAbort } from "../../common/delay.ts";
 import type { PageReader } from "../page_reader.ts";
 import { type IdRange, splitIdSpace } from "../parallel_backfill.ts";
+import { compareCursors, type Cursor } from "../cursor.ts";
+import { formatGlideDateTime } from "../glide_timestamp.ts";
+import type { InstanceTimeSource } from "../instance_time.ts";
+import { KeysetQuery } from "../keyset_query.ts";
+import type { PageEnd, PageStart } from "../page_window.ts";
 import { readableDictionary } from "../query_field_check.ts";
 import type { RecordBuilder } from "../record_builder.ts";
 import type { RecordQueue } from "../record_queue.ts";
@@ -39,6 +47,8 @@ export interface TableSnapshotOptions {
   readonly table: TableSettings;
   readonly context: SourceTaskContext;
   readonly client: Pick<TableClient, "dictionary">;
+  /** The instance's clock as its answers show it: the snapshot's high-water mark. */
+  readonly clock: Pick<InstanceTimeSource, "estimate">;
   readonly pages: PageReader;
   readonly shaped: (row: TableRow) => TableRow;
   readonly records: Pick<RecordBuilder, "startPage" | "build">;
@@ -53,7 +63,10 @@ export type SnapshotWiring = (pages: PageReader, shaped: (row: TableRow) => Tabl
 
 interface Running {
   readonly progress: SnapshotProgress;
-  readonly base: EncodedQuery;
+  /** The table's query ANDed with the one asked for. */
+  readonly base: string;
+  /** The high-water mark (instance time, to the second): rows changed after it are the stream's to send. */
+  readonly mark: string;
   /** Ends every range when one fails or the task stops. */
   readonly abort: AbortController;
 }
@@ -90,8 +103,11 @@ export class TableSnapshot {
     const abort = new AbortController();
     const onStop = () => abort.abort();
     this.#o.signal.addEventListener("abort", onStop, { once: true });
-    const base = EncodedQuery.parse(t.query).and(request.query);
-    const running = this.#running = { progress, base, abort };
+    const base = EncodedQuery.parse(t.query).and(request.query).toString();
+    const mark = formatGlideDateTime(
+      Math.floor((this.#o.clock.estimate() ?? Date.now()) / 1000) * 1000 - 1000,
+    );
+    const running = this.#running = { progress, base, mark, abort };
     this.#latest = progress;
     this.#o.streamed.open();
     this.#o.context.logger.info(
@@ -152,20 +168,17 @@ export class TableSnapshot {
   }
 
   /**
-   * Reads one sys id range to its end, a keyset page at a time; the next page is asked for as soon as this one's
-   * last sys id is known (its rows built and queued), so its request's latency passes while this one is taken.
+   * Reads one sys id range to the snapshot's mark, a keyset page at a time in cursor order; the next page is
+   * asked for as soon as this one's last row is known (its rows built and queued), so its request's latency
+   * passes while this one is taken.
    */
   async #readRange(s: Running, range: IdRange): Promise<void> {
     const t = this.#o.table;
-    const bounds: string[] = [];
-    if (range.after !== null) bounds.push(condition(t.sysIdField, ">", range.after));
-    if (range.atMost !== null) bounds.push(condition(t.sysIdField, "<=", range.atMost));
-    const pageAfter = (after: string | null) => {
-      const terms = after === null ? bounds : [...bounds, condition(t.sysIdField, ">", after)];
-      return this.#readPage(s.base.and(...terms).orderBy(t.sysIdField).toString(), s.abort.signal);
-    };
-    let after: string | null = null;
-    let next = pageAfter(null);
+    const query = new KeysetQuery(s.base, t.timestampField, t.sysIdField, range);
+    const end: PageEnd = { kind: "through", timestamp: s.mark };
+    const pageFrom = (start: PageStart) => this.#readPage(query.page(start, end), s.abort.signal);
+    let after: Cursor | null = null;
+    let next = pageFrom({ kind: "from", timestamp: t.startTimestamp });
     for (;;) {
       const read = await next;
       if (read === null) return;
@@ -175,7 +188,7 @@ export class TableSnapshot {
       let more: boolean;
       try {
         let rows = 0;
-        let last: string | null = null;
+        let last: Cursor | null = null;
         const records: SourceRecord[] = [];
         for (const slice of page.slices) {
           rows += slice.length;
@@ -185,10 +198,13 @@ export class TableSnapshot {
         }
         taken = records.length > 0 ? this.#o.queue.put(records) : Promise.resolve();
         more = rows >= limit;
-        if (more && (last === null || (after !== null && last <= after))) {
-          throw new Error(`a full page of ${t.table} gave no usable sys id to read on from`);
+        if (more && (last === null || (after !== null && compareCursors(last, after) <= 0))) {
+          throw new Error(`a full page of ${t.table} gave no usable cursor to read on from`);
         }
-        if (more) next = pageAfter(after = last);
+        if (more) {
+          after = last!;
+          next = pageFrom({ kind: "after", timestamp: after.timestamp, sysId: after.sysId });
+        }
       } catch (error) {
         done();
         throw error;
@@ -221,20 +237,17 @@ export class TableSnapshot {
    * stream's versions are compared at the moment each is built). `last`: the slice's last sys id, where the range
    * reads on.
    */
-  #send(rows: TableRow[], extractedAt: number, s: Running): { records: SourceRecord[]; last: string | null } {
+  #send(rows: TableRow[], extractedAt: number, s: Running): { records: SourceRecord[]; last: Cursor | null } {
     const t = this.#o.table;
     const stamp = this.#o.records.startPage(rows, extractedAt);
     const records: SourceRecord[] = [];
-    let last: string | null = null;
+    let last: Cursor | null = null;
     for (const row of rows) {
       const rc = readRowCursor(row, t.timestampField, t.sysIdField);
-      if (!rc.ok) {
-        // A bad row is the stream's to report; the range reads on after it.
-        if (rc.sysId !== null) last = rc.sysId;
-        continue;
-      }
+      // A bad row is the stream's to report.
+      if (!rc.ok) continue;
       const c = rc.cursor;
-      last = c.sysId;
+      last = c;
       if (this.#o.streamed.supersedes(c.sysId, this.#o.streamed.versionOf(row, c.epochMs))) continue;
       let built: SourceRecord;
       try {
