@@ -77,6 +77,15 @@ console.log(
     `${permits} permits`,
 );
 
+/** The snapshot `id` of `connector` once it ended. */
+async function ended(connector: string, id: string): Promise<NonNullable<Table["snapshot"]>> {
+  for (;;) {
+    const s = (await table(connector))?.snapshot;
+    if (s !== undefined && s.id === id && s.ended_at !== null) return s;
+    await sleep(200);
+  }
+}
+
 /** Asks connector `ranges<n>` for a re-snapshot; seconds from the request to its first and its last record. */
 async function resnapshot(n: number) {
   const connector = `ranges${n}`, topic = topicOf(n);
@@ -95,12 +104,7 @@ async function resnapshot(n: number) {
     await sleep(50);
   }
   const seconds = (performance.now() - started) / 1000;
-  let reported = await table(connector);
-  while (reported?.snapshot?.id !== id || reported.snapshot.ended_at === null) {
-    await sleep(200);
-    reported = await table(connector);
-  }
-  const s = reported.snapshot!;
+  const s = await ended(connector, id);
   return {
     n,
     seconds,
