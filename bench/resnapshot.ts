@@ -5,13 +5,21 @@
  * `--latency-ms` (a real instance answers one page per 0.2-2 s), and each connector in turn is asked for a
  * re-snapshot over REST; each is timed from the request until its topic holds every row once more (its end
  * offsets, read every 50 ms), beside the time to its first record (the fixed cost before the ranges' pages) and
- * the snapshot's own start and end as `GET /tables` reports them. Figures are printed, never asserted.
+ * the snapshot's own start and end as `GET /tables` reports them, and the CPU seconds the daemon and this
+ * process (the simulator) spent meanwhile. Figures are printed, never asserted.
  *
  *   deno run -A bench/resnapshot.ts [--rows 40000] [--batch 1000] [--latency-ms 400] [--permits 8]
  */
 import { Kafka, logLevel } from "kafkajs";
 import { startSimulator } from "../src/sim/mod.ts";
-import { arg, fmt, startBrokerProcess, startDaemonProcess } from "./support/processes.ts";
+import {
+  arg,
+  cpuSeconds,
+  fmt,
+  ownCpuSeconds,
+  startBrokerProcess,
+  startDaemonProcess,
+} from "./support/processes.ts";
 
 const rows = arg("rows", 40_000);
 const batch = arg("batch", 1000);
@@ -90,6 +98,7 @@ async function ended(connector: string, id: string): Promise<NonNullable<Table["
 async function resnapshot(n: number) {
   const connector = `ranges${n}`, topic = topicOf(n);
   const before = await endOffsets(topic);
+  const cpu0 = cpuSeconds(daemon.pid), own0 = ownCpuSeconds();
   const started = performance.now();
   const res = await fetch(`${daemon.url}/connectors/${connector}/tables/incident/snapshot`, {
     method: "POST",
@@ -104,6 +113,7 @@ async function resnapshot(n: number) {
     await sleep(50);
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuSeconds(daemon.pid) - cpu0, simCpu = ownCpuSeconds() - own0;
   const s = await ended(connector, id);
   return {
     n,
@@ -111,6 +121,8 @@ async function resnapshot(n: number) {
     first: (first! - started) / 1000,
     task: (Date.parse(s.ended_at!) - Date.parse(s.started_at)) / 1000,
     sent: s.rows_sent,
+    cpu,
+    simCpu,
     state: s.state,
   };
 }
@@ -121,7 +133,8 @@ for (const r of results) {
   console.log(
     `${r.n} range${r.n === 1 ? " " : "s"}: ${r.seconds.toFixed(1)} s from the request to the last record ` +
       `(${fmt(rows / r.seconds)} rows/s; first record after ${r.first.toFixed(1)} s; the task's snapshot ` +
-      `${r.task.toFixed(1)} s, ${r.state}, ${fmt(r.sent)} records sent)`,
+      `${r.task.toFixed(1)} s, ${r.state}, ${fmt(r.sent)} records sent; daemon CPU ${r.cpu.toFixed(1)} s, ` +
+      `simulator and this process ${r.simCpu.toFixed(1)} s)`,
   );
 }
 console.log(`speed-up with ${RANGES[1]} ranges: ${(results[0].seconds / results[1].seconds).toFixed(2)}x`);
