@@ -15,21 +15,10 @@ import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
+import type { SnapshotProgress } from "../../src/connect/table_progress.ts";
 
 const FIELDS = "sys_id,sys_updated_on,sys_mod_count,short_description,priority";
 const HEADER = "tablesync.snapshot";
-
-interface Snapshot {
-  id: string;
-  query: string;
-  started_at: string;
-  ended_at: string | null;
-  rows_sent: number;
-  ranges_done: number;
-  ranges: number;
-  state: string;
-  reason: string | null;
-}
 
 Deno.test("re-snapshot over REST: every (matching) row once more beside streaming, other tables untouched, progress, 409/404/400, restart and stop", async () => {
   const sim = await startSimulator({
@@ -61,7 +50,7 @@ Deno.test("re-snapshot over REST: every (matching) row once more beside streamin
       alias: string;
       phase: string;
       cursor: { timestamp: string; sys_id: string } | null;
-      snapshot?: Snapshot;
+      snapshot?: SnapshotProgress;
     }[];
   const incident = async () => (await tables()).find((t) => t.alias === "incident");
   const ask = (body?: unknown, alias = "incident", connector = "snap") =>
