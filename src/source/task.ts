@@ -179,71 +179,67 @@ export class TableSourceTask implements SourceTask {
           alignIdlePoll,
         })
         : null;
-      this.#pollers.push(
-        new TablePoller({
-          table,
-          source: settings,
-          client,
-          clock,
-          context,
-          partition,
-          committed,
-          sentInOverlap,
-          ledger,
-          backfill,
-          records,
-          queue: this.#queue,
-          pageBudget: this.#pageBudget,
-          signal,
-          progress,
-          alignIdlePoll,
-          schedule: scheduler.add(table.pollIntervalMs),
-          sweepBound: deletes ? (mark, signal) => deletes.horizon.clamp(mark, signal) : undefined,
-          sendAhead: !deletes,
-          tailGuard: deletes
-            ? (ids, signal) => unreadDeletions(client, table, deletes.horizon, ids, signal)
-            : undefined,
-          reconcile: recorder
-            ? reconcileWiring({
-              table,
-              context,
-              recorder,
-              records,
-              values,
-              envelope,
-              queue: this.#queue,
-              partition,
-              roomLeft,
-            })
-            : undefined,
-          snapshot: (pages, shaped) =>
-            new TableSnapshot({
-              table,
-              context,
-              client,
-              clock,
-              pages,
-              shaped,
-              records,
-              queue: this.#queue,
-              streamed,
-              signal,
-            }),
-        }, keepRaw),
-      );
+      const poller = new TablePoller({
+        table,
+        source: settings,
+        client,
+        clock,
+        context,
+        partition,
+        committed,
+        sentInOverlap,
+        ledger,
+        backfill,
+        records,
+        queue: this.#queue,
+        pageBudget: this.#pageBudget,
+        signal,
+        progress,
+        alignIdlePoll,
+        schedule: scheduler.add(table.pollIntervalMs),
+        sweepBound: deletes ? (mark, signal) => deletes.horizon.clamp(mark, signal) : undefined,
+        sendAhead: !deletes,
+        tailGuard: deletes
+          ? (ids, signal) => unreadDeletions(client, table, deletes.horizon, ids, signal)
+          : undefined,
+        reconcile: recorder
+          ? reconcileWiring({
+            table,
+            context,
+            recorder,
+            records,
+            values,
+            envelope,
+            queue: this.#queue,
+            partition,
+            roomLeft,
+          })
+          : undefined,
+        snapshot: (pages, shaped) =>
+          new TableSnapshot({
+            table,
+            context,
+            client,
+            clock,
+            pages,
+            shaped,
+            records,
+            queue: this.#queue,
+            streamed,
+            signal,
+          }),
+      }, keepRaw);
+      this.#pollers.push(poller);
+      // The table's tracker, by table: with deletion capture the pollers outnumber the trackers.
+      const { reconcile: pass, snapshot } = poller;
+      if (pass) progress.reconcile = () => pass.progress();
+      if (snapshot) progress.resnapshot = () => snapshot.progress();
       if (deletes) {
         this.#pollers.push(deletes.poller);
         this.#ledgers.set(partitionKey(deletes.partition), deletes.ledger);
       }
     }
     scheduler.open();
-    for (const [i, poller] of this.#pollers.entries()) {
-      const tracker = this.#trackers[i];
-      const pass = poller.reconcile;
-      if (pass && tracker) tracker.reconcile = () => pass.progress();
-      const snapshot = poller.snapshot;
-      if (snapshot && tracker) tracker.resnapshot = () => snapshot.progress();
-    }
     this.#reporter = new ProgressReporter(this.#trackers, context, (name) => async (query) => {
       const result = await aggregateCount(client.http, name, query, signal);
       if ("count" in result) return result.count;
