@@ -4,13 +4,17 @@
  * header and no source offset) unless the stream sent a newer version of it first; each key's versions, the
  * snapshot's and the stream's together, arrive in version order (a snapshot page in flight never lands an older
  * version after a newer one); every final version still arrives; the task's other table gets no snapshot record;
- * the snapshot's progress says done with every range read. A second request while one runs is ignored.
+ * the snapshot's progress says done with every range read. A second request while one runs is ignored. A
+ * snapshot whose pages keep failing ends failed with the reason, and the table streams on.
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import type { SourceRecord } from "../../src/connect/record.ts";
 import { HEADER_SNAPSHOT } from "../../src/source/snapshot/table_snapshot.ts";
+import { waitFor } from "../support/wait.ts";
 import {
   finalVersionsMissing,
+  insertRow,
+  pollUntil,
   pollUntilQuiet,
   pollWhileWriting,
   sourceConfig,
@@ -87,6 +91,43 @@ Deno.test("re-snapshot beside a live writer: every row once more, per-key versio
         ["snap-1", "done", 4, 4, keys.length],
       );
       assertEquals(driven.task.pollers.find((p) => p.alias === "prb")!.snapshot!.progress(), null);
+    } finally {
+      await stopTask(driven);
+    }
+  } finally {
+    await sim.stop();
+  }
+});
+
+Deno.test("re-snapshot whose pages keep failing: failed with the reason after 5 tries, the task goes on", async () => {
+  const sim = await startSim({ seed: { incident: 30 } });
+  try {
+    const driven = await startTask(sourceConfig(sim, { inc: "incident" }, {
+      "svc.source.startup.probe": "false",
+      "svc.table.inc.fields": "sys_id,sys_updated_on,sys_mod_count,short_description",
+    }));
+    try {
+      await pollUntilQuiet(driven, 5);
+      const down = sim.faults.add({
+        route: "GET /api/now/table/incident",
+        fault: { kind: "maintenance_page", status: 503 },
+      });
+      const snapshot = driven.task.pollers.find((p) => p.alias === "inc")!.snapshot!;
+      driven.task.snapshotNow("inc", { id: "snap-down", query: "" });
+      const failed = await waitFor(
+        async () => {
+          await driven.task.poll();
+          const p = snapshot.progress();
+          return p?.state === "failed" ? p : null;
+        },
+        40_000,
+        "the snapshot failed",
+      );
+      assert(/^5 page requests in a row failed, the last: /.test(failed.reason ?? ""), failed.reason ?? "");
+      assertEquals([failed.rows_sent, failed.ranges_done], [0, 0]);
+      sim.faults.remove(down);
+      const row = insertRow(sim, "incident", { short_description: "after the outage" });
+      await pollUntil(driven, (records) => records.some((r) => r.key === row));
     } finally {
       await stopTask(driven);
     }

@@ -36,6 +36,7 @@ import { readRowCursor } from "../row_cursor.ts";
 import { FieldValueError } from "../schema_modes/mod.ts";
 import type { TableSettings } from "../settings.ts";
 import type { StreamedVersions } from "./streamed_versions.ts";
+import { redact } from "../../observability/redact.ts";
 
 export const HEADER_SNAPSHOT = "tablesync.snapshot";
 /** Failed page requests in a row after which a snapshot gives up. */
@@ -142,7 +143,10 @@ export class TableSnapshot {
       this.#ended(p, "done", null);
     } catch (error) {
       s.abort.abort();
-      const reason = this.#o.signal.aborted ? "the task stopped" : (error as Error).message ?? String(error);
+      // Shown over REST and logged: redacted as a table's last error is.
+      const reason = this.#o.signal.aborted
+        ? "the task stopped"
+        : redact(error instanceof Error ? error.message : String(error));
       this.#ended(p, "failed", reason);
     }
   }
