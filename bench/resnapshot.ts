@@ -28,7 +28,13 @@ const permits = arg("permits", 8);
 const RANGES = [1, 4] as const;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const sim = await startSimulator({ port: 0, seed: { incident: rows }, users: ["admin:bench-pass"] });
+const sim = await startSimulator({
+  port: 0,
+  seed: { incident: rows },
+  users: ["admin:bench-pass"],
+  // The journal of requests is not needed here: kept short, as in bench/parallel_backfill.ts.
+  journalLimit: 10,
+});
 const topicOf = (ranges: number) => `snap${ranges}.incident`;
 const broker = await startBrokerProcess(RANGES.map((n) => `${topicOf(n)}:4`).join(","));
 const daemon = await startDaemonProcess({

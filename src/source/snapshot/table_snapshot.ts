@@ -173,8 +173,8 @@ export class TableSnapshot {
 
   /**
    * Reads one sys id range to the snapshot's mark, a keyset page at a time in cursor order; the next page is
-   * asked for as soon as this one's last row is known (its rows built and queued), so its request's latency
-   * passes while this one is taken.
+   * asked for as soon as this one's last row is known (its rows parsed), so its request's latency passes while
+   * this one's records are built and taken.
    */
   async #readRange(s: Running, range: IdRange): Promise<void> {
     const t = this.#o.table;
@@ -191,24 +191,19 @@ export class TableSnapshot {
       let taken: Promise<void>;
       let more: boolean;
       try {
-        let rows = 0;
-        let last: Cursor | null = null;
-        const records: SourceRecord[] = [];
-        for (const slice of page.slices) {
-          rows += slice.length;
-          const sent = this.#send(slice.map(this.#o.shaped), extractedAt, s);
-          last = sent.last ?? last;
-          records.push(...sent.records);
-        }
-        taken = records.length > 0 ? this.#o.queue.put(records) : Promise.resolve();
-        more = rows >= limit;
-        if (more && (last === null || (after !== null && compareCursors(last, after) <= 0))) {
-          throw new Error(`a full page of ${t.table} gave no usable cursor to read on from`);
-        }
+        const slices = [...page.slices].map((slice) => slice.map(this.#o.shaped));
+        more = slices.reduce((n, slice) => n + slice.length, 0) >= limit;
         if (more) {
-          after = last!;
+          // The next page is asked for before this one's records are built: its latency passes meanwhile.
+          const last = this.#lastCursor(slices);
+          if (last === null || (after !== null && compareCursors(last, after) <= 0)) {
+            throw new Error(`a full page of ${t.table} gave no usable cursor to read on from`);
+          }
+          after = last;
           next = pageFrom({ kind: "after", timestamp: after.timestamp, sysId: after.sysId });
         }
+        const records = slices.flatMap((slice) => this.#send(slice, extractedAt, s));
+        taken = records.length > 0 ? this.#o.queue.put(records) : Promise.resolve();
       } catch (error) {
         done();
         throw error;
@@ -238,20 +233,17 @@ export class TableSnapshot {
 
   /**
    * A slice's rows as snapshot records. A page's records are built and then queued without a pause between (the
-   * stream's versions are compared at the moment each is built). `last`: the slice's last sys id, where the range
-   * reads on.
+   * stream's versions are compared at the moment each is built).
    */
-  #send(rows: TableRow[], extractedAt: number, s: Running): { records: SourceRecord[]; last: Cursor | null } {
+  #send(rows: TableRow[], extractedAt: number, s: Running): SourceRecord[] {
     const t = this.#o.table;
     const stamp = this.#o.records.startPage(rows, extractedAt);
     const records: SourceRecord[] = [];
-    let last: Cursor | null = null;
     for (const row of rows) {
       const rc = readRowCursor(row, t.timestampField, t.sysIdField);
       // A bad row is the stream's to report.
       if (!rc.ok) continue;
       const c = rc.cursor;
-      last = c;
       if (this.#o.streamed.supersedes(c.sysId, this.#o.streamed.versionOf(row, c.epochMs))) continue;
       let built: SourceRecord;
       try {
@@ -272,7 +264,19 @@ export class TableSnapshot {
         records.length,
       );
     }
-    return { records, last };
+    return records;
+  }
+
+  /** The cursor of a page's last row that has one (the range reads on after it). */
+  #lastCursor(slices: readonly TableRow[][]): Cursor | null {
+    const t = this.#o.table;
+    for (let i = slices.length - 1; i >= 0; i--) {
+      for (let j = slices[i].length - 1; j >= 0; j--) {
+        const rc = readRowCursor(slices[i][j], t.timestampField, t.sysIdField);
+        if (rc.ok) return rc.cursor;
+      }
+    }
+    return null;
   }
 
   #ended(p: SnapshotProgress, state: "done" | "failed", reason: string | null): void {
