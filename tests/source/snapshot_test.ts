@@ -21,26 +21,10 @@ import {
   startSim,
   startTask,
   stopTask,
+  versionsOutOfOrder,
 } from "./support.ts";
 
-const valueOf = (r: SourceRecord) => r.value as Record<string, string>;
 const snapshotOf = (r: SourceRecord) => r.headers.lastWithName(HEADER_SNAPSHOT)?.value ?? null;
-
-/** Each key's records in delivery order have non-decreasing (sys_updated_on, sys_mod_count). */
-function outOfOrder(records: readonly SourceRecord[]): string[] {
-  const last = new Map<string, [string, number]>();
-  const wrong: string[] = [];
-  for (const r of records) {
-    const v = valueOf(r);
-    const now: [string, number] = [v.sys_updated_on, Number(v.sys_mod_count)];
-    const before = last.get(r.key as string);
-    if (before && (now[0] < before[0] || (now[0] === before[0] && now[1] < before[1]))) {
-      wrong.push(`${r.key}: ${now} after ${before}${snapshotOf(r) ? " (snapshot)" : ""}`);
-    }
-    last.set(r.key as string, now);
-  }
-  return wrong;
-}
 
 Deno.test("re-snapshot beside a live writer: every row once more, per-key version order, no offsets, other table untouched", async () => {
   const sim = await startSim({ seed: { incident: 2000, problem: 50 }, latencyMs: 15 });
@@ -82,7 +66,7 @@ Deno.test("re-snapshot beside a live writer: every row once more, per-key versio
         "rows left out",
       );
       assert(keys.length > atStart.size * 0.8, `${keys.length} of ${atStart.size} rows sent`);
-      assertEquals(outOfOrder(driven.records), [], "each key's versions in order");
+      assertEquals(versionsOutOfOrder(driven.records), [], "each key's versions in order");
       assertEquals(finalVersionsMissing(sim, "incident", driven.records), [], "every final version");
 
       const progress = driven.task.pollers.find((p) => p.alias === "inc")!.snapshot!.progress()!;

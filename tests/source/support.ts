@@ -317,3 +317,22 @@ export async function stopGracefully(driven: Driven): Promise<void> {
   }
   await stopTask(driven);
 }
+
+/**
+ * Records that arrived after a newer version of their key (by `sys_updated_on`, then `sys_mod_count`), each as
+ * "key: version after version": none when every key's versions arrive in order.
+ */
+export function versionsOutOfOrder(records: readonly SourceRecord[]): string[] {
+  const last = new Map<string, [string, number]>();
+  const wrong: string[] = [];
+  for (const r of records) {
+    const v = r.value as Record<string, string>;
+    const now: [string, number] = [v.sys_updated_on, Number(v.sys_mod_count)];
+    const before = last.get(r.key as string);
+    if (before && (now[0] < before[0] || (now[0] === before[0] && now[1] < before[1]))) {
+      wrong.push(`${r.key}: ${now} after ${before}`);
+    }
+    last.set(r.key as string, now);
+  }
+  return wrong;
+}
