@@ -138,7 +138,17 @@ export class TableSnapshot {
     const p = s.progress;
     try {
       await this.#checkFields(p.query);
-      await Promise.all(splitIdSpace(p.ranges).map((range) => this.#readRange(s, range)));
+      // A range that fails ends the others; the snapshot ends once every range has stopped reading.
+      const ranges = await Promise.allSettled(
+        splitIdSpace(p.ranges).map((range) =>
+          this.#readRange(s, range).catch((error) => {
+            s.abort.abort();
+            throw error;
+          })
+        ),
+      );
+      const failed = ranges.find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
       if (this.#o.signal.aborted) throw new Error("the task stopped");
       this.#ended(p, "done", null);
     } catch (error) {
