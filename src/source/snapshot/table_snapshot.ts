@@ -200,6 +200,8 @@ export class TableSnapshot {
       const { page, limit, extractedAt, done } = read;
       let taken: Promise<void>;
       let more: boolean;
+      /** The next page, once asked for. */
+      let asked: typeof next | null = null;
       try {
         const slices = [...page.slices].map((slice) => slice.map(this.#o.shaped));
         more = slices.reduce((n, slice) => n + slice.length, 0) >= limit;
@@ -210,12 +212,14 @@ export class TableSnapshot {
             throw new Error(`a full page of ${t.table} gave no usable cursor to read on from`);
           }
           after = last;
-          next = pageFrom({ kind: "after", timestamp: after.timestamp, sysId: after.sysId });
+          next = asked = pageFrom({ kind: "after", timestamp: after.timestamp, sysId: after.sysId });
         }
         const records = slices.flatMap((slice) => this.#send(slice, extractedAt, s));
         taken = records.length > 0 ? this.#o.queue.put(records) : Promise.resolve();
       } catch (error) {
         done();
+        // A next page asked for already gives its share of the page budget back once it arrives.
+        asked?.then((r) => r?.done(), () => {});
         throw error;
       }
       await taken;
