@@ -11,6 +11,7 @@ const BENCHES = [
   ["source_paging.ts", ["--rows", "20000", "--batch", "1000"]],
   ["source_hidden_head.ts", ["--rows", "4000", "--head", "1200", "--batch", "100", "--latency-ms", "100"]],
   ["parallel_backfill.ts", ["--rows", "40000", "--batch", "1000", "--latency-ms", "400"]],
+  ["resnapshot.ts", ["--rows", "40000", "--batch", "1000", "--latency-ms", "400"]],
   ["sink_e2e.ts", ["--records", "4000", "--latency-ms", "20", "--permits", "8"]],
   ["group_failover.ts", []],
   ["instance_concurrency.ts", []],

@@ -45,6 +45,34 @@ export interface TableProgress {
   warning?: { message: string; at: string } | null;
   /** Background reconcile passes (src/source/reconcile/); absent when they are off. */
   reconcile?: ReconcileProgress;
+  /** The table's latest re-snapshot (src/source/snapshot/), running or ended; absent before the first one. */
+  snapshot?: SnapshotProgress;
+}
+
+/** What a re-snapshot was asked for (`POST /connectors/<name>/tables/<alias>/snapshot`). */
+export interface SnapshotRequest {
+  /** Named by the main thread; every record of the snapshot carries it in the `tablesync.snapshot` header. */
+  readonly id: string;
+  /** An encoded query ANDed with the table's own (`svc.table.<alias>.query`); "" = every row. */
+  readonly query: string;
+}
+
+/** Where a table's re-snapshot stands. */
+export interface SnapshotProgress {
+  id: string;
+  query: string;
+  /** ISO 8601. */
+  started_at: string;
+  /** ISO 8601; null while it runs. */
+  ended_at: string | null;
+  /** Records queued for Kafka. */
+  rows_sent: number;
+  /** Sys id ranges read to their end, of all. */
+  ranges_done: number;
+  ranges: number;
+  state: "running" | "done" | "failed";
+  /** Why it failed; null otherwise. */
+  reason: string | null;
 }
 
 /** Where a table's reconcile passes stand. */

@@ -13,7 +13,7 @@
 import type { SinkRecord, SourceOffset, SourcePartition, SourceRecord } from "./record.ts";
 import type { RawConfig, TypedProps } from "../common/props.ts";
 import type { Logger } from "../observability/log.ts";
-import type { TableProgress } from "./table_progress.ts";
+import type { SnapshotRequest, TableProgress } from "./table_progress.ts";
 import type { StateTopic } from "./state_topic.ts";
 
 export type ConnectorKind = "source" | "sink";
@@ -139,6 +139,8 @@ export interface SourceTask {
   finalOffsets?(committed: readonly SourceOffsetEntry[]): SourceOffsetEntry[];
   /** Starts a reconcile pass of the table `alias` now, if it has passes and none is running. Optional. */
   reconcileNow?(alias: string): void;
+  /** Starts a re-snapshot of the table `alias` (src/source/snapshot/), unless one runs. Optional. */
+  snapshotNow?(alias: string, request: SnapshotRequest): void;
   /** Releases resources. Called once, after the last `poll` has returned. */
   stop(): Promise<void>;
 }

@@ -17,6 +17,8 @@ import { offsetRoutes } from "./offsets.ts";
 import { pluginRoutes } from "./plugins.ts";
 import { tableRoutes } from "./tables.ts";
 import { tableReconcileRoutes } from "./table_reconcile.ts";
+import { tableSnapshotRoutes } from "./table_snapshot.ts";
+import { SnapshotLedger } from "./snapshot_ledger.ts";
 import { isPublicPath, startingUiPage, uiRoutes } from "./ui.ts";
 import type { ThroughputHistory } from "./ui_history.ts";
 import { topicRoutes, type TopicTracking } from "./topics.ts";
@@ -91,8 +93,10 @@ function buildRouter(options: RestServerOptions, api: RestApi): Router {
   connectorRoutes(router, api.herder);
   offsetRoutes(router, api.herder);
   pluginRoutes(router, api.herder);
-  tableRoutes(router, api.herder);
+  const snapshots = new SnapshotLedger();
+  tableRoutes(router, api.herder, snapshots);
   tableReconcileRoutes(router, api.herder);
+  tableSnapshotRoutes(router, api.herder, snapshots);
   topicRoutes(router, api.herder, options.topicTracking);
   uiRoutes(router, {
     herder: api.herder,

@@ -7,20 +7,13 @@
 import type { Herder } from "../runtime/herder.ts";
 import type { Router } from "./router.ts";
 import { errorResponse, json } from "./responses.ts";
+import { tableTask } from "./table_task.ts";
 
 export function tableReconcileRoutes(router: Router, herder: Herder): void {
   router.add("POST", "/connectors/:name/tables/:alias/reconcile", (_r, p) => {
-    const info = herder.info(p.name); // 404 for an unknown connector
-    const aliases = String(info.config["svc.tables"] ?? "").split(",").map((a) => a.trim());
-    if (info.type !== "source" || !aliases.includes(p.alias)) {
-      return errorResponse(404, `connector ${p.name} has no table ${p.alias}`);
-    }
-    const runner = herder.allTasks()
-      .find((t) => t.connector === p.name && t.task.progress.some((t) => t.alias === p.alias))?.task;
-    const progress = runner?.progress.find((t) => t.alias === p.alias);
-    if (runner === undefined || progress === undefined) {
-      return errorResponse(409, `table ${p.alias} of ${p.name} has no running task on this worker`);
-    }
+    const found = tableTask(herder, p.name, p.alias);
+    if (found instanceof Response) return found;
+    const { runner, progress } = found;
     if (!progress.reconcile) {
       return errorResponse(
         409,

@@ -110,6 +110,7 @@ function sourceTables(c: UiConnector, now: number): string {
       "verified",
       "when the last reconcile pass that found the topic equal to the table began, and its repairs",
     ],
+    ["snapshot", "the latest re-snapshot asked for over REST: its state, rows sent and sys id ranges read"],
     "last error",
   ];
   return table("tables", head, c.tables.map((t) => tableRow(c.name, t, now)));
@@ -133,9 +134,16 @@ function tableRow(connector: string, t: UiSourceTable, now: number): string {
     `<td class="verified">${t.verifiedThrough === null ? "–" : esc(t.verifiedThrough)}${
       t.lastRepairs ? ` (${t.lastRepairs} repaired)` : ""
     }</td>` +
+    `<td class="snapshot">${snapshotCell(t.snapshot)}</td>` +
     `<td class="error">${t.lastError ? `${esc(t.lastError.at)}: ${esc(t.lastError.message)}` : ""}${
       t.warning ? `<div class="warning">${esc(t.warning.at)}: ${esc(t.warning.message)}</div>` : ""
     }</td></tr>`;
+}
+
+function snapshotCell(s: UiSourceTable["snapshot"]): string {
+  if (s === null) return "–";
+  const ranges = s.state === "done" ? "" : `, ${s.ranges_done}/${s.ranges} ranges`;
+  return esc(`${s.state}: ${count(s.rows_sent)} rows${ranges}${s.reason ? ` (${s.reason})` : ""}`);
 }
 
 function sinkTable(c: UiConnector, now: number): string {

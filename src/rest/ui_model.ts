@@ -9,6 +9,7 @@ import type { Herder } from "../runtime/herder.ts";
 import type { TaskStatusView } from "../runtime/herder/connector_status.ts";
 import { type MetricSample, sumOf } from "../observability/metrics.ts";
 import type { RatePoint, ThroughputHistory } from "./ui_history.ts";
+import type { SnapshotProgress } from "../connect/table_progress.ts";
 
 export interface UiTask {
   id: number;
@@ -43,6 +44,8 @@ export interface UiSourceTable extends UiThroughput {
   verifiedThrough: string | null;
   /** Repairs of the last reconcile pass; null before one ended (or off). */
   lastRepairs: number | null;
+  /** The table's latest re-snapshot as its task reports it; null before one. */
+  snapshot: SnapshotProgress | null;
 }
 
 export interface UiSinkTask extends UiThroughput {
@@ -136,6 +139,7 @@ export function uiModel(
           lastRepairs: t.reconcile?.last_pass
             ? Object.values(t.reconcile.last_pass.repairs).reduce((a, b) => a + b, 0)
             : null,
+          snapshot: t.snapshot ?? null,
           ...throughput(sourceKey(name, t.alias), t.rows_emitted),
         }))
       ).sort((a, b) => a.alias.localeCompare(b.alias))

@@ -8,7 +8,12 @@
  * The estimate between counts is the last count scaled by the readable share, less what was emitted since; the
  * ETA divides it by a smoothed rate (rate_estimate.ts).
  */
-import type { ReconcileProgress, TablePhase, TableProgress } from "../connect/table_progress.ts";
+import type {
+  ReconcileProgress,
+  SnapshotProgress,
+  TablePhase,
+  TableProgress,
+} from "../connect/table_progress.ts";
 import { condition, EncodedQuery, keysetAfter } from "../instance/mod.ts";
 import { redact } from "../observability/redact.ts";
 import type { Cursor } from "./cursor.ts";
@@ -44,6 +49,8 @@ export class ProgressTracker implements StepObserver {
   #warning: TableProgress["warning"] = null;
   /** Where the table's reconcile passes stand (reconcile/reconcile_pass.ts), when they run. */
   reconcile: (() => ReconcileProgress) | null = null;
+  /** The table's latest re-snapshot (snapshot/table_snapshot.ts), when it has one. */
+  resnapshot: (() => SnapshotProgress | null) | null = null;
   readonly #rate = new RateEstimate();
   /** The last count (before access control) and the emitted total when it was taken. */
   #counted: { remaining: number; emitted: number } | null = null;
@@ -139,6 +146,7 @@ export class ProgressTracker implements StepObserver {
       )
       : null;
     const rate = this.rate();
+    const snapshot = this.resnapshot?.() ?? null;
     return {
       alias: this.table.alias,
       table: this.table.table,
@@ -158,6 +166,7 @@ export class ProgressTracker implements StepObserver {
       last_error: this.#lastError,
       warning: this.#warning,
       ...(this.reconcile ? { reconcile: this.reconcile() } : {}),
+      ...(snapshot ? { snapshot } : {}),
     };
   }
 

@@ -39,6 +39,7 @@ import { TimeBackwards, type TimeBackwardsAction } from "./time_backwards.ts";
 import type { ReconcileWiring } from "./reconcile/reconcile_wiring.ts";
 import { sleepEndingOnAbort } from "../common/delay.ts";
 import type { ReconcilePass } from "./reconcile/reconcile_pass.ts";
+import type { SnapshotWiring, TableSnapshot } from "./snapshot/table_snapshot.ts";
 
 export interface TablePollerOptions {
   readonly table: TableSettings;
@@ -87,6 +88,8 @@ export interface TablePollerOptions {
   readonly watchTime?: boolean;
   /** Background reconcile passes between polls (reconcile/); none = off. */
   readonly reconcile?: ReconcileWiring;
+  /** Re-snapshots on demand (snapshot/); none = the table has none. */
+  readonly snapshot?: SnapshotWiring;
 }
 
 /** What one step did: records queued, and whether a sweep reached its high-water mark (the table caught up). */
@@ -133,6 +136,8 @@ export class TablePoller {
   readonly #backwards: TimeBackwards;
   /** The table's reconcile passes, run while it waits for its next poll. */
   readonly reconcile: ReconcilePass | null;
+  /** The table's re-snapshots, run beside its polling. */
+  readonly snapshot: TableSnapshot | null;
 
   constructor(o: TablePollerOptions, keepRaw: ReadonlySet<string>) {
     this.#o = o;
@@ -161,6 +166,7 @@ export class TablePoller {
     });
     this.#backwards = new TimeBackwards({ ...o, warned: (m) => o.progress?.warned?.(m) });
     this.reconcile = o.reconcile?.(this.#pages, (row) => this.#rows.shaped(row), this.#streaming) ?? null;
+    this.snapshot = o.snapshot?.(this.#pages, (row) => this.#rows.shaped(row)) ?? null;
   }
 
   get alias(): string {

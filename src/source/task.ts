@@ -8,7 +8,7 @@ import { unreadDeletions } from "./deletes/unread_deletions.ts";
 import type { SourceOffset, SourcePartition, SourceRecord } from "../connect/record.ts";
 import type { SourceOffsetEntry, SourceTask, SourceTaskContext } from "../connect/task_api.ts";
 import type { RawConfig, TypedProps } from "../common/props.ts";
-import { aggregateCount, instanceSettingsFromProps, TableClient } from "../instance/mod.ts";
+import { aggregateCount, instanceSettingsFromProps, TableClient, type TableRow } from "../instance/mod.ts";
 import { cursorFromOffset } from "./cursor.ts";
 import { Envelope } from "./envelope.ts";
 import { backfillFromOffset } from "./parallel_backfill.ts";
@@ -18,19 +18,22 @@ import { sourcePartition } from "./partition.ts";
 import { RecordBuilder } from "./record_builder.ts";
 import { RecordQueue } from "./record_queue.ts";
 import { PageBudget } from "./page_budget.ts";
-import { createValueBuilder, type RowValueBuilder } from "./schema_modes/mod.ts";
+import { keptRaw, valueBuilderFor } from "./table_values.ts";
 import { createDeleteStream } from "./deletes/delete_stream.ts";
 import { probeAuditAccess } from "./deletes/audit_probe.ts";
-import { type SourceSettings, sourceSettingsFromProps, type TableSettings } from "./settings.ts";
+import { type SourceSettings, sourceSettingsFromProps } from "./settings.ts";
 import { probeTable } from "./startup_probe.ts";
 import { ProgressTracker } from "./progress_tracker.ts";
 import { ProgressReporter, type ProgressReporterOptions } from "./progress_reporter.ts";
 import { TablePoller } from "./table_poller.ts";
 import { pollBatchingFor } from "./poll_batching.ts";
 import { PollScheduler } from "./poll_scheduler.ts";
-import { parseTypedFields, type TypedType } from "./typed_coercion.ts";
+import { parseTypedFields } from "./typed_coercion.ts";
 import { openRecorder, reconcileWiring } from "./reconcile/reconcile_wiring.ts";
 import { StateRecorder } from "./reconcile/state_recorder.ts";
+import { StreamedVersions } from "./snapshot/streamed_versions.ts";
+import { TableSnapshot } from "./snapshot/table_snapshot.ts";
+import type { SnapshotRequest } from "../connect/table_progress.ts";
 
 /**
  * Reconcile state entries queued or in flight above which `poll()` first waits for Kafka to acknowledge them: the
@@ -143,6 +146,11 @@ export class TableSourceTask implements SourceTask {
       const values = valueBuilderFor(table, settings, typedFields, context);
       const envelope = settings.emitEnvelope ? new Envelope(table.table, instance) : null;
       const keepRaw = keptRaw(table, settings, typedFields);
+      const streamed = new StreamedVersions(table.modCountField);
+      const noteState = recorder && table.reconcileIntervalSeconds > 0
+        ? (record: SourceRecord, row: TableRow) =>
+          recorder.note(record, StateRecorder.entryOf(row, record, table.timestampField, table.modCountField))
+        : undefined;
       const records = new RecordBuilder({
         topic: table.topic,
         table: table.table,
@@ -151,13 +159,10 @@ export class TableSourceTask implements SourceTask {
         partition,
         values,
         envelope,
-        observe: recorder && table.reconcileIntervalSeconds > 0
-          ? (record, row) =>
-            recorder.note(
-              record,
-              StateRecorder.entryOf(row, record, table.timestampField, table.modCountField),
-            )
-          : undefined,
+        observe: (record, row) => {
+          noteState?.(record, row);
+          streamed.observe(record, row);
+        },
       });
       const progress = this.#track(
         new ProgressTracker(table, committed, clock, Date.now, settings.safetyLagSeconds),
@@ -180,56 +185,67 @@ export class TableSourceTask implements SourceTask {
           alignIdlePoll,
         })
         : null;
-      this.#pollers.push(
-        new TablePoller({
-          table,
-          source: settings,
-          client,
-          clock,
-          context,
-          partition,
-          committed,
-          sentInOverlap,
-          ledger,
-          backfill,
-          records,
-          queue: this.#queue,
-          pageBudget: this.#pageBudget,
-          signal,
-          progress,
-          alignIdlePoll,
-          schedule: scheduler.add(table.pollIntervalMs),
-          sweepBound: deletes ? (mark, signal) => deletes.horizon.clamp(mark, signal) : undefined,
-          sendAhead: !deletes,
-          tailGuard: deletes
-            ? (ids, signal) => unreadDeletions(client, table, deletes.horizon, ids, signal)
-            : undefined,
-          reconcile: recorder
-            ? reconcileWiring({
-              table,
-              context,
-              recorder,
-              records,
-              values,
-              envelope,
-              queue: this.#queue,
-              partition,
-              roomLeft,
-            })
-            : undefined,
-        }, keepRaw),
-      );
+      const poller = new TablePoller({
+        table,
+        source: settings,
+        client,
+        clock,
+        context,
+        partition,
+        committed,
+        sentInOverlap,
+        ledger,
+        backfill,
+        records,
+        queue: this.#queue,
+        pageBudget: this.#pageBudget,
+        signal,
+        progress,
+        alignIdlePoll,
+        schedule: scheduler.add(table.pollIntervalMs),
+        sweepBound: deletes ? (mark, signal) => deletes.horizon.clamp(mark, signal) : undefined,
+        sendAhead: !deletes,
+        tailGuard: deletes
+          ? (ids, signal) => unreadDeletions(client, table, deletes.horizon, ids, signal)
+          : undefined,
+        reconcile: recorder
+          ? reconcileWiring({
+            table,
+            context,
+            recorder,
+            records,
+            values,
+            envelope,
+            queue: this.#queue,
+            partition,
+            roomLeft,
+          })
+          : undefined,
+        snapshot: (pages, shaped) =>
+          new TableSnapshot({
+            table,
+            context,
+            client,
+            clock,
+            pages,
+            shaped,
+            records,
+            queue: this.#queue,
+            streamed,
+            signal,
+          }),
+      }, keepRaw);
+      this.#pollers.push(poller);
+      // The table's tracker, by table: with deletion capture the pollers outnumber the trackers.
+      const { reconcile: pass, snapshot } = poller;
+      if (pass) progress.reconcile = () => pass.progress();
+      if (snapshot) progress.resnapshot = () => snapshot.progress();
       if (deletes) {
         this.#pollers.push(deletes.poller);
         this.#ledgers.set(partitionKey(deletes.partition), deletes.ledger);
       }
     }
     scheduler.open();
-    for (const [i, poller] of this.#pollers.entries()) {
-      const tracker = this.#trackers[i];
-      const pass = poller.reconcile;
-      if (pass && tracker) tracker.reconcile = () => pass.progress();
-    }
     this.#reporter = new ProgressReporter(this.#trackers, context, (name) => async (query) => {
       const result = await aggregateCount(client.http, name, query, signal);
       if ("count" in result) return result.count;
@@ -350,46 +366,29 @@ export class TableSourceTask implements SourceTask {
     }
   }
 
+  /** POST /connectors/<n>/tables/<alias>/snapshot: the table's re-snapshot starts now, unless one runs. */
+  snapshotNow(alias: string, request: SnapshotRequest): void {
+    const started = this.#pollers.find((p) => p.alias === alias && p.snapshot)?.snapshot?.start(request);
+    if (!started) {
+      this.#logger?.info(
+        { alias },
+        `re-snapshot of table alias ${alias} requested over REST while one runs: ignored`,
+      );
+    }
+  }
+
   async stop(): Promise<void> {
     this.#abort.abort();
     this.#reporter?.stop();
     this.#queue.discard();
     await Promise.all(this.#loops);
+    await Promise.all(this.#pollers.map((p) => p.snapshot?.settled()));
     this.#scheduler?.close();
     await this.#recorder?.state.close();
     this.#unlink();
     this.#client?.close();
     this.#client = null;
   }
-}
-
-/** Fields a `true` display value keeps raw: the cursor fields, and in typed mode the typed fields. */
-function keptRaw(
-  table: TableSettings,
-  settings: SourceSettings,
-  typed: ReadonlyMap<string, TypedType>,
-): Set<string> {
-  const raw = new Set([table.timestampField, table.sysIdField]);
-  if (settings.schemaMode === "typed") { for (const name of typed.keys()) raw.add(name); }
-  return raw;
-}
-
-/** The table's row values in the schema mode; shared by its rows and, with deletion capture, its deletions. */
-function valueBuilderFor(
-  table: TableSettings,
-  settings: SourceSettings,
-  typedFields: ReadonlyMap<string, TypedType>,
-  context: SourceTaskContext,
-): RowValueBuilder {
-  return createValueBuilder({
-    mode: settings.schemaMode,
-    table: table.table,
-    displayValue: table.displayValue,
-    typedFields,
-    evolution: settings.schemaEvolution,
-    optionalSchema: settings.emitEnvelope,
-    logger: context.logger,
-  });
 }
 
 /** A partition's identity whatever its field order (the runtime hands back copies of our partitions). */

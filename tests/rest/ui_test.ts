@@ -74,6 +74,17 @@ Deno.test("names, warnings, traces and errors are rendered as text", () => {
       warning: { message: `went back in time ${evil}`, at: "2026-01-01T00:00:00.000Z" },
       verifiedThrough: "2026-01-01T00:00:00.000Z",
       lastRepairs: 4,
+      snapshot: {
+        id: "s-1",
+        query: "",
+        started_at: "2026-01-01T00:00:00.000Z",
+        ended_at: "2026-01-01T00:01:00.000Z",
+        rows_sent: 1200,
+        ranges_done: 1,
+        ranges: 4,
+        state: "failed",
+        reason: `the task stopped ${evil}`,
+      },
       perSecond: 2.5,
       points: [{ t: 1000, perSecond: 2 }, { t: 2000, perSecond: 3 }],
     }],
@@ -85,6 +96,10 @@ Deno.test("names, warnings, traces and errors are rendered as text", () => {
   assertStringIncludes(html, 'data-health="DEGRADED"');
   assertStringIncludes(html, "1 of 2 tasks failed");
   assertStringIncludes(html, '<td class="verified">2026-01-01T00:00:00.000Z (4 repaired)</td>');
+  assertStringIncludes(
+    html,
+    '<td class="snapshot">failed: 1,200 rows, 1/4 ranges (the task stopped &lt;script&gt;',
+  );
   // The card's health comes first and the connector's own state after it, named as such.
   const heading = /<h2>.*<\/h2>/s.exec(html)![0].replace(/<[^>]*>/g, " ").replace(/\s+/g, " ");
   assertStringIncludes(heading, "DEGRADED 1 of 2 tasks failed connector RUNNING");

@@ -123,9 +123,16 @@ export class TestContext implements SourceTaskContext {
       : Promise.reject(new Error("tolerance exceeded in error handler"));
   }
 
-  /** What the runtime does after acks: stores the offset of the last record of each partition. */
+  /**
+   * What the runtime does after acks: stores the offset of the last record of each partition (a record without
+   * one, as a re-snapshot's, stores nothing).
+   */
   commit(records: readonly SourceRecord[]): void {
-    for (const r of records) this.offsets.set(partitionKey(r.sourcePartition!), r.sourceOffset!);
+    for (const r of records) {
+      if (r.sourcePartition && r.sourceOffset) {
+        this.offsets.set(partitionKey(r.sourcePartition), r.sourceOffset);
+      }
+    }
   }
 
   counter(name: string, labels?: Record<string, string>): number {
@@ -309,4 +316,23 @@ export async function stopGracefully(driven: Driven): Promise<void> {
     driven.context.offsets.set(partitionKey(partition), offset);
   }
   await stopTask(driven);
+}
+
+/**
+ * Records that arrived after a newer version of their key (by `sys_updated_on`, then `sys_mod_count`), each as
+ * "key: version after version": none when every key's versions arrive in order.
+ */
+export function versionsOutOfOrder(records: readonly SourceRecord[]): string[] {
+  const last = new Map<string, [string, number]>();
+  const wrong: string[] = [];
+  for (const r of records) {
+    const v = r.value as Record<string, string>;
+    const now: [string, number] = [v.sys_updated_on, Number(v.sys_mod_count)];
+    const before = last.get(r.key as string);
+    if (before && (now[0] < before[0] || (now[0] === before[0] && now[1] < before[1]))) {
+      wrong.push(`${r.key}: ${now} after ${before}`);
+    }
+    last.set(r.key as string, now);
+  }
+  return wrong;
 }

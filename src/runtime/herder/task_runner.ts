@@ -7,7 +7,7 @@
  */
 import { taskStopBudget } from "./task_stop_budget.ts";
 import { emptySnapshot, type MetricsSnapshot } from "../../observability/metrics.ts";
-import type { TableProgress } from "../../connect/table_progress.ts";
+import type { SnapshotRequest, TableProgress } from "../../connect/table_progress.ts";
 import { logger, type LogSettings } from "../../observability/log.ts";
 import { settlesWithin } from "../../common/delay.ts";
 import { redact } from "../../observability/redact.ts";
@@ -213,6 +213,11 @@ export class TaskRunner {
   /** A source task starts a reconcile pass of the table `alias` (POST /connectors/<n>/tables/<alias>/reconcile). */
   reconcile(alias: string): void {
     this.#post({ type: "reconcile", alias });
+  }
+
+  /** A source task starts a re-snapshot of the table `alias` (POST /connectors/<n>/tables/<alias>/snapshot). */
+  snapshot(alias: string, request: SnapshotRequest): void {
+    this.#post({ type: "snapshot", alias, request });
   }
 
   /** The task reports each topic again on its next use (PUT /connectors/<name>/topics/reset). */

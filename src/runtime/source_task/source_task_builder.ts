@@ -79,6 +79,7 @@ export async function buildSourceTask(env: TaskEnvironment): Promise<BuiltTask> 
     driver,
     start: () => task.start(config, props, context),
     reconcile: (alias) => task.reconcileNow?.(alias),
+    snapshot: (alias, request) => task.snapshotNow?.(alias, request),
     cleanup: async () => {
       await task.stop().catch((e) => log.warn({ err: e }, "task stop failed"));
       retention.close();

@@ -26,6 +26,7 @@ import type { SinkDriver } from "../sink_task/sink_driver.ts";
 import type { SourceDriver } from "../source_task/source_driver.ts";
 import type { StartMessage, TaskThreadToMain } from "./thread_messages.ts";
 import type { ActiveTopics } from "./active_topics.ts";
+import type { SnapshotRequest } from "../../connect/table_progress.ts";
 import { TaskWarnings } from "./task_warnings.ts";
 
 export interface TaskEnvironment {
@@ -62,6 +63,8 @@ export interface BuiltTask {
   readonly cleanup: () => Promise<void>;
   /** A source task's reconcile pass of one table, started now. */
   readonly reconcile?: (alias: string) => void;
+  /** A source task's re-snapshot of one table, started now. */
+  readonly snapshot?: (alias: string, request: SnapshotRequest) => void;
 }
 
 export interface EnvironmentHooks {

@@ -21,7 +21,7 @@ import { importPermitPools, type PermitPoolTransfer } from "../../instance/permi
 import { type TaskMetrics, TransientTaskFailure } from "../../connect/task_api.ts";
 import type { SourceDriver } from "../source_task/source_driver.ts";
 import type { SinkDriver } from "../sink_task/sink_driver.ts";
-import { taskEnvironment } from "./task_environment.ts";
+import { type BuiltTask, taskEnvironment } from "./task_environment.ts";
 import { buildSourceTask } from "../source_task/source_task_builder.ts";
 import { buildSinkTask } from "../sink_task/sink_task_builder.ts";
 import { ActiveTopics } from "./active_topics.ts";
@@ -53,6 +53,8 @@ let running: Promise<void> | null = null;
 let cleanup: (() => Promise<void>) | null = null;
 /** Starts a source table's reconcile pass now. */
 let reconcile: ((alias: string) => void) | null = null;
+/** Starts a source table's re-snapshot. */
+let snapshot: BuiltTask["snapshot"] | null = null;
 let metrics = new MetricsRegistry();
 let metricsTimer: ReturnType<typeof setInterval> | undefined;
 const activeTopics = new ActiveTopics((topics) => post({ type: "topics", topics }));
@@ -89,6 +91,9 @@ self.onmessage = (event: MessageEvent<MainToTaskThread>) => {
       break;
     case "reconcile":
       reconcile?.(message.alias);
+      break;
+    case "snapshot":
+      snapshot?.(message.alias, message.request);
       break;
   }
 };
@@ -129,6 +134,7 @@ async function start(msg: StartMessage): Promise<void> {
   await built.start();
   cleanup = built.cleanup;
   reconcile = built.reconcile ?? null;
+  snapshot = built.snapshot ?? null;
 
   if (pauseWanted) driver.pause();
   post({ type: "state", state: pauseWanted ? "PAUSED" : "RUNNING" });

@@ -13,7 +13,7 @@ import type { ConnectorKind } from "../../connect/task_api.ts";
 import type { LogSettings } from "../../observability/log.ts";
 import type { OffsetUpdate } from "../offsets/types.ts";
 import type { SourceOffsetEntry } from "../../connect/task_api.ts";
-import type { TableProgress } from "../../connect/table_progress.ts";
+import type { SnapshotRequest, TableProgress } from "../../connect/table_progress.ts";
 
 export interface StartMessage {
   type: "start";
@@ -41,6 +41,7 @@ export type MainToTaskThread =
   | { type: "logSettings"; settings: LogSettings }
   | { type: "resetTopics" }
   | { type: "reconcile"; alias: string }
+  | { type: "snapshot"; alias: string; request: SnapshotRequest }
   | { type: "stop"; budget: TaskStopBudget };
 
 export type TaskRunState = "RUNNING" | "PAUSED" | "FAILED";
