@@ -35,12 +35,6 @@ import { StreamedVersions } from "./snapshot/streamed_versions.ts";
 import { TableSnapshot } from "./snapshot/table_snapshot.ts";
 import type { SnapshotRequest } from "../connect/table_progress.ts";
 
-/**
- * Reconcile state entries queued or in flight above which `poll()` first waits for Kafka to acknowledge them: the
- * entries follow the records' acks, so without a bound a backfill faster than the state writes would queue them
- * in memory.
- */
-const STATE_BACKLOG_MAX = 20_000;
 /** Longest `poll()` waits for records before returning an empty list to the driver. */
 const MAX_POLL_WAIT_MS = 1000;
 
@@ -296,23 +290,10 @@ export class TableSourceTask implements SourceTask {
 
   async poll(): Promise<SourceRecord[]> {
     if (this.#failure) throw this.#failure;
-    await this.#stateWritten();
+    if (this.#logger) await this.#recorder?.caughtUp(this.#logger);
     await this.#queue.waitForRecords(this.options.pollWaitMs ?? MAX_POLL_WAIT_MS, this.#abort.signal);
     if (this.#failure) throw this.#failure;
     return this.#queue.drain();
-  }
-
-  /** Waits while the reconcile state writes lag; a failed write costs a pass a repair, not the stream. */
-  async #stateWritten(): Promise<void> {
-    const state = this.#recorder?.state;
-    if (!state || state.backlog() <= STATE_BACKLOG_MAX) return;
-    await state.flush().catch((error) => {
-      const reason = error instanceof Error ? error.message : String(error);
-      this.#logger?.warn(
-        { error: reason },
-        `reconcile state entries were not written (${reason}); the next pass sends those rows again as missing`,
-      );
-    });
   }
 
   /** A source partition's overlap ledger, seeded with the versions its committed offset lists. */

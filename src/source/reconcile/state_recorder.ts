@@ -6,11 +6,18 @@
  */
 import type { SourceRecord } from "../../connect/record.ts";
 import type { StateTopic } from "../../connect/state_topic.ts";
+import type { Logger } from "../../observability/log.ts";
 import type { TableRow } from "../../instance/mod.ts";
 import { rawValueOf } from "../display_value.ts";
 import { valueDigest } from "./digest.ts";
 import { encodeEntry, rangeOf, type StateEntry, stateKey } from "./state_entry.ts";
 import { PassRecords } from "./pass_record.ts";
+
+/**
+ * Entries queued or in flight above which the task's poll first waits for Kafka to acknowledge them: the entries
+ * follow the records' acks, so without a bound a backfill faster than the state writes would queue them in memory.
+ */
+const BACKLOG_MAX = 20_000;
 
 export class StateRecorder {
   readonly #notes = new WeakMap<SourceRecord, StateEntry>();
@@ -59,6 +66,21 @@ export class StateRecorder {
     const entry = this.#notes.get(record);
     if (entry === undefined && record.value !== null) return null;
     return () => this.write(tableId, sysId, entry ?? null);
+  }
+
+  /**
+   * Waits while more than BACKLOG_MAX entries wait for Kafka (the source task's poll calls it first). A failed
+   * write costs the next pass a repair (the rows sent again as missing), not the stream: it is logged, not thrown.
+   */
+  async caughtUp(log: Pick<Logger, "warn">): Promise<void> {
+    if (this.state.backlog() <= BACKLOG_MAX) return;
+    await this.state.flush().catch((error) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      log.warn(
+        { error: reason },
+        `reconcile state entries were not written (${reason}); the next pass sends those rows again as missing`,
+      );
+    });
   }
 
   /** Writes a row's entry (null deletes it). */
