@@ -9,10 +9,10 @@
  * envelope with `svc.source.emit.envelope=true`). Before its first pass the table reads its pass record
  * (pass_record.ts): a pass cut short on the last start (here or on another member) starts again at once.
  *
- * Budget: the table poller asks for a page only while the table waits for its next poll and the last page's
- * time fits before it (table_poller.ts), and `work` declines while the rate-limit rule has little room left, so
- * a pass never holds up a sweep. Memory: one window of a range's entries (state_window.ts, at most 50,000) and one
- * page at a time.
+ * Budget: the table poller asks for a page only while the table waits for its next poll and a page fits before it
+ * (table_poller.ts, page_fit.ts), and `work` declines while the rate-limit rule has little room left, so a pass
+ * holds up a sweep by at most about one page now and then. Memory: one window of the table's entries
+ * (state_window.ts, at most 50,000) and one page at a time.
  */
 import { Header } from "../../connect/headers.ts";
 import { type SourcePartition, SourceRecord } from "../../connect/record.ts";
@@ -36,12 +36,11 @@ import { seedMarkerKey } from "./state_seed.ts";
 import { dueInMs, passRecordKey } from "./pass_record.ts";
 import { rangeOf, STATE_PARTITIONS, type StateEntry } from "./state_entry.ts";
 import { readStateWindow, type StateWindow } from "./state_window.ts";
+import { PageFit } from "./page_fit.ts";
 
 export const HEADER_REPAIR = "tablesync.repair";
 /** How long a failed pass waits before it starts again. */
 const RETRY_MS = 60_000;
-/** A page is asked for only when this multiple of the last page's time is left before the next poll. */
-const PAGE_TIME_MARGIN = 1.5;
 
 export interface ReconcilePassOptions {
   readonly table: TableSettings;
@@ -82,7 +81,7 @@ export class ReconcilePass {
   readonly #labels: Record<string, string>;
   #dueAt: number;
   #pass: Running | null = null;
-  #pageMs = 0;
+  readonly #fit = new PageFit();
   #verifiedThrough: string | null = null;
   #last: ReconcileProgress["last_pass"] = null;
   /** The table's pass record (pass_record.ts): not read yet, being read, applied. */
@@ -137,14 +136,14 @@ export class ReconcilePass {
       if (!p.loading) this.#load(p);
       return false;
     }
-    if (remainingMs < this.#pageMs * PAGE_TIME_MARGIN || !this.#o.roomLeft()) return false;
+    if (!this.#fit.fits(remainingMs, steadyNow()) || !this.#o.roomLeft()) return false;
     const started = steadyNow();
     try {
       await this.#page(p);
     } catch (error) {
       this.#failed(error instanceof Error ? error : new Error(String(error)));
     }
-    this.#pageMs = steadyNow() - started;
+    this.#fit.observed(steadyNow() - started, steadyNow());
     return true;
   }
 
