@@ -35,12 +35,18 @@ const LOWERED_TO_DEBUG = /^Limiting retries for the idempotent producer/;
 const EXPECTED_RETRY = /another concurrent operation on the same transaction was ongoing/;
 /**
  * A request answered while a partition's leader or a group's coordinator is still being elected (the first
- * seconds after a topic is created or a broker starts) is retried by kafkajs; each answer was a warning at
- * every demo's start ("This server is not the leader for that topic-partition"). A retry that runs out still
- * fails its caller, which reports it.
+ * seconds after a topic is created or a broker starts or resumes) is retried by kafkajs; each answer was a
+ * warning at every demo's start ("This server is not the leader for that topic-partition"), and the producer's
+ * "Failed to send messages: …" retry after a paused broker resumed one more. A retry that runs out still fails
+ * its caller, which reports it.
  */
 const ELECTION_IN_PROGRESS =
-  /^Response .*(This server is not the leader for that topic-partition|There is no leader for this topic-partition|The group coordinator is not available|The coordinator is loading)/;
+  /(This server is not the leader for that topic-partition|There is no leader for this topic-partition|The group coordinator is not available|The coordinator is loading)/;
+/**
+ * "Response without match": the answer to a request that had already timed out (and was retried, or failed its
+ * caller) arriving late, after a broker that stopped answering resumes. The outage was reported when it began.
+ */
+const LATE_RESPONSE = /^Response without match/;
 
 /** An entry about a fault of reaching the cluster (see the module comment); socket errors are matched too. */
 const UNREACHABLE =
@@ -70,8 +76,8 @@ export function kafkajsLogCreator(target: Logger = logger("kafka"), outage?: Kaf
       return;
     }
     if (
-      LOWERED_TO_DEBUG.test(text) || CONSUMER_RESTART.test(text) || EXPECTED_RETRY.test(withError) ||
-      ELECTION_IN_PROGRESS.test(withError)
+      LOWERED_TO_DEBUG.test(text) || CONSUMER_RESTART.test(text) || LATE_RESPONSE.test(text) ||
+      EXPECTED_RETRY.test(withError) || ELECTION_IN_PROGRESS.test(withError)
     ) {
       target.debug({ kafkajs: namespace, ...fields }, text);
       return;

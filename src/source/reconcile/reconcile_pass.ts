@@ -161,7 +161,8 @@ export class ReconcilePass {
       const due = dueInMs(record, this.#o.intervalMs, Date.now());
       if (due !== null) this.#dueAt = Math.min(this.#dueAt, steadyNow() + due);
     }, (error) =>
-      this.#o.context.logger.warn(
+      // Only the schedule suffers (Kafka away at start, said by the client already): not a warning.
+      this.#o.context.logger.info(
         { ...this.#labels, error: error instanceof Error ? error.message : String(error) },
         `reconcile pass record of ${this.#o.table.table} (alias ${this.#o.table.alias}) unreadable: ` +
           `the next pass is due one interval after this start`,
