@@ -36,6 +36,12 @@ Deno.test("answers kafkajs retries while a leader or coordinator is elected are 
     // After a paused broker resumes: the producer's retry, and the late answer to a request that timed out.
     log(entry("Failed to send messages: This server is not the leader for that topic-partition", ""));
     log(entry("Response without match", ""));
+    log(
+      entry(
+        "Response Produce(key: 0, version: 7)",
+        "Messages are rejected since there are fewer in-sync replicas than required",
+      ),
+    );
     log(entry("Response CreateTopics(key: 19, version: 3)", "Topic authorization failed"));
     assertEquals(lines.map((l) => [JSON.parse(l).level, JSON.parse(l).msg]), [
       ["debug", "Response ListOffsets(key: 2, version: 3)"],
@@ -43,6 +49,7 @@ Deno.test("answers kafkajs retries while a leader or coordinator is elected are 
       ["debug", "Response Metadata(key: 3, version: 6)"],
       ["debug", "Failed to send messages: This server is not the leader for that topic-partition"],
       ["debug", "Response without match"],
+      ["debug", "Response Produce(key: 0, version: 7)"],
       ["warn", "Response CreateTopics(key: 19, version: 3)"],
     ]);
   } finally {
