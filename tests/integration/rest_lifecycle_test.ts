@@ -8,22 +8,18 @@ import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts
 import { startKafkaBroker } from "../support/kafka_broker.ts";
 import { startDaemonProcess } from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Lifecycle-Heron-88";
 
+/** The connector's config as the REST API answers it back: every value a string. */
 function sourceConfig(simUrl: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    "connector.class": "TableSourceConnector",
-    "svc.url": simUrl,
-    "svc.auth.username": "admin",
-    "svc.auth.password": PASSWORD,
-    "svc.tables": "incident",
-    "svc.table.incident.name": "incident",
-    "svc.table.incident.topic": "life.incident",
+  const config = sourceConnectorConfig(simUrl, PASSWORD, { incident: "life.incident" }, {
     "svc.source.poll.interval.ms": "300",
     ...extra,
-  };
+  });
+  return Object.fromEntries(Object.entries(config).map(([k, v]) => [k, String(v)]));
 }
 
 Deno.test("REST lifecycle of a source connector, with Connect's codes and bodies", async () => {

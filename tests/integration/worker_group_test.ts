@@ -20,6 +20,8 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { connectorStatus, type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
+import { currentVersions } from "../support/topic_versions.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Group-Heron-23";
@@ -31,23 +33,19 @@ const startBroker = () => startKafkaBroker();
 const P = uniqueName("group");
 
 function sourceConfig(sim: Simulator) {
-  const config: Record<string, string | number | boolean> = {
-    "connector.class": "TableSourceConnector",
-    "svc.url": sim.url,
-    "svc.auth.username": "admin",
-    "svc.auth.password": PASSWORD,
-    "svc.tables": TABLES.join(","),
-    "svc.source.poll.interval.ms": POLL_MS,
-    "svc.source.startup.probe": false,
-    // No re-read window: a task that moves after a graceful stop resumes exactly at its committed cursor.
-    "svc.source.overlap.seconds": 0,
-    "tasks.max": 4,
-  };
-  for (const t of TABLES) {
-    config[`svc.table.${t}.name`] = t;
-    config[`svc.table.${t}.topic`] = `${P}.${t}`;
-    config[`svc.table.${t}.fields`] = "sys_id,sys_updated_on,sys_mod_count,number";
-  }
+  const config = sourceConnectorConfig(
+    sim.url,
+    PASSWORD,
+    Object.fromEntries(TABLES.map((t) => [t, `${P}.${t}`])),
+    {
+      "svc.source.poll.interval.ms": POLL_MS,
+      "svc.source.startup.probe": false,
+      // No re-read window: a task that moves after a graceful stop resumes exactly at its committed cursor.
+      "svc.source.overlap.seconds": 0,
+      "tasks.max": 4,
+    },
+  );
+  for (const t of TABLES) config[`svc.table.${t}.fields`] = "sys_id,sys_updated_on,sys_mod_count,number";
   return config;
 }
 
@@ -98,13 +96,13 @@ interface Delivery {
   count: number;
 }
 
-/** How often each version (`table/sys_id/sys_mod_count`) of each table's rows is on its topic. */
+/** How often each version (`table/sys_id|sys_updated_on|sys_mod_count`) of each table's rows is on its topic. */
 async function deliveries(bootstrap: string): Promise<Map<string, Delivery>> {
   const counts = new Map<string, Delivery>();
   for (const table of TABLES) {
     for (const r of await readTopicWithKcat(bootstrap, `${P}.${table}`)) {
       const value = JSON.parse(r.value!);
-      const version = `${table}/${r.key}/${value.sys_mod_count}`;
+      const version = `${table}/${r.key}|${value.sys_updated_on}|${value.sys_mod_count}`;
       const seen = counts.get(version);
       if (seen) seen.count++;
       else counts.set(version, { table, updatedOn: value.sys_updated_on, count: 1 });
@@ -124,11 +122,8 @@ async function committedCursors(bootstrap: string): Promise<Map<string, string>>
 }
 
 /** The current version of every row of every table, as `deliveries` names them. */
-function currentVersions(sim: Simulator): string[] {
-  return TABLES.flatMap((t) => {
-    const table = sim.table(t);
-    return table.sysIds().map((id) => `${t}/${id}/${table.get(id)!.sys_mod_count}`);
-  });
+function tablesVersions(sim: Simulator): string[] {
+  return TABLES.flatMap((t) => currentVersions(sim, t).map((v) => `${t}/${v}`));
 }
 
 /** Waits until every row's current version is on the topics; returns the delivery counts. */
@@ -136,7 +131,7 @@ function allDelivered(bootstrap: string, sim: Simulator): Promise<Map<string, De
   return waitFor(
     async () => {
       const counts = await deliveries(bootstrap);
-      return currentVersions(sim).every((v) => counts.has(v)) ? counts : null;
+      return tablesVersions(sim).every((v) => counts.has(v)) ? counts : null;
     },
     60_000,
     "every row version on the topics",
