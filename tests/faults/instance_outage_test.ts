@@ -16,7 +16,8 @@ import { produceRecords } from "../support/kafka_helpers.ts";
 import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
 import { sleep, waitFor } from "../support/wait.ts";
 import { describeVerdict, exactlyOnceVerdict } from "../support/exactly_once_check.ts";
-import { sinkConnectorConfig, sourceConnectorConfig } from "../support/source_connector.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { sinkConnectorConfig } from "../support/sink_connector.ts";
 import { cpuSeconds } from "../support/process_stats.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 import {
@@ -147,7 +148,8 @@ Deno.test("the instance refusing connections, answering 503 or a maintenance pag
       })),
       {
         name: "sink",
-        config: sinkConnectorConfig(sinkSim.url, PASSWORD, sinkTopic, {
+        config: sinkConnectorConfig(sinkSim.url, PASSWORD, {
+          topics: sinkTopic,
           "svc.sink.not.found.behavior": "create",
           "key.converter": "org.apache.kafka.connect.storage.StringConverter",
         }),

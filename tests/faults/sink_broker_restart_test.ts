@@ -11,7 +11,7 @@ import { launchKafkaBroker, restartKafkaBroker, stopKafkaBroker } from "../suppo
 import { produceRecords } from "../support/kafka_helpers.ts";
 import { startDaemonProcess } from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
-import { sinkConnectorConfig } from "../support/source_connector.ts";
+import { sinkConnectorConfig } from "../support/sink_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { Kafka, logLevel } from "kafkajs";
 
@@ -47,7 +47,8 @@ Deno.test({
       worker: { "bootstrap.servers": broker.bootstrapServers },
       connectors: [{
         name: "fault",
-        config: sinkConnectorConfig(sim.url, PASSWORD, TOPIC, {
+        config: sinkConnectorConfig(sim.url, PASSWORD, {
+          topics: TOPIC,
           "svc.sink.not.found.behavior": "create",
           "key.converter": "org.apache.kafka.connect.storage.StringConverter",
         }),

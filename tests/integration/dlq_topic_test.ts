@@ -10,7 +10,7 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceRecords, readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess } from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
-import { sinkConnectorConfig } from "../support/source_connector.ts";
+import { sinkConnectorConfig } from "../support/sink_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Dlq-Topic-Wren-27";
@@ -25,7 +25,8 @@ Deno.test({
     const [input, dlq, refusedDlq] = [uniqueName("dq.in"), uniqueName("dq.dlq"), uniqueName("dq.dlq3")];
     await kafka.createTopic(input, 1);
     const sink = (dlqTopic: string, extra: Record<string, string | number> = {}) =>
-      sinkConnectorConfig(sim.url, PASSWORD, input, {
+      sinkConnectorConfig(sim.url, PASSWORD, {
+        topics: input,
         "value.converter": "org.apache.kafka.connect.storage.StringConverter",
         "errors.tolerance": "all",
         "errors.deadletterqueue.topic.name": dlqTopic,

@@ -13,7 +13,8 @@ import { produceRecords } from "../support/kafka_helpers.ts";
 import { startDaemonProcess } from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
 import { type Exposition, histograms, parseExposition, samplesOf, sumOf } from "../support/prometheus.ts";
-import { sinkConnectorConfig, sourceConnectorConfig } from "../support/source_connector.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { sinkConnectorConfig } from "../support/sink_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Metrics-Heron-48";
@@ -35,7 +36,7 @@ Deno.test("metrics: histograms, process metrics, sink counters, consumer lag and
   const [topic, textTopic, dlq] = [uniqueName("m.incident"), uniqueName("m.text"), uniqueName("m.dlq")];
   for (const t of [topic, textTopic, dlq]) await kafka.createTopic(t, 2);
   const sink = (url: string, topics: string, extra: Record<string, string | number> = {}) =>
-    sinkConnectorConfig(url, PASSWORD, topics, extra);
+    sinkConnectorConfig(url, PASSWORD, { topics, ...extra });
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers, "offset.flush.interval.ms": 500 },
     connectors: [

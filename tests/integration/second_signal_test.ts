@@ -13,7 +13,7 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceRecords } from "../support/kafka_helpers.ts";
 import { type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
-import { sinkConnectorConfig } from "../support/source_connector.ts";
+import { sinkConnectorConfig } from "../support/sink_connector.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Second-Signal-Kite-61";
@@ -42,7 +42,7 @@ Deno.test({
       startDaemonProcess({
         worker: { "bootstrap.servers": kafka.bootstrapServers, "task.shutdown.graceful.timeout.ms": graceMs },
         // No key: every record is a create (key_value mode).
-        connectors: [{ name: "held", config: sinkConnectorConfig(sim.url, PASSWORD, topic) }],
+        connectors: [{ name: "held", config: sinkConnectorConfig(sim.url, PASSWORD, { topics: topic }) }],
       });
     const createHeld = async (daemon: DaemonProcess, ms: number) => {
       sim.faults.add({ method: "POST", table: "incident", fault: { kind: "latency", ms }, times: 1 });

@@ -8,7 +8,7 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceWithKcat, visitConsumerGroup } from "../support/kafka_helpers.ts";
 import { startDaemonProcess } from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
-import { sinkConnectorConfig } from "../support/source_connector.ts";
+import { sinkConnectorConfig } from "../support/sink_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Rebalance-Marten-23";
@@ -39,7 +39,8 @@ Deno.test({
       worker: { "bootstrap.servers": kafka.bootstrapServers },
       connectors: [{
         name,
-        config: sinkConnectorConfig(sim.url, PASSWORD, input, {
+        config: sinkConnectorConfig(sim.url, PASSWORD, {
+          topics: input,
           "key.converter": "org.apache.kafka.connect.storage.StringConverter",
           "value.converter": "org.apache.kafka.connect.json.JsonConverter",
           "value.converter.schemas.enable": false,

@@ -21,7 +21,8 @@ import { startDaemonProcess } from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
 import { launchChromium } from "../support/browser.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
-import { sinkConnectorConfig, sourceConnectorConfig } from "../support/source_connector.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { sinkConnectorConfig } from "../support/sink_connector.ts";
 
 const TOKEN = "ui-Token-8c1f2a";
 const PASSWORD = "pw-Ui-5";
@@ -76,7 +77,7 @@ Deno.test("the status page: server-rendered, refreshed in place, failed sinks ob
     { key: "j2", value: "[1," },
   ]);
   const sink = (url: string, topics: string, extra: Record<string, string | number> = {}) =>
-    sinkConnectorConfig(url, PASSWORD, topics, extra);
+    sinkConnectorConfig(url, PASSWORD, { topics, ...extra });
   const daemon = await startDaemonProcess({
     worker: { "bootstrap.servers": kafka.bootstrapServers, "rest.auth.token": "${env:UI_REST_TOKEN}" },
     connectors: [

@@ -13,7 +13,8 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { produceWithKcat, readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { startDaemonProcess } from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
-import { sinkConnectorConfig, sourceConnectorConfig } from "../support/source_connector.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { sinkConnectorConfig } from "../support/sink_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { installRefusals } from "../../scripts/demo_refusals.ts";
 
@@ -111,7 +112,8 @@ Deno.test({
       connectors: [
         {
           name: "refusals",
-          config: sinkConnectorConfig(sim.url, PASSWORD, input, {
+          config: sinkConnectorConfig(sim.url, PASSWORD, {
+            topics: input,
             "key.converter": "org.apache.kafka.connect.storage.StringConverter",
             "value.converter": "org.apache.kafka.connect.json.JsonConverter",
             "value.converter.schemas.enable": false,
@@ -132,7 +134,8 @@ Deno.test({
         },
         {
           name: "typo-correlation",
-          config: sinkConnectorConfig(sim.url, PASSWORD, uniqueName("wr.in2"), {
+          config: sinkConnectorConfig(sim.url, PASSWORD, {
+            topics: uniqueName("wr.in2"),
             "svc.sink.create.ambiguous.behavior": "correlation_lookup",
             "svc.sink.correlation.field": "correlaton_id",
           }),

@@ -1,5 +1,4 @@
-/** Connector configs on the simulator (user `admin`) for the integration and fault tests: sources, and sinks by topics. */
-import { sinkConnectorConfig as sinkConfig } from "./sink_connector.ts";
+/** Source connector configs on the simulator (user `admin`) for the integration and fault tests; sinks: sink_connector.ts. */
 
 /** The config of a source connector reading simulator tables (user `admin`) into topics, for integration tests. */
 export function sourceConnectorConfig(
@@ -39,18 +38,4 @@ export function filteredAliases(
       [`svc.table.${a}.query`, `short_description=${a}`],
     ])),
   };
-}
-
-/**
- * The config of a sink connector writing `topics` (comma-separated) into `table` of a simulator (user `admin`):
- * sink_connector.ts's config with the topics and the table as arguments.
- */
-export function sinkConnectorConfig(
-  simUrl: string,
-  password: string,
-  topics: string,
-  extra: Record<string, string | number | boolean> = {},
-  table = "incident",
-): Record<string, string | number | boolean> {
-  return sinkConfig(simUrl, password, { topics, "svc.sink.table": table, ...extra });
 }
