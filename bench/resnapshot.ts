@@ -10,7 +10,8 @@
  *
  *   deno run -A bench/resnapshot.ts [--rows 40000] [--batch 1000] [--latency-ms 400] [--permits 8]
  */
-import { Kafka, logLevel } from "kafkajs";
+import { createKafka, kafkaOptionsFromProperties } from "../src/kafka/mod.ts";
+import { sleep } from "../tests/support/wait.ts";
 import { startSimulator } from "../src/sim/mod.ts";
 import {
   arg,
@@ -26,7 +27,6 @@ const batch = arg("batch", 1000);
 const latencyMs = arg("latency-ms", 400);
 const permits = arg("permits", 8);
 const RANGES = [1, 4] as const;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const sim = await startSimulator({
   port: 0,
@@ -57,13 +57,9 @@ const daemon = await startDaemonProcess({
     },
   })),
 });
-const admin = new Kafka({
-  brokers: [broker.bootstrap],
-  clientId: "bench-offsets",
-  logLevel: logLevel.NOTHING,
-})
-  .admin();
-await admin.connect();
+const admin = await createKafka(
+  (await kafkaOptionsFromProperties({ "bootstrap.servers": broker.bootstrap })).connection,
+).admin();
 
 type Table = {
   rows_emitted: number;
@@ -73,7 +69,7 @@ type Table = {
 const table = async (connector: string): Promise<Table | undefined> =>
   (await (await fetch(`${daemon.url}/connectors/${connector}/tables`)).json())[0];
 const endOffsets = async (topic: string) =>
-  (await admin.fetchTopicOffsets(topic)).reduce((sum, p) => sum + Number(p.high), 0);
+  (await admin.fetchTopicOffsets(topic)).reduce((sum, p) => sum + p.high, 0);
 
 for (const n of RANGES) {
   while (
@@ -144,7 +140,7 @@ for (const r of results) {
   );
 }
 console.log(`speed-up with ${RANGES[1]} ranges: ${(results[0].seconds / results[1].seconds).toFixed(2)}x`);
-await admin.disconnect();
+await admin.close();
 await daemon.stop();
 await broker.stop();
 await sim.stop();
