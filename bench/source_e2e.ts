@@ -427,8 +427,8 @@ function startSourceDaemon(
     "svc.auth.password": "bench-pass",
     "svc.tables": tables.map((t) => t.alias).join(","),
     "svc.source.batch.size": batch,
-    // The streaming pipeline alone (the default), comparable from run to run and with the bare loops; what
-    // reconcile passes add per record is measured side by side in (c1).
+    // The streaming pipeline alone, comparable from run to run and with the bare loops; what reconcile passes
+    // (on by default) add per record is measured side by side in (c1).
     "svc.source.reconcile.interval.seconds": 0,
     ...extra,
   };

@@ -132,6 +132,12 @@ export interface SourceTask {
    */
   whenAcknowledged?(record: SourceRecord): (() => void) | null;
   /**
+   * Like `whenAcknowledged`, for what must wait until the record is in its topic for good: the callback returned
+   * is called with the ack at least once, and exactly-once when the record's transaction committed (never for a
+   * transaction that failed), where `whenAcknowledged`'s is called as the record joins it. Optional.
+   */
+  whenCommitted?(record: SourceRecord): (() => void) | null;
+  /**
    * Graceful stop only, after every sent record settled: given the last committed offset of each source
    * partition, returns replacements to commit last (the same position, with what the next run should know).
    * Optional.

@@ -12,6 +12,12 @@ export interface ReadToEndOptions {
   readonly timeoutMs: number;
   /** A topic that does not exist reads as empty (otherwise asking for its offsets fails). */
   readonly missingAsEmpty?: boolean;
+  /**
+   * Bytes one fetch may return (`fetch.max.bytes` and `max.partition.fetch.bytes`): the records of a fetch are
+   * decoded at once, so a reader that runs beside other work (a task seeding its reconcile state) keeps its
+   * fetches small. Default: the consumer's (1 MiB a partition).
+   */
+  readonly fetchBytes?: number;
 }
 
 export async function readTopicToEnd(
@@ -19,7 +25,7 @@ export async function readTopicToEnd(
   topic: string,
   /** Called per record in offset order; a promise it returns holds the read until it settles (backpressure). */
   visit: (key: Uint8Array | null, value: Uint8Array | null) => void | Promise<void>,
-  { groupPrefix, timeoutMs, missingAsEmpty = false }: ReadToEndOptions,
+  { groupPrefix, timeoutMs, missingAsEmpty = false, fetchBytes }: ReadToEndOptions,
 ): Promise<void> {
   const admin = await kafka.admin();
   const ends = new Map<number, number>();
@@ -42,6 +48,7 @@ export async function readTopicToEnd(
     groupId: `${groupPrefix}-${crypto.randomUUID()}`,
     autoOffsetReset: "earliest",
     readCommitted: true,
+    ...(fetchBytes === undefined ? {} : { maxPartitionFetchBytes: fetchBytes, fetchMaxBytes: fetchBytes }),
   });
   try {
     await consumer.run(async (batch) => {

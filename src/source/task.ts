@@ -314,14 +314,15 @@ export class TableSourceTask implements SourceTask {
       ledger = this.#ledgers.get(partitionKey(partition));
       if (ledger) this.#ledgerOf.set(partition, ledger);
     }
-    const ledgerDone = ledger?.whenAcknowledged(record) ?? null;
-    const stateDone = this.#recorder?.acknowledged(record) ?? null;
-    if (stateDone === null) return ledgerDone;
-    if (ledgerDone === null) return stateDone;
-    return () => {
-      ledgerDone();
-      stateDone();
-    };
+    return ledger?.whenAcknowledged(record) ?? null;
+  }
+
+  /**
+   * A record's reconcile state entry is written once the record is in its topic for good: exactly-once, after its
+   * transaction committed, so an aborted transaction leaves no entry for a record the topic does not hold.
+   */
+  whenCommitted(record: SourceRecord): (() => void) | null {
+    return this.#recorder?.committed(record) ?? null;
   }
 
   /** Graceful stop: each table's final offset lists the versions sent inside its overlap window. */

@@ -223,7 +223,14 @@ Deno.test("the instance refusing connections, answering 503 or a maintenance pag
         const missing = () => missingFinalVersions(table, seen);
         await waitFor(() => missing().length === 0, 180_000, `every final row version on ${topic}`).catch(
           (e) => {
-            throw new Error(`${e.message}: ${missing().length} missing; log: ${alo.output().slice(-3000)}`);
+            const own = alo.output().split("\n").filter((l) =>
+              l.includes(`"${mode}-${f.name}"`) || l.includes(`${mode}-${f.name}-0`)
+            );
+            throw new Error(
+              `${e.message}: ${missing().length} missing; its log lines:\n${
+                own.slice(-20).join("\n").slice(-6000)
+              }`,
+            );
           },
         );
         let duplicates = duplicateCount(seen);

@@ -294,14 +294,20 @@ export function insertRow(sim: Simulator, table: string, values: Record<string, 
   return row.sys_id;
 }
 
-/** Polls like the runtime: every record acknowledged (whenAcknowledged), the last offset of each table committed. */
+/**
+ * Polls like the at-least-once runtime: every record acknowledged (whenAcknowledged, then whenCommitted), the last
+ * offset of each table committed.
+ */
 export async function pollAcked(
   driven: Driven,
   done: (r: SourceRecord[]) => boolean,
 ): Promise<SourceRecord[]> {
   const got = await pollUntil(driven, done);
   const quiet = await pollUntilQuiet(driven);
-  for (const r of [...got, ...quiet]) driven.task.whenAcknowledged(r)?.();
+  for (const r of [...got, ...quiet]) {
+    driven.task.whenAcknowledged(r)?.();
+    driven.task.whenCommitted(r)?.();
+  }
   return [...got, ...quiet];
 }
 

@@ -1,9 +1,13 @@
 /**
- * Runs the real daemon (`deno run -A main.ts run --config FILE`) as a child process for integration tests:
+ * Runs the real daemon (`deno run -A --v8-flags=… main.ts run --config FILE`) as a child process for integration tests:
  * writes the config into a temp dir, waits until the REST API answers, collects every output line (so tests
  * can search them for secrets), and stops it with a signal or kill -9.
  */
+import { DAEMON_V8_FLAGS } from "../../src/daemon/v8_flags.ts";
+
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+/** The V8 flags the executable embeds (src/daemon/v8_flags.ts): tests run the daemon as it ships. */
+const V8_FLAGS = `--v8-flags=${DAEMON_V8_FLAGS.join(",")}`;
 
 export interface DaemonConfig {
   worker: Record<string, string | number | boolean>;
@@ -77,7 +81,7 @@ export async function startDaemonProcess(
   };
   await Deno.writeTextFile(configPath, JSON.stringify({ worker, connectors: config.connectors }, null, 2));
   const process = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", MAIN, "run", "--config", configPath],
+    args: ["run", "--allow-all", V8_FLAGS, MAIN, "run", "--config", configPath],
     env: { NO_COLOR: "1", ...options.env },
     stdin: "null",
     stdout: "piped",

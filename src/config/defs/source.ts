@@ -157,9 +157,9 @@ export const SOURCE_DEFS: readonly PropertyDef[] = [
   source(
     "svc.source.reconcile.interval.seconds",
     "INT",
-    "Seconds between background reconcile passes of each table (a walk of the table in sys_id order that re-sends silently changed and missing rows and tombstones rows gone; docs/reconcile.md). 0 = off (the default: no state topic, no state entry written per record); 86400 checks each table once a day.",
+    "Seconds between background reconcile passes of each table (a walk of the table in sys_id order that re-sends silently changed and missing rows and tombstones rows gone; docs/reconcile.md). The default, a day, checks each table once a day; 0 = off (no state topic, no state entry written per record).",
     {
-      default: "0",
+      default: "86400",
       validator: range(0),
     },
   ),

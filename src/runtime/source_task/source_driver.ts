@@ -22,7 +22,7 @@ import type { ErrorHandler } from "../errors/error_handler.ts";
 import type { RecordConverters } from "../task/record_bytes.ts";
 import { SourceRecordPreparer } from "./source_record_preparer.ts";
 import { PauseGate } from "../task/pause_gate.ts";
-import { type SendBatch, sizeOf } from "./send_batch.ts";
+import { callbacksOf, type RecordCallbacks, type SendBatch, sizeOf } from "./send_batch.ts";
 import { retryBackoffMs, sleepEndingOnAbort } from "../../common/delay.ts";
 import { EventLoopTurns } from "../../common/event_loop_turn.ts";
 import type { OffsetUpdate } from "../offsets/types.ts";
@@ -88,6 +88,8 @@ export class SourceDriver {
   #committed = new Map<string, SourceOffsetEntry>();
   /** Exactly-once: a commit is chained and has not started yet. */
   #commitChained = false;
+  /** Exactly-once: the whenCommitted callbacks of the records in the open transaction. */
+  #awaitingCommit: (() => void)[] = [];
   /** Lets Kafka's responses in between polls that find their records at hand (event_loop_turn.ts). */
   #turns = new EventLoopTurns();
 
@@ -152,7 +154,9 @@ export class SourceDriver {
     const handles: (SubmittedRecord | null)[] = [];
     // What to call on each record's ack (the task's callbacks, not its records: rows are let go once converted).
     const task = this.#o.task;
-    const onAck: ((() => void) | null)[] | null = task.whenAcknowledged ? [] : null;
+    const callbacks: (RecordCallbacks | null)[] | null = task.whenAcknowledged || task.whenCommitted
+      ? []
+      : null;
     let bytes = 0;
     for (const original of records) {
       const handle = original.sourcePartition && original.sourceOffset
@@ -173,7 +177,7 @@ export class SourceDriver {
       out.push(prepared);
       bytes += sizeOf(prepared);
       handles.push(handle);
-      onAck?.push(task.whenAcknowledged!(original));
+      callbacks?.push(callbacksOf(task, original));
     }
     // The polled array is the driver's now and its rows are converted: emptying it lets them be collected while
     // this waits for acks, instead of living as long as this call.
@@ -202,22 +206,22 @@ export class SourceDriver {
     // page still overlaps with the send. What polls convert while a send is in flight waits in one batch, sent
     // whole once that send settled: small polls (a slice of a page each) do not make a request each.
     let batch = this.#waiting;
-    if (batch === null) batch = this.#waiting = this.#chainBatch(onAck !== null);
+    if (batch === null) batch = this.#waiting = this.#chainBatch(callbacks !== null);
     for (let i = 0; i < out.length; i++) {
       batch.out.push(out[i]);
       batch.handles.push(handles[i]);
-      batch.onAck?.push(onAck![i]);
+      batch.callbacks?.push(callbacks![i]);
     }
     batch.bytes += bytes;
     this.#unsettledBytes += bytes;
   }
 
   /** A new batch of records, sent once every send before it settled (and joined by polls until then). */
-  #chainBatch(acknowledged: boolean): SendBatch {
-    const batch: SendBatch = { out: [], handles: [], onAck: acknowledged ? [] : null, bytes: 0 };
+  #chainBatch(withCallbacks: boolean): SendBatch {
+    const batch: SendBatch = { out: [], handles: [], callbacks: withCallbacks ? [] : null, bytes: 0 };
     this.#chain(() => {
       if (this.#waiting === batch) this.#waiting = null;
-      return this.#send(batch.out, batch.handles, batch.onAck);
+      return this.#send(batch.out, batch.handles, batch.callbacks);
     }, () => this.#unsettledBytes -= batch.bytes);
     return batch;
   }
@@ -248,7 +252,7 @@ export class SourceDriver {
   async #send(
     out: ProducedRecord[],
     handles: (SubmittedRecord | null)[],
-    onAck: ((() => void) | null)[] | null,
+    callbacks: (RecordCallbacks | null)[] | null,
   ): Promise<void> {
     const transactions = this.#o.transactions;
     if (transactions) {
@@ -256,7 +260,7 @@ export class SourceDriver {
       if (this.#fatal) return;
       // Nothing of a transaction counts before its commit, and a failure fails the task: the records count as
       // acknowledged at once, so that at a boundary their offsets go out in the same request as they do.
-      this.#acknowledged(out, handles, onAck);
+      this.#acknowledged(out, handles, callbacks);
       const started = performance.now();
       if (transactions.dueAfterSend()) await this.#commitTransaction(out);
       else {
@@ -291,7 +295,7 @@ export class SourceDriver {
         await sleepEndingOnAbort(wait, this.#stop.signal);
       }
     }
-    this.#acknowledged(out, handles, onAck);
+    this.#acknowledged(out, handles, callbacks);
     this.#publishOffsets();
   }
 
@@ -303,17 +307,26 @@ export class SourceDriver {
     );
   }
 
-  /** Kafka has the records (in the open transaction, when exactly-once): their offsets may advance. */
+  /**
+   * Kafka has the records (in the open transaction, when exactly-once): their offsets may advance. Their
+   * `whenCommitted` callbacks run now, or exactly-once once their transaction committed.
+   */
   #acknowledged(
     out: ProducedRecord[],
     handles: (SubmittedRecord | null)[],
-    onAck: ((() => void) | null)[] | null,
+    callbacks: (RecordCallbacks | null)[] | null,
   ): void {
     const perTopic = new Map<string, number>();
+    const transactional = this.#o.transactions !== undefined;
     for (let i = 0; i < out.length; i++) {
       const handle = handles[i];
       if (handle) this.#submitted.ack(handle);
-      onAck?.[i]?.();
+      const c = callbacks?.[i];
+      c?.acknowledged?.();
+      if (c?.committed) {
+        if (transactional) this.#awaitingCommit.push(c.committed);
+        else c.committed();
+      }
       perTopic.set(out[i].topic, (perTopic.get(out[i].topic) ?? 0) + 1);
     }
     for (const [topic, count] of perTopic) {
@@ -339,12 +352,16 @@ export class SourceDriver {
   async #commitTransaction(records: ProducedRecord[] = []): Promise<void> {
     if (this.#fatal) return;
     const entries = withFinalOffsets(this.#submitted.committableOffsets().offsets, this.#o.task);
+    // Sends and commits are chained: every record waiting here joined the transaction this commits.
+    const committing = this.#awaitingCommit;
+    this.#awaitingCommit = [];
     try {
       await this.#o.transactions!.commit(entries, records);
     } catch (e) {
       this.#failTransaction(e);
       return;
     }
+    for (const committed of committing) committed();
     for (const e of entries) this.#committed.set(JSON.stringify(e.partition), e);
     if (entries.length > 0) this.#o.commitOffsets(entries, true);
   }

@@ -14,6 +14,8 @@ const BATCH_ENTRIES = 1000;
 const LINGER_MS = 200;
 /** Longest a partition read may take before it fails (the pass is tried again later). */
 const READ_TIMEOUT_MS = 120_000;
+/** Bytes a fetch of a partition returns at most (a few thousand entries): a pass holds a window, not fetches. */
+const FETCH_BYTES = 262_144;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -118,6 +120,8 @@ class KafkaStateTopic implements StateTopic {
     consumer = await this.kafka.consumer({ topics: [this.topic] }, {
       groupId: `tablesync-state-${crypto.randomUUID()}`,
       autoOffsetReset: "earliest",
+      maxPartitionFetchBytes: FETCH_BYTES,
+      fetchMaxBytes: FETCH_BYTES,
     }, {
       onPartitionsAssigned: (assigned) => {
         const paused = others(assigned);

@@ -8,6 +8,8 @@ import { type KafkaClient, readTopicToEnd } from "../../kafka/mod.ts";
 
 /** Longest a read may take before it fails. */
 const READ_TIMEOUT_MS = 300_000;
+/** Bytes a fetch returns at most: the task streams beside the read, so a fetch's decoded records stay small. */
+const FETCH_BYTES = 262_144;
 
 export function readTopicValues(
   kafka: KafkaClient,
@@ -20,5 +22,10 @@ export function readTopicValues(
       converters.key.toConnectData(topic, key, []).value,
       value === null ? null : converters.value.toConnectData(topic, value, []).value,
     );
-  }, { groupPrefix: "tablesync-seed", timeoutMs: READ_TIMEOUT_MS, missingAsEmpty: true });
+  }, {
+    groupPrefix: "tablesync-seed",
+    timeoutMs: READ_TIMEOUT_MS,
+    missingAsEmpty: true,
+    fetchBytes: FETCH_BYTES,
+  });
 }

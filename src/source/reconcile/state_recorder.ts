@@ -1,8 +1,8 @@
 /**
  * Writes the reconcile state as the topic changes: each row record the table's record builder makes is noted with
- * its version and digest, and once Kafka acknowledged it (the task's `whenAcknowledged`), its entry is written
- * to the state topic; a tombstone deletes the entry. Only records are noted, never rows: the note is a few dozen
- * bytes held until the ack.
+ * its version and digest, and once the record is in its topic for good (the task's `whenCommitted`: Kafka's ack,
+ * or exactly-once its transaction's commit), its entry is written to the state topic; a tombstone deletes the
+ * entry. Only records are noted, never rows: the note is a few dozen bytes held until then.
  */
 import type { SourceRecord } from "../../connect/record.ts";
 import type { StateTopic } from "../../connect/state_topic.ts";
@@ -58,8 +58,8 @@ export class StateRecorder {
     this.#notes.set(record, entry);
   }
 
-  /** What to do once Kafka acknowledged `record`, or null for a record that does not change the state. */
-  acknowledged(record: SourceRecord): (() => void) | null {
+  /** What to do once `record` is in its topic for good, or null for a record that does not change the state. */
+  committed(record: SourceRecord): (() => void) | null {
     const tableId = this.#tables.get(record.topic);
     if (tableId === undefined || typeof record.key !== "string") return null;
     const sysId = record.key;

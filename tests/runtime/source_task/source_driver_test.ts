@@ -293,9 +293,15 @@ class LoggingTransactionalProducer implements TransactionalProducer {
 }
 
 /** A task handing out `polls`, then stopping the driver after `idlePolls` empty polls. */
-function pollsThenStop(polls: SourceRecord[][], driver: () => SourceDriver, idlePolls = 1): SourceTask {
+function pollsThenStop(
+  polls: SourceRecord[][],
+  driver: () => SourceDriver,
+  idlePolls = 1,
+  callbacks: Pick<SourceTask, "whenAcknowledged" | "whenCommitted"> = {},
+): SourceTask {
   let idle = 0;
   return {
+    ...callbacks,
     start: () => Promise.resolve(),
     poll: () => {
       const poll = polls.shift();
@@ -312,9 +318,10 @@ function exactlyOnceDriver(
   producer: LoggingTransactionalProducer,
   boundary: "poll" | "interval",
   reported: { entries: OffsetUpdate[]; committed?: boolean }[],
+  callbacks: Pick<SourceTask, "whenAcknowledged" | "whenCommitted"> = {},
 ): SourceDriver {
   const driver: SourceDriver = new SourceDriver({
-    task: pollsThenStop(polls, () => driver),
+    task: pollsThenStop(polls, () => driver, 1, callbacks),
     producer: new SlowAckProducer(),
     ...driverParts(),
     commitOffsets: (entries, committed) => reported.push({ entries, committed }),
@@ -366,6 +373,60 @@ Deno.test("source driver, exactly-once: a failed commit fails the task and repor
   );
   assertEquals(reported, []);
   assertEquals(producer.sends, 1, "the first transaction's records and offsets, nothing after");
+});
+
+Deno.test("source driver, exactly-once: whenAcknowledged as a record joins its transaction, whenCommitted once it committed", async () => {
+  const producer = new LoggingTransactionalProducer();
+  const calls: string[] = [];
+  const polls = [[stringRecord("a", "1", 1), stringRecord("b", "2", 2)], [stringRecord("c", "3", 3)]];
+  const commits = () => producer.log.filter((l) => l === "commit").length;
+  await exactlyOnceDriver(polls, producer, "poll", [], {
+    whenAcknowledged: (r) => () => calls.push(`joined ${r.key}, ${commits()} commits`),
+    whenCommitted: (r) => () => calls.push(`committed ${r.key}, ${commits()} commits`),
+  }).run();
+  assertEquals(calls, [
+    "joined a, 0 commits",
+    "joined b, 0 commits",
+    "committed a, 1 commits",
+    "committed b, 1 commits",
+    "joined c, 1 commits",
+    "committed c, 2 commits",
+  ]);
+});
+
+Deno.test("source driver, exactly-once: a transaction that fails calls no whenCommitted of its records", async () => {
+  const producer = new LoggingTransactionalProducer();
+  producer.failCommit = true;
+  const calls: string[] = [];
+  const polls = [[stringRecord("a", "1", 1)], [stringRecord("b", "2", 2)]];
+  const error = await exactlyOnceDriver(polls, producer, "poll", [], {
+    whenAcknowledged: (r) => () => calls.push(`joined ${r.key}`),
+    whenCommitted: (r) => () => calls.push(`committed ${r.key}`),
+  }).run().then(() => null, (e) => e);
+  assert(error instanceof Error, String(error));
+  assertEquals(calls, ["joined a"]);
+});
+
+Deno.test("source driver, at-least-once: whenCommitted is called with the ack, after whenAcknowledged", async () => {
+  const polls = [[stringRecord("a", "1", 1), stringRecord("b", "2", 2)]];
+  const calls: string[] = [];
+  const producer = new SlowAckProducer();
+  const driver: SourceDriver = new SourceDriver({
+    task: pollsThenStop(polls, () => driver, 3, {
+      whenAcknowledged: (r) => () => calls.push(`acked ${r.key} (${producer.next} acked)`),
+      whenCommitted: (r) => () => calls.push(`committed ${r.key} (${producer.next} acked)`),
+    }),
+    producer,
+    ...driverParts(),
+    commitOffsets: () => {},
+  });
+  await driver.run();
+  assertEquals(calls, [
+    "acked a (2 acked)",
+    "committed a (2 acked)",
+    "acked b (2 acked)",
+    "committed b (2 acked)",
+  ]);
 });
 
 Deno.test("source driver: polls that always find records at hand still let timers and Kafka's responses in", async () => {

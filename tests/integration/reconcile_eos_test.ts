@@ -1,0 +1,126 @@
+/**
+ * Reconcile passes of an exactly-once source connector (exactly.once.source.support=enabled,
+ * `transaction.boundary=interval`, a transaction open for 60 s): a pass's repairs go out in the task's
+ * transactions, and their state entries are written only once the transaction committed. The daemon is killed
+ * (kill -9) after a pass sent its repairs into an open transaction: the restarted task's producer aborts it, so
+ * the topic never holds those repairs. Since no entry was written for them, the next pass finds the same drift
+ * and repairs it again (an entry written as the record joined its transaction would have hidden it for good:
+ * `tablesync verify` would exit 1 after every pass). Then verify exits 0, and a pass over the unchanged table
+ * repairs nothing.
+ */
+import { assert, assertEquals } from "../support/assert.ts";
+import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
+import { type DaemonConfig, type DaemonProcess, startDaemonProcess } from "../support/daemon_process.ts";
+import { waitFor } from "../support/wait.ts";
+import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { runVerify } from "../support/verify_command.ts";
+import { startSimulator } from "../../src/sim/mod.ts";
+
+const PASSWORD = "pw-Eos-Mend-8";
+const FIELDS = "sys_id,sys_updated_on,sys_mod_count,short_description,state";
+/** How long a transaction stays open: far longer than a pass of 100 rows and a kill. */
+const TRANSACTION_MS = 60_000;
+
+interface LastPass {
+  ended_at: string;
+  rows_compared: number;
+  repairs: Record<string, number>;
+}
+
+const lastPass = async (daemon: DaemonProcess): Promise<LastPass | null> =>
+  (await daemon.request("GET", "/connectors/eos/tables")).body[0]?.reconcile?.last_pass ?? null;
+
+/** Starts a pass of the table over REST and returns it once it ended. */
+async function pass(daemon: DaemonProcess, what: string): Promise<LastPass> {
+  const before = (await lastPass(daemon))?.ended_at ?? "";
+  await waitFor(
+    async () => (await daemon.request("POST", "/connectors/eos/tables/incident/reconcile")).status === 202,
+    90_000,
+    `${what}: accepted`,
+  );
+  return await waitFor(
+    async () => {
+      const last = await lastPass(daemon);
+      return last !== null && last.ended_at > before ? last : null;
+    },
+    90_000,
+    what,
+  );
+}
+
+Deno.test("reconcile under exactly-once: repairs of a transaction that never committed leave no state entry, so the next pass repairs them again", async () => {
+  const sim = await startSimulator({ port: 0, seed: { incident: 100 }, users: [`admin:${PASSWORD}`] });
+  await using kafka = await startKafkaBroker();
+  const topic = uniqueName("eos-mend.incident");
+  await kafka.createTopic(topic, 3);
+  const config: DaemonConfig = {
+    worker: {
+      "bootstrap.servers": kafka.bootstrapServers,
+      "offset.storage.topic": uniqueName("eos-mend.offsets"),
+      "offset.storage.partitions": 1,
+      "offset.storage.replication.factor": 1,
+      "exactly.once.source.support": "enabled",
+    },
+    connectors: [{
+      name: "eos",
+      config: sourceConnectorConfig(sim.url, PASSWORD, { incident: topic }, {
+        "exactly.once.support": "required",
+        "transaction.boundary": "interval",
+        "transaction.boundary.interval.ms": TRANSACTION_MS,
+        "svc.table.incident.fields": FIELDS,
+        "svc.source.poll.interval.ms": 500,
+        "svc.source.reconcile.interval.seconds": 3600,
+        "svc.source.reconcile.state.topic": uniqueName("eos-mend-state"),
+      }),
+    }],
+  };
+  let daemon = await startDaemonProcess(config);
+  const verify = () => runVerify(daemon.configPath, "eos");
+  try {
+    // The first transaction commits a minute after the backfill's first send.
+    await waitFor(async () => (await verify()).code === 0, 150_000, "the table committed to its topic");
+    const seeded = await pass(daemon, "the first pass (seeds the state)");
+    assertEquals(Object.values(seeded.repairs).reduce((a, b) => a + b, 0), 0, JSON.stringify(seeded));
+
+    const ids = sim.table("incident").sysIds();
+    sim.drift.silentUpdate("incident", ids[5], { short_description: "changed by a fix script" });
+    sim.drift.silentUpdate("incident", ids[9], { state: "7" });
+    sim.drift.purge("incident", ids[20]);
+    sim.drift.insertDated("incident", { short_description: "restored from XML" }, "2021-01-01 00:00:00");
+    const drift: Record<string, number> = { "silent-update": 2, "rolled-back": 0, missing: 1, deleted: 1 };
+
+    const asked = Date.now();
+    const lost = await pass(daemon, "a pass whose transaction never commits");
+    assertEquals({ ...lost.repairs }, drift, JSON.stringify(lost));
+    await daemon.stop("SIGKILL");
+    // Its repairs joined a transaction opened by the pass's first repair: still open unless the kill came late.
+    assert(
+      Date.now() - asked < TRANSACTION_MS / 2,
+      `the kill came ${Date.now() - asked} ms after the pass began`,
+    );
+
+    daemon = await startDaemonProcess(config, { dir: daemon.dir });
+    const again = await pass(daemon, "the pass after the restart");
+    assertEquals({ ...again.repairs }, drift, JSON.stringify(again));
+    const equal = await waitFor(
+      async () => {
+        const v = await verify();
+        return v.code === 0 ? v : null;
+      },
+      150_000,
+      "the repairs committed",
+    );
+    assert(/missing 0, stale 0, extra 0: equal/.test(equal.out), equal.out);
+    const clean = await pass(daemon, "a pass over the unchanged table");
+    assertEquals(Object.values(clean.repairs).reduce((a, b) => a + b, 0), 0, JSON.stringify(clean));
+  } catch (error) {
+    const lines = daemon.output().split("\n").filter((l) =>
+      /reconcile|state topic|transaction|WARN|ERROR/i.test(l)
+    );
+    console.log(lines.slice(-30).join("\n"));
+    throw error;
+  } finally {
+    await daemon.stop("SIGTERM").catch(() => {});
+    await sim.stop();
+  }
+});
