@@ -17,17 +17,12 @@ import { errorLines } from "../config/analyze.ts";
 import { ConfigError } from "../common/config_error.ts";
 import { createTaskConverters, loadTaskConverterPlugins } from "../connect/converters/factory.ts";
 import { Struct } from "../connect/struct.ts";
-import {
-  condition,
-  EncodedQuery,
-  instanceSettingsFromProps,
-  TableClient,
-  type TableRow,
-} from "../instance/mod.ts";
+import { EncodedQuery, instanceSettingsFromProps, TableClient, type TableRow } from "../instance/mod.ts";
 import { createKafka, kafkaOptionsFromProperties, readTopicToEnd, stripPrefix } from "../kafka/mod.ts";
 import type { KafkaClient } from "../kafka/mod.ts";
 import { logger } from "../observability/log.ts";
 import { sourceSettingsFromProps, type TableSettings } from "../source/settings.ts";
+import { SysIdScan } from "../source/sys_id_scan.ts";
 
 const log = logger("verify");
 
@@ -151,19 +146,22 @@ async function compareTable(connector: string, t: TableSettings, client: TableCl
   const missing: string[] = [], stale: string[] = [];
   let instanceRows = 0;
   const seen = new Set<string>();
-  let after: string | null = null;
+  // Pages that access control cut short do not end the read (sys_id_scan.ts).
+  const scan = new SysIdScan(t.sysIdField, null, null);
   const base = EncodedQuery.parse(t.query);
   const fields = t.fields.length > 0
     ? [...new Set([...t.fields, t.sysIdField, t.timestampField])]
     : undefined;
-  for (;;) {
-    const terms = after === null ? [] : [condition(t.sysIdField, ">", after)];
+  for (let ended = false; !ended;) {
+    const next = scan.next(t.batchSize);
     const page = await client.list(t.table, {
-      query: base.and(...terms).orderBy(t.sysIdField).toString(),
+      query: base.and(...next.terms).orderBy(t.sysIdField).toString(),
       limit: t.batchSize,
       fields,
       queryNoDomain: !t.queryDomain,
+      count: next.count,
     });
+    let last: string | null = null;
     for (const row of page.rows) {
       const id = String(row[t.sysIdField]);
       instanceRows++;
@@ -171,9 +169,9 @@ async function compareTable(connector: string, t: TableSettings, client: TableCl
       const got = latest.get(id);
       if (got === undefined || got === null) missing.push(id);
       else if (differs(row, got)) stale.push(id);
-      after = id;
+      last = id;
     }
-    if (page.rows.length < t.batchSize) break;
+    ended = scan.take({ rows: page.rows.length, last, total: page.total }, t.batchSize);
   }
   const extra = [...latest].filter(([id, v]) => v !== null && !seen.has(id)).map(([id]) => id);
   const topicRows = [...latest.values()].filter((v) => v !== null).length;

@@ -42,12 +42,17 @@ export class PageReader {
     this.#fields = projectionOf(o.table.fields, o.table.modCountField);
   }
 
+  /** The rows the next page asks for (the table's backoff may have lowered the batch size). */
+  limit(): number {
+    return this.#o.backoff.limit;
+  }
+
   /**
    * Requests a sweep's page (`sweep.next`) once the page budget has room for it. `signal`: the task's, or one
    * that also ends a read ahead no longer wanted.
    */
   async read(request: PageRequest, signal: AbortSignal = this.#o.signal) {
-    const limit = this.#o.backoff.limit;
+    const limit = this.limit();
     const budget = this.#o.pageBudget;
     const ticket = budget
       ? await budget.acquire(

@@ -25,7 +25,8 @@ export interface PageAhead {
   cancel(): void;
 }
 
-function sameRequest(a: PageRequest, b: PageRequest): boolean {
+/** Two page requests that ask for the same page. */
+export function sameRequest(a: PageRequest, b: PageRequest): boolean {
   return a.query === b.query && a.count === b.count;
 }
 

@@ -2,8 +2,8 @@
  * One table's background reconcile passes. A pass walks the table in sys id order, a window at a time
  * (state_window.ts); for each it reads the window's state entries (the state topic's partitions of its ranges, in
  * the background: no instance request), then the window's rows in keyset pages
- * (`<query>^sys_id>=lo^sys_id<hi[^sys_id>last]^ORDERBYsys_id`,
- * the table's fields), builds each row's record as the stream would and merges (merge.ts). Each repair goes to
+ * (`<query>^sys_id>=lo^sys_id<hi[^sys_id>last]^ORDERBYsys_id`, the table's fields; sys_id_scan.ts tells where
+ * the window ends where access control hides rows), builds each row's record as the stream would and merges (merge.ts). Each repair goes to
  * the task's queue as a record of the table (key, value, headers as the stream's, plus `tablesync.repair=<kind>`)
  * carrying the table's current offset, so it never moves the cursor; a deletion is a tombstone (after a delete
  * envelope with `svc.source.emit.envelope=true`). Before its first pass the table reads its pass record
@@ -20,7 +20,7 @@ import { Schema as Schemas } from "../../connect/schema.ts";
 import type { SourceTaskContext } from "../../connect/task_api.ts";
 import type { ReconcileProgress } from "../../connect/table_progress.ts";
 import { steadyNow } from "../../common/steady_clock.ts";
-import { condition, EncodedQuery, type TableRow } from "../../instance/mod.ts";
+import { EncodedQuery, type TableRow } from "../../instance/mod.ts";
 import type { Envelope } from "../envelope.ts";
 import type { PageReader } from "../page_reader.ts";
 import type { RecordBuilder } from "../record_builder.ts";
@@ -37,6 +37,8 @@ import { dueInMs, passRecordKey } from "./pass_record.ts";
 import { rangeOf, STATE_PARTITIONS, type StateEntry } from "./state_entry.ts";
 import { readStateWindow, type StateWindow } from "./state_window.ts";
 import { PageFit } from "./page_fit.ts";
+import { SysIdScan } from "../sys_id_scan.ts";
+import { rawValueOf } from "../display_value.ts";
 
 export const HEADER_REPAIR = "tablesync.repair";
 /** How long a failed pass waits before it starts again. */
@@ -71,7 +73,8 @@ interface Running {
   state: Map<string, StateEntry> | null;
   loading: boolean;
   failure: Error | null;
-  after: string | null;
+  /** The window's rows read so far (sys_id_scan.ts); null until the window's state is read. */
+  scan: SysIdScan | null;
   compared: number;
   readonly repairs: Record<string, number>;
 }
@@ -107,7 +110,7 @@ export class ReconcilePass {
       last_pass: this.#last,
       running: p === null ? null : {
         // The range of the last row compared: the ranges before it are done (pages go in sys id order).
-        ranges_done: rangeOf(p.after ?? p.lo ?? ""),
+        ranges_done: rangeOf(p.scan?.after ?? p.lo ?? ""),
         ranges: STATE_PARTITIONS,
         rows_compared: p.compared,
       },
@@ -202,7 +205,7 @@ export class ReconcilePass {
       state: null,
       loading: false,
       failure: null,
-      after: null,
+      scan: null,
       compared: 0,
       repairs: Object.fromEntries(REPAIR_KINDS.map((k) => [k, 0])),
     };
@@ -216,6 +219,7 @@ export class ReconcilePass {
         (window) => {
           p.state = window.entries;
           p.hi = window.hi;
+          p.scan = new SysIdScan(this.#o.table.sysIdField, p.lo, p.hi);
         },
         (error) => p.failure = error instanceof Error ? error : new Error(String(error)),
       )
@@ -259,30 +263,31 @@ export class ReconcilePass {
 
   async #page(p: Running): Promise<void> {
     const t = this.#o.table;
-    const terms: string[] = [];
-    if (p.lo !== null) terms.push(condition(t.sysIdField, ">=", p.lo));
-    if (p.hi !== null) terms.push(condition(t.sysIdField, "<", p.hi));
-    if (p.after !== null) terms.push(condition(t.sysIdField, ">", p.after));
-    const query = EncodedQuery.parse(t.query).and(...terms).orderBy(t.sysIdField).toString();
-    const { page, limit, extractedAt, done } = await this.#o.pages.read({ query, count: false });
-    let read = 0;
+    const scan = p.scan!;
+    const next = scan.next(this.#o.pages.limit());
+    const query = EncodedQuery.parse(t.query).and(...next.terms).orderBy(t.sysIdField).toString();
+    const { page, limit, extractedAt, done } = await this.#o.pages.read({ query, count: next.count });
+    let rows = 0;
+    let last: string | null = null;
     const out: SourceRecord[] = [];
     try {
       for (const slice of page.slices) {
-        read += slice.length;
-        out.push(...this.#compare(slice.map(this.#o.shaped), extractedAt, p));
+        rows += slice.length;
+        const shaped = slice.map(this.#o.shaped);
+        last = lastSysId(shaped, t.sysIdField) ?? last;
+        out.push(...this.#compare(shaped, extractedAt, p));
       }
     } finally {
       done();
     }
-    if (read >= limit) {
+    if (!scan.take({ rows, last, total: page.total }, limit)) {
       await this.#queue(out);
       return;
     }
-    // The window's last page: the entries no row matched are rows gone.
+    // The window read to its end: the entries no row matched are rows gone.
     out.push(...deletedIn(p.state!).map((r) => this.#tombstones(r, p)).flat());
     await this.#queue(out);
-    p.after = null;
+    p.scan = null;
     p.state = null;
     if (p.hi === null) {
       this.#ended(p);
@@ -308,7 +313,6 @@ export class ReconcilePass {
         continue;
       }
       const c = rc.cursor;
-      p.after = c.sysId;
       let record: SourceRecord;
       try {
         record = this.#o.records.build(row, c.sysId, c.epochMs, offset, stamp);
@@ -395,4 +399,13 @@ export class ReconcilePass {
       );
     } else this.#o.context.logger.debug({ ...this.#labels, rows: p.compared }, `${line}: equal`);
   }
+}
+
+/** The sys id of a page's last row that has one (a bad row's too: the scan goes on after it). */
+function lastSysId(rows: readonly TableRow[], field: string): string | null {
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const id = rawValueOf(rows[i][field]);
+    if (typeof id === "string" && id !== "") return id;
+  }
+  return null;
 }

@@ -24,11 +24,12 @@ import { EncodedQuery, queryFields, type TableClient, type TableRow } from "../.
 import { retryBackoffMs, sleepEndingOnAbort } from "../../common/delay.ts";
 import type { PageReader } from "../page_reader.ts";
 import { type IdRange, splitIdSpace } from "../parallel_backfill.ts";
-import { compareCursors, type Cursor } from "../cursor.ts";
-import { formatGlideDateTime } from "../glide_timestamp.ts";
-import type { InstanceTimeSource } from "../instance_time.ts";
+import type { Cursor } from "../cursor.ts";
+import { earliestRow } from "../earliest_row.ts";
+import { type HighWaterMark, highWaterMark, type InstanceTimeSource } from "../instance_time.ts";
 import { KeysetQuery } from "../keyset_query.ts";
-import type { PageEnd, PageStart } from "../page_window.ts";
+import { type PageRead, sameRequest } from "../read_ahead.ts";
+import { type PageRequest, Sweep } from "../sweep.ts";
 import { readableDictionary } from "../query_field_check.ts";
 import type { RecordBuilder } from "../record_builder.ts";
 import type { RecordQueue } from "../record_queue.ts";
@@ -47,7 +48,7 @@ const MAX_RETRY_WAIT_MS = 30_000;
 export interface TableSnapshotOptions {
   readonly table: TableSettings;
   readonly context: SourceTaskContext;
-  readonly client: Pick<TableClient, "dictionary">;
+  readonly client: TableClient;
   /** The instance's clock as its answers show it: the snapshot's high-water mark. */
   readonly clock: Pick<InstanceTimeSource, "estimate">;
   readonly pages: PageReader;
@@ -67,7 +68,7 @@ interface Running {
   /** The table's query ANDed with the one asked for. */
   readonly base: string;
   /** The high-water mark (instance time, to the second): rows changed after it are the stream's to send. */
-  readonly mark: string;
+  readonly mark: HighWaterMark;
   /** Ends every range when one fails or the task stops. */
   readonly abort: AbortController;
 }
@@ -105,9 +106,7 @@ export class TableSnapshot {
     const onStop = () => abort.abort();
     this.#o.signal.addEventListener("abort", onStop, { once: true });
     const base = EncodedQuery.parse(t.query).and(request.query).toString();
-    const mark = formatGlideDateTime(
-      Math.floor((this.#o.clock.estimate() ?? Date.now()) / 1000) * 1000 - 1000,
-    );
+    const mark = highWaterMark(this.#o.clock.estimate() ?? Date.now(), 1);
     const running = this.#running = { progress, base, mark, abort };
     this.#latest = progress;
     this.#o.streamed.open();
@@ -182,59 +181,69 @@ export class TableSnapshot {
   }
 
   /**
-   * Reads one sys id range to the snapshot's mark, a keyset page at a time in cursor order; the next page is
-   * asked for as soon as this one's last row is known (its rows parsed), so its request's latency passes while
+   * Reads one sys id range to the snapshot's mark, a keyset page at a time in cursor order, as a sweep (sweep.ts):
+   * where access control hides rows a short page does not end the range, the page's count does. The next page is
+   * asked for as soon as a full page's last row is known (its rows parsed), so its request's latency passes while
    * this one's records are built and taken.
    */
   async #readRange(s: Running, range: IdRange): Promise<void> {
     const t = this.#o.table;
     const query = new KeysetQuery(s.base, t.timestampField, t.sysIdField, range);
-    const end: PageEnd = { kind: "through", timestamp: s.mark };
-    const pageFrom = (start: PageStart) => this.#readPage(query.page(start, end), s.abort.signal);
-    let after: Cursor | null = null;
-    let next = pageFrom({ kind: "from", timestamp: t.startTimestamp });
+    const sweep = new Sweep(t.startTimestamp, s.mark, [], true);
+    /** The next page, asked for ahead, and what it asked. */
+    let ahead: { request: PageRequest; read: Promise<Awaited<PageRead> | null> } | null = null;
     for (;;) {
-      const read = await next;
+      const request = sweep.next(query);
+      let read: Awaited<PageRead> | null;
+      if (ahead !== null && sameRequest(ahead.request, request)) read = await ahead.read;
+      else {
+        // A page asked for ahead that the sweep does not want (a count came with it): its budget share back.
+        ahead?.read.then((r) => r?.done(), () => {});
+        read = await this.#readPage(request, s.abort.signal);
+      }
+      ahead = null;
       if (read === null) return;
       if (s.abort.signal.aborted) return read.done();
-      const { page, limit, extractedAt, done } = read;
+      const { page, extractedAt, done }: Awaited<PageRead> = read;
+      const limit: number = read.limit;
       let taken: Promise<void>;
       let more: boolean;
-      /** The next page, once asked for. */
-      let asked: typeof next | null = null;
       try {
-        const slices = [...page.slices].map((slice) => slice.map(this.#o.shaped));
-        more = slices.reduce((n, slice) => n + slice.length, 0) >= limit;
-        if (more) {
-          // The next page is asked for before this one's records are built: its latency passes meanwhile.
-          const last = this.#lastCursor(slices);
-          if (last === null || (after !== null && compareCursors(last, after) <= 0)) {
-            throw new Error(`a full page of ${t.table} gave no usable cursor to read on from`);
-          }
-          after = last;
-          next = asked = pageFrom({ kind: "after", timestamp: after.timestamp, sysId: after.sysId });
-        }
+        const slices: TableRow[][] = [...page.slices].map((slice) => slice.map(this.#o.shaped));
+        const rows = slices.reduce((n, slice) => n + slice.length, 0);
+        const last = this.#lastCursor(slices);
+        // The next page is asked for before this one's records are built: its latency passes meanwhile.
+        const next: PageRequest | null = rows >= limit && last !== null
+          ? sweep.nextAfterFull(query, last, limit, page.total)
+          : null;
+        if (next !== null) ahead = { request: next, read: this.#readPage(next, s.abort.signal) };
         const records = slices.flatMap((slice) => this.#send(slice, extractedAt, s));
         taken = records.length > 0 ? this.#o.queue.put(records) : Promise.resolve();
+        more = sweep.advance({ rows, limit, last, total: page.total });
+        if (more && sweep.wantsEarliest) {
+          const { client, context } = this.#o;
+          sweep.earliest(await earliestRow(client, t, query, sweep, context.logger, s.abort.signal));
+        }
       } catch (error) {
         done();
         // A next page asked for already gives its share of the page budget back once it arrives.
-        asked?.then((r) => r?.done(), () => {});
+        ahead?.read.then((r) => r?.done(), () => {});
         throw error;
       }
       await taken;
       done();
       if (!more) break;
     }
+    ahead?.read.then((r) => r?.done(), () => {});
     s.progress.ranges_done++;
   }
 
   /** A page, asked for again after a backoff when it fails; null once `signal` aborted. */
-  async #readPage(query: string, signal: AbortSignal) {
+  async #readPage(request: PageRequest, signal: AbortSignal): Promise<Awaited<PageRead> | null> {
     for (let failures = 0;;) {
       if (signal.aborted) return null;
       try {
-        return await this.#o.pages.read({ query, count: false }, signal);
+        return await this.#o.pages.read(request, signal);
       } catch (error) {
         if (signal.aborted) return null;
         if (++failures >= MAX_PAGE_FAILURES) {
