@@ -133,8 +133,8 @@ export interface SourceTask {
   whenAcknowledged?(record: SourceRecord): (() => void) | null;
   /**
    * Like `whenAcknowledged`, for what must wait until the record is in its topic for good: the callback returned
-   * is called with the ack at least once, and exactly-once when the record's transaction committed (never for a
-   * transaction that failed), where `whenAcknowledged`'s is called as the record joins it. Optional.
+   * is called with the ack in at-least-once mode; exactly-once, once the record's transaction committed (never
+   * for a transaction that failed), where `whenAcknowledged`'s is called as the record joins it. Optional.
    */
   whenCommitted?(record: SourceRecord): (() => void) | null;
   /**

@@ -13,13 +13,15 @@
  *   passed exactly `limit` rows before access control), and continues after its last row, full or short;
  * - a page asks for the count while the estimate is at most two pages, and after an empty page;
  * - a page with its count at most its limit ends the range; above it, the scan continues after the last row, or,
- *   when the page was empty (a run of at least a page of hidden rows), probes the first half of what is left
- *   (`sys_id<mid`), halving again while a probe is empty and its count above the limit, and once a probe's count
- *   proves it read, continues from its end.
+ *   when the page was empty (a run of at least a page of hidden rows), probes the part of what is left where
+ *   three quarters of a page would end were its counted rows spread evenly (`sys_id<cut`; sys ids are random
+ *   GUIDs), cutting a probe again the same way while it is empty with its count above the limit, and once a
+ *   probe's count proves it read, continues from its end.
  *
  * Without hidden rows and without changes meanwhile a range costs its raw page floor: the count's own pages are
  * pages the scan reads anyway. An instance (or a proxy) that sends no count leaves a short page as the only end
- * it can tell, as before.
+ * it can tell (`endProven` false: a reconcile pass then tombstones nothing); one that sends counts for some
+ * pages and not others fails the read.
  */
 import { condition } from "../instance/mod.ts";
 
@@ -35,6 +37,8 @@ export interface ScannedPage {
 export class UnsplittableRangeError extends Error {}
 
 const ID_DIGITS = 32;
+/** The share of a page a probe of hidden rows aims at: a little under a page, so its count proves it read. */
+const PROBE_TARGET = 0.75;
 const ID_END = 1n << 128n;
 
 export class SysIdScan {
@@ -45,6 +49,12 @@ export class SysIdScan {
   /** Rows before access control still ahead (an estimate: rows changed meanwhile move it); null: unknown. */
   #estimate: number | null = null;
   #askCount = true;
+  /** The last `next` asked for the count. */
+  #asked = false;
+  /** A page sent its count: the instance sends them. */
+  #countSeen = false;
+  /** The instance sent no count when asked: the end is a short page's word alone. */
+  #unproven = false;
 
   /**
    * @param field the sys id field
@@ -58,6 +68,14 @@ export class SysIdScan {
     return this.#after;
   }
 
+  /**
+   * False when the instance sent no count: the range ended at a short page, which rows hidden by access control
+   * could have cut short (what follows it is unknown, not proven absent).
+   */
+  get endProven(): boolean {
+    return !this.#unproven;
+  }
+
   /** The next page's query terms and whether it asks for the count. */
   next(limit: number): { terms: string[]; count: boolean } {
     const terms: string[] = [];
@@ -65,16 +83,27 @@ export class SysIdScan {
     const end = this.#probeHi ?? this.hi;
     if (end !== null) terms.push(condition(this.field, "<", end));
     if (this.#after !== null) terms.push(condition(this.field, ">", this.#after));
-    const count = this.#askCount || this.#probeHi !== null ||
-      (this.#estimate !== null && this.#estimate <= 2 * limit);
-    return { terms, count };
+    this.#asked = !this.#unproven && (this.#askCount || this.#probeHi !== null ||
+      (this.#estimate !== null && this.#estimate <= 2 * limit));
+    return { terms, count: this.#asked };
   }
 
   /** Takes the page the last `next` asked for; true once the range is read to its end. */
   take(page: ScannedPage, limit: number): boolean {
     if (page.last !== null) this.#after = page.last;
     this.#askCount = false;
-    if (page.total === null) return this.#withoutCount(page, limit);
+    if (this.#unproven) return page.rows < limit;
+    if (page.total === null) {
+      if (this.#asked) return this.#countMissing(page, limit);
+      if (page.rows === 0) {
+        // An empty page the estimate does not prove the end: asked again, with the count.
+        this.#askCount = true;
+        return false;
+      }
+      this.#estimate = Math.max(0, (this.#estimate ?? 0) - limit);
+      return false;
+    }
+    this.#countSeen = true;
     if (page.total <= limit) {
       if (this.#probeHi === null) return true;
       // The probe is read: on from its end.
@@ -84,32 +113,34 @@ export class SysIdScan {
       return false;
     }
     if (this.#probeHi === null) this.#estimate = page.total - limit;
-    if (page.rows === 0) this.#probeHi = this.#half(this.#probeHi ?? this.hi);
+    if (page.rows === 0) this.#probeHi = this.#cut(this.#probeHi ?? this.hi, page.total, limit);
     return false;
   }
 
-  #withoutCount(page: ScannedPage, limit: number): boolean {
-    if (this.#probeHi !== null || this.#estimate === null) {
-      // The count was asked for and not sent: a short page is the only end there is to tell.
-      return page.rows < limit;
+  #countMissing(page: ScannedPage, limit: number): boolean {
+    if (this.#countSeen) {
+      throw new Error(
+        "the instance sent X-Total-Count for earlier pages of this read and not for a later one: a page that " +
+          "access control cut short cannot be told from the end (a proxy stripping the header?)",
+      );
     }
-    if (page.rows === 0) {
-      this.#askCount = true;
-      return false;
-    }
-    this.#estimate = Math.max(0, this.#estimate - limit);
-    return false;
+    // Never sent: a short page is the only end there is to tell.
+    this.#unproven = true;
+    return page.rows < limit;
   }
 
-  /** The middle of what is left before `end` (exclusive): a probe's end. */
-  #half(end: string | null): string {
+  /**
+   * A probe's end in what is left before `end` (exclusive), which holds `total` rows before access control:
+   * where three quarters of a page would end were they spread evenly (sys ids are random GUIDs).
+   */
+  #cut(end: string | null, total: number, limit: number): string {
     const low = this.#after !== null ? idValue(this.#after) : this.lo !== null ? idValue(this.lo) - 1n : -1n;
     const high = end === null ? ID_END : idValue(end);
-    const mid = (low + high) / 2n;
-    if (mid <= low) {
-      throw new UnsplittableRangeError(`no sys id lies between ${hex(low)} and ${end}`);
-    }
-    return hex(mid);
+    // A probe must hold a sys id and end before `end`, or the scan would not move.
+    if (high - low <= 2n) throw new UnsplittableRangeError(`no sys id lies between ${hex(low)} and ${end}`);
+    const millionths = BigInt(Math.max(1, Math.floor((PROBE_TARGET * limit * 1e6) / total)));
+    const cut = low + ((high - low) * millionths) / 1_000_000n;
+    return hex(cut < low + 2n ? low + 2n : cut >= high ? high - 1n : cut);
   }
 }
 

@@ -10,6 +10,7 @@ import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { startDaemonProcess } from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { exactlyOnceWorker } from "../support/exactly_once_worker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import {
   describeVerdict,
@@ -52,13 +53,7 @@ async function killAndRestart(
   const offsetsTopic = uniqueName("eos.offsets");
   await kafka.createTopic(topic, 4);
   const config = {
-    worker: {
-      "bootstrap.servers": kafka.bootstrapServers,
-      "offset.storage.topic": offsetsTopic,
-      "offset.storage.partitions": 3,
-      "offset.storage.replication.factor": 1,
-      "exactly.once.source.support": "enabled",
-    },
+    worker: exactlyOnceWorker(kafka.bootstrapServers, offsetsTopic, 3),
     connectors: [{
       name: "eos",
       config: sourceConnectorConfig(sim.url, PASSWORD, { incident: topic }, {

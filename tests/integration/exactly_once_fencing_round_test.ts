@@ -20,6 +20,7 @@ import {
 } from "../support/daemon_process.ts";
 import { waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { exactlyOnceWorker } from "../support/exactly_once_worker.ts";
 import { consumeToEndWithKcat } from "../support/kafka_helpers.ts";
 import {
   describeVerdict,
@@ -53,13 +54,7 @@ async function scenario(sim: Simulator, kafka: KafkaBroker) {
     "svc.source.overlap.seconds": 2,
     "svc.source.startup.probe": false,
   });
-  const worker = {
-    "bootstrap.servers": kafka.bootstrapServers,
-    "offset.storage.topic": `${p}.offsets`,
-    "offset.storage.replication.factor": 1,
-    "offset.storage.partitions": 3,
-    "exactly.once.source.support": "enabled",
-  };
+  const worker = exactlyOnceWorker(kafka.bootstrapServers, `${p}.offsets`, 3);
   const verdict = (table: string) =>
     exactlyOnceVerdict(kafka.bootstrapServers, topics[table], sim.table(table), new Set());
   return {

@@ -14,6 +14,8 @@ import { type DaemonConfig, type DaemonProcess, startDaemonProcess } from "../su
 import { waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { runVerify } from "../support/verify_command.ts";
+import { nextPass, repairCount } from "../support/reconcile_passes.ts";
+import { exactlyOnceWorker } from "../support/exactly_once_worker.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Eos-Mend-8";
@@ -21,32 +23,7 @@ const FIELDS = "sys_id,sys_updated_on,sys_mod_count,short_description,state";
 /** How long a transaction stays open: far longer than a pass of 100 rows and a kill. */
 const TRANSACTION_MS = 60_000;
 
-interface LastPass {
-  ended_at: string;
-  rows_compared: number;
-  repairs: Record<string, number>;
-}
-
-const lastPass = async (daemon: DaemonProcess): Promise<LastPass | null> =>
-  (await daemon.request("GET", "/connectors/eos/tables")).body[0]?.reconcile?.last_pass ?? null;
-
-/** Starts a pass of the table over REST and returns it once it ended. */
-async function pass(daemon: DaemonProcess, what: string): Promise<LastPass> {
-  const before = (await lastPass(daemon))?.ended_at ?? "";
-  await waitFor(
-    async () => (await daemon.request("POST", "/connectors/eos/tables/incident/reconcile")).status === 202,
-    90_000,
-    `${what}: accepted`,
-  );
-  return await waitFor(
-    async () => {
-      const last = await lastPass(daemon);
-      return last !== null && last.ended_at > before ? last : null;
-    },
-    90_000,
-    what,
-  );
-}
+const pass = (daemon: DaemonProcess, what: string) => nextPass(daemon, "eos", "incident", what);
 
 Deno.test("reconcile under exactly-once: repairs of a transaction that never committed leave no state entry, so the next pass repairs them again", async () => {
   const sim = await startSimulator({ port: 0, seed: { incident: 100 }, users: [`admin:${PASSWORD}`] });
@@ -54,13 +31,7 @@ Deno.test("reconcile under exactly-once: repairs of a transaction that never com
   const topic = uniqueName("eos-mend.incident");
   await kafka.createTopic(topic, 3);
   const config: DaemonConfig = {
-    worker: {
-      "bootstrap.servers": kafka.bootstrapServers,
-      "offset.storage.topic": uniqueName("eos-mend.offsets"),
-      "offset.storage.partitions": 1,
-      "offset.storage.replication.factor": 1,
-      "exactly.once.source.support": "enabled",
-    },
+    worker: exactlyOnceWorker(kafka.bootstrapServers, uniqueName("eos-mend.offsets")),
     connectors: [{
       name: "eos",
       config: sourceConnectorConfig(sim.url, PASSWORD, { incident: topic }, {
@@ -80,7 +51,7 @@ Deno.test("reconcile under exactly-once: repairs of a transaction that never com
     // The first transaction commits a minute after the backfill's first send.
     await waitFor(async () => (await verify()).code === 0, 150_000, "the table committed to its topic");
     const seeded = await pass(daemon, "the first pass (seeds the state)");
-    assertEquals(Object.values(seeded.repairs).reduce((a, b) => a + b, 0), 0, JSON.stringify(seeded));
+    assertEquals(repairCount(seeded), 0, JSON.stringify(seeded));
 
     const ids = sim.table("incident").sysIds();
     sim.drift.silentUpdate("incident", ids[5], { short_description: "changed by a fix script" });
@@ -112,7 +83,7 @@ Deno.test("reconcile under exactly-once: repairs of a transaction that never com
     );
     assert(/missing 0, stale 0, extra 0: equal/.test(equal.out), equal.out);
     const clean = await pass(daemon, "a pass over the unchanged table");
-    assertEquals(Object.values(clean.repairs).reduce((a, b) => a + b, 0), 0, JSON.stringify(clean));
+    assertEquals(repairCount(clean), 0, JSON.stringify(clean));
   } catch (error) {
     const lines = daemon.output().split("\n").filter((l) =>
       /reconcile|state topic|transaction|WARN|ERROR/i.test(l)

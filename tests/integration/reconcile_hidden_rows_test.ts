@@ -14,16 +14,11 @@ import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { runVerify } from "../support/verify_command.ts";
+import { nextPass, repairCount } from "../support/reconcile_passes.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Hidden-Mend-2";
 const ROWS = 900;
-
-interface LastPass {
-  ended_at: string;
-  rows_compared: number;
-  repairs: Record<string, number>;
-}
 
 Deno.test("rows hidden after the page limit: verify reads past short pages, a pass neither stops early nor tombstones readable rows", async () => {
   const sim = await startSimulator({ port: 0, seed: { incident: ROWS }, users: [`admin:${PASSWORD}`] });
@@ -47,25 +42,7 @@ Deno.test("rows hidden after the page limit: verify reads past short pages, a pa
       }),
     }],
   });
-  const lastPass = async (): Promise<LastPass | null> =>
-    (await daemon.request("GET", "/connectors/hidden/tables")).body[0]?.reconcile?.last_pass ?? null;
-  const pass = async (what: string): Promise<LastPass> => {
-    const before = (await lastPass())?.ended_at ?? "";
-    await waitFor(
-      async () =>
-        (await daemon.request("POST", "/connectors/hidden/tables/incident/reconcile")).status === 202,
-      90_000,
-      `${what}: accepted`,
-    );
-    return await waitFor(
-      async () => {
-        const last = await lastPass();
-        return last !== null && last.ended_at > before ? last : null;
-      },
-      90_000,
-      what,
-    );
-  };
+  const pass = (what: string) => nextPass(daemon, "hidden", "incident", what);
   try {
     await waitFor(
       async () =>
@@ -83,7 +60,7 @@ Deno.test("rows hidden after the page limit: verify reads past short pages, a pa
 
     const first = await pass("the first pass (seeds the state)");
     assertEquals(first.rows_compared, readable.length, JSON.stringify(first));
-    assertEquals(Object.values(first.repairs).reduce((a, b) => a + b, 0), 0, JSON.stringify(first));
+    assertEquals(repairCount(first), 0, JSON.stringify(first));
 
     // A row behind the hidden run, changed without moving sys_updated_on.
     sim.drift.silentUpdate("incident", readable.at(-20)!, { short_description: "changed by a fix script" });

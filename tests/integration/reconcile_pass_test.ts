@@ -14,15 +14,10 @@ import { waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import { runVerify } from "../support/verify_command.ts";
+import { nextPass as passOf, repairCount } from "../support/reconcile_passes.ts";
 
 const verify = (configPath: string) => runVerify(configPath, "mended");
 const FIELDS = "sys_id,sys_updated_on,sys_mod_count,short_description,state";
-
-interface LastPass {
-  ended_at: string;
-  rows_compared: number;
-  repairs: Record<string, number>;
-}
 
 Deno.test("reconcile passes: 0 repairs on unchanged tables; silent updates, a purge, an old-dated insert and a rollback repaired by one pass each (verify 1 before, 0 after)", async () => {
   const sim = await startSimulator({
@@ -59,37 +54,8 @@ Deno.test("reconcile passes: 0 repairs on unchanged tables; silent updates, a pu
       }),
     }],
   });
-  const lastPass = async (alias: string): Promise<LastPass | null> => {
-    const { body } = await daemon.request("GET", "/connectors/mended/tables");
-    return body.find((t: { alias: string }) => t.alias === alias)?.reconcile?.last_pass ?? null;
-  };
-  /** The first pass of `alias` that ends after now; `ask`: started over REST. */
-  const nextPass = async (what: string, alias = "incident", ask = true): Promise<LastPass> => {
-    const before = (await lastPass(alias))?.ended_at ?? "";
-    if (ask) {
-      await waitFor(
-        async () => {
-          const { status, body } = await daemon.request(
-            "POST",
-            `/connectors/mended/tables/${alias}/reconcile`,
-          );
-          assert(status === 202 || status === 409, JSON.stringify(body));
-          return status === 202;
-        },
-        90_000,
-        `a pass of ${alias} accepted`,
-      );
-    }
-    return await waitFor(
-      async () => {
-        const last = await lastPass(alias);
-        return last !== null && last.ended_at > before ? last : null;
-      },
-      90_000,
-      what,
-    );
-  };
-  const repaired = (p: LastPass) => Object.values(p.repairs).reduce((a, b) => a + b, 0);
+  const nextPass = (what: string, alias = "incident", ask = true) =>
+    passOf(daemon, "mended", alias, what, ask);
   try {
     const table = sim.table("incident");
     await waitFor(
@@ -98,10 +64,10 @@ Deno.test("reconcile passes: 0 repairs on unchanged tables; silent updates, a pu
       "the tables verified equal",
     );
     const unchanged = await nextPass("a pass of the unchanged table");
-    assertEquals([unchanged.rows_compared, repaired(unchanged)], [120, 0], JSON.stringify(unchanged));
+    assertEquals([unchanged.rows_compared, repairCount(unchanged)], [120, 0], JSON.stringify(unchanged));
     for (let i = 0; i < 2; i++) {
       const idle = await nextPass("a timed pass of the unchanged problem table", "problem", false);
-      assertEquals([idle.rows_compared, repaired(idle)], [30, 0], JSON.stringify(idle));
+      assertEquals([idle.rows_compared, repairCount(idle)], [30, 0], JSON.stringify(idle));
     }
     assertEquals(
       (await daemon.request("POST", "/connectors/unmended/tables/incident/reconcile")).status,
@@ -141,7 +107,7 @@ Deno.test("reconcile passes: 0 repairs on unchanged tables; silent updates, a pu
     );
     assert(/reconcile pass of incident \(alias incident\): \d+ rows compared, [1-9]/.test(daemon.output()));
     const clean = await nextPass("a pass after the repairs");
-    assertEquals(repaired(clean), 0, JSON.stringify(clean));
+    assertEquals(repairCount(clean), 0, JSON.stringify(clean));
   } catch (error) {
     const lines = daemon.output().split("\n").filter((l) => /reconcile|state topic|WARN|ERROR/i.test(l));
     console.log(lines.slice(-30).join("\n"));

@@ -10,6 +10,7 @@ import { startDaemonProcess } from "../support/daemon_process.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
 import { waitFor } from "../support/wait.ts";
 import { sourceConnectorConfig } from "../support/source_connector.ts";
+import { exactlyOnceWorker } from "../support/exactly_once_worker.ts";
 import { startSimulator } from "../../src/sim/mod.ts";
 import type { TableProgress } from "../../src/connect/table_progress.ts";
 
@@ -21,13 +22,7 @@ Deno.test("re-snapshot under exactly-once: every row once more in committed tran
   const topic = uniqueName("snap-eos.incident");
   await kafka.createTopic(topic, 3);
   const daemon = await startDaemonProcess({
-    worker: {
-      "bootstrap.servers": kafka.bootstrapServers,
-      "offset.storage.topic": uniqueName("snap-eos.offsets"),
-      "offset.storage.partitions": 1,
-      "offset.storage.replication.factor": 1,
-      "exactly.once.source.support": "enabled",
-    },
+    worker: exactlyOnceWorker(kafka.bootstrapServers, uniqueName("snap-eos.offsets")),
     connectors: [{
       name: "eos",
       config: sourceConnectorConfig(sim.url, PASSWORD, { incident: topic }, {

@@ -30,6 +30,7 @@ import { type HighWaterMark, highWaterMark, type InstanceTimeSource } from "../i
 import { KeysetQuery } from "../keyset_query.ts";
 import { type PageRead, sameRequest } from "../read_ahead.ts";
 import { type PageRequest, Sweep } from "../sweep.ts";
+import { atOrBefore } from "../page_window.ts";
 import { readableDictionary } from "../query_field_check.ts";
 import type { RecordBuilder } from "../record_builder.ts";
 import type { RecordQueue } from "../record_queue.ts";
@@ -211,12 +212,22 @@ export class TableSnapshot {
       try {
         const slices: TableRow[][] = [...page.slices].map((slice) => slice.map(this.#o.shaped));
         const rows = slices.reduce((n, slice) => n + slice.length, 0);
-        const last = this.#lastCursor(slices);
-        // The next page is asked for before this one's records are built: its latency passes meanwhile.
-        const next: PageRequest | null = rows >= limit && last !== null
-          ? sweep.nextAfterFull(query, last, limit, page.total)
-          : null;
-        if (next !== null) ahead = { request: next, read: this.#readPage(next, s.abort.signal) };
+        // A row changed past the window while the page was read is not where the sweep goes on from.
+        const inWindow = atOrBefore(sweep.end);
+        const last = this.#lastCursor(slices, inWindow);
+        // The next page is asked for before this one's records are built: its latency passes meanwhile (not when
+        // the page's last row lies past the window: the sweep goes on from an earlier one).
+        const lastRead = this.#lastCursor(slices, () => true);
+        const next: PageRequest | null =
+          rows >= limit && last !== null && lastRead !== null && inWindow(lastRead)
+            ? sweep.nextAfterFull(query, last, limit, page.total)
+            : null;
+        if (next !== null) {
+          const read = this.#readPage(next, s.abort.signal);
+          // Awaited later, or given back unused: never an unhandled rejection meanwhile.
+          read.catch(() => {});
+          ahead = { request: next, read };
+        }
         const records = slices.flatMap((slice) => this.#send(slice, extractedAt, s));
         taken = records.length > 0 ? this.#o.queue.put(records) : Promise.resolve();
         more = sweep.advance({ rows, limit, last, total: page.total });
@@ -290,13 +301,13 @@ export class TableSnapshot {
     return records;
   }
 
-  /** The cursor of a page's last row that has one (the range reads on after it). */
-  #lastCursor(slices: readonly TableRow[][]): Cursor | null {
+  /** The cursor of a page's last row that has one inside the sweep's window (the range reads on after it). */
+  #lastCursor(slices: readonly TableRow[][], inWindow: (c: Cursor) => boolean): Cursor | null {
     const t = this.#o.table;
     for (let i = slices.length - 1; i >= 0; i--) {
       for (let j = slices[i].length - 1; j >= 0; j--) {
         const rc = readRowCursor(slices[i][j], t.timestampField, t.sysIdField);
-        if (rc.ok) return rc.cursor;
+        if (rc.ok && inWindow(rc.cursor)) return rc.cursor;
       }
     }
     return null;
