@@ -95,11 +95,11 @@ function feed(lanes: Lanes, value: unknown): void {
   }
   if (value instanceof Map) {
     lanes.code(OBJECT);
-    const keys = [...value.keys()].map(String).sort();
-    const byText = new Map([...value].map(([k, v]) => [String(k), v]));
-    for (const k of keys) {
+    const entries = [...value].map(([k, v]) => [String(k), v] as const);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [k, v] of entries) {
       lanes.text(k);
-      feed(lanes, byText.get(k));
+      feed(lanes, v);
     }
     return lanes.code(END);
   }

@@ -3,10 +3,10 @@
  * (state_window.ts); for each it reads the window's state entries (the state topic's partitions of its ranges, in
  * the background: no instance request), then the window's rows in keyset pages
  * (`<query>^sys_id>=lo^sys_id<hi[^sys_id>last]^ORDERBYsys_id`, the table's fields; sys_id_scan.ts tells where
- * the window ends where access control hides rows), builds each row's record as the stream would and merges (merge.ts). Each repair goes to
- * the task's queue as a record of the table (key, value, headers as the stream's, plus `tablesync.repair=<kind>`)
- * carrying the table's current offset, so it never moves the cursor; a deletion is a tombstone (after a delete
- * envelope with `svc.source.emit.envelope=true`). Before its first pass the table reads its pass record
+ * the window ends where access control hides rows), builds each row's record as the stream would and merges
+ * (merge.ts). Each repair goes to the task's queue as a record of the table (key, value, headers as the stream's,
+ * plus `tablesync.repair=<kind>`) carrying the table's current offset, so it never moves the cursor; a deletion
+ * is a tombstone (after a delete envelope with `svc.source.emit.envelope=true`). Before its first pass the table reads its pass record
  * (pass_record.ts): a pass cut short on the last start (here or on another member) starts again at once.
  *
  * Budget: the table poller asks for a page only while the table waits for its next poll and a page fits before it
@@ -89,6 +89,8 @@ export class ReconcilePass {
   #last: ReconcileProgress["last_pass"] = null;
   /** The table's pass record (pass_record.ts): not read yet, being read, applied. */
   #record: "unread" | "reading" | "applied" = "unread";
+  /** The warning that a window's end was not proven (no count sent) was logged. */
+  #unprovenWarned = false;
 
   constructor(o: ReconcilePassOptions) {
     this.#o = o;
@@ -298,8 +300,6 @@ export class ReconcilePass {
     p.lo = p.hi;
     p.hi = null;
   }
-
-  #unprovenWarned = false;
 
   /** Once per task: a window's end was not proven, so its rows gone are not repaired. */
   #unprovenEnd(): void {

@@ -10,7 +10,6 @@
  */
 import { Struct } from "../../connect/struct.ts";
 import { rowPart, valueDigest } from "./digest.ts";
-import { encodeEntry, rangeOf, stateKey } from "./state_entry.ts";
 import type { StateRecorder } from "./state_recorder.ts";
 
 /** Entries written between two waits for their acknowledgement. */
@@ -41,12 +40,15 @@ export async function seedState(o: SeedOptions): Promise<number> {
     if (typeof key !== "string" || key === "") return;
     records++;
     const row = value === null ? null : rowPart(value);
-    const entry = row === null || row === undefined ? null : encodeEntry({
-      u: fieldText(row, o.timestampField),
-      m: fieldText(row, o.modCountField),
-      d: valueDigest(value),
-    });
-    state.write([{ partition: rangeOf(key), key: stateKey(o.tableId, key), value: entry }]);
+    o.recorder.write(
+      o.tableId,
+      key,
+      row === null || row === undefined ? null : {
+        u: fieldText(row, o.timestampField),
+        m: fieldText(row, o.modCountField),
+        d: valueDigest(value),
+      },
+    );
     if (records % FLUSH_EVERY === 0) return state.flush();
   });
   await state.flush();
