@@ -1,6 +1,6 @@
 /**
  * Reconcile passes of an exactly-once source connector (exactly.once.source.support=enabled,
- * `transaction.boundary=interval`, a transaction open for 60 s): a pass's repairs go out in the task's
+ * `transaction.boundary=interval`, a transaction open for 30 s): a pass's repairs go out in the task's
  * transactions, and their state entries are written only once the transaction committed. The daemon is killed
  * (kill -9) after a pass sent its repairs into an open transaction: the restarted task's producer aborts it, so
  * the topic never holds those repairs. Since no entry was written for them, the next pass finds the same drift
@@ -20,8 +20,11 @@ import { startSimulator } from "../../src/sim/mod.ts";
 
 const PASSWORD = "pw-Eos-Mend-8";
 const FIELDS = "sys_id,sys_updated_on,sys_mod_count,short_description,state";
-/** How long a transaction stays open: far longer than a pass of 100 rows and a kill. */
-const TRANSACTION_MS = 60_000;
+/**
+ * How long a transaction stays open: far longer than a pass of 100 rows and a kill, and well inside the
+ * producer's transaction timeout (60 s), past which the broker aborts the transaction and fences the producer.
+ */
+const TRANSACTION_MS = 30_000;
 
 const pass = (daemon: DaemonProcess, what: string) => nextPass(daemon, "eos", "incident", what);
 
