@@ -163,6 +163,7 @@ export const WORKER_CLIENT_KEYS: readonly string[] = [
   "delivery.timeout.ms",
   "enable.idempotence",
   "transactional.id",
+  "transaction.timeout.ms",
   "max.poll.interval.ms",
   "fetch.max.wait.ms",
   "max.partition.fetch.bytes",

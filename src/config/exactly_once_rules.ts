@@ -7,6 +7,12 @@
 import { addError, type Analysis } from "./analyze.ts";
 import { type ConverterContext, str } from "./rules.ts";
 
+/**
+ * The producer's `transaction.timeout.ms` when neither the connector (`producer.override.`) nor the worker
+ * (`producer.`) sets it: Java's default, and the Kafka client's (kafka/producer.ts, DEFAULT_PRODUCER_OPTIONS).
+ */
+export const DEFAULT_TRANSACTION_TIMEOUT_MS = 60_000;
+
 /** The worker enables exactly-once source tasks. */
 export function exactlyOnceEnabled(worker: Readonly<Record<string, string>>): boolean {
   return worker["exactly.once.source.support"] === "enabled";
@@ -58,6 +64,7 @@ export function applyExactlyOnceRules(a: Analysis, ctx: ConverterContext): void 
     );
   }
   const override = (key: string) => a.raw[`producer.override.${key}`]?.trim();
+  checkIntervalWithinTransactionTimeout(a, worker, override("transaction.timeout.ms"));
   if (override("transactional.id") !== undefined) {
     addError(
       a,
@@ -81,4 +88,42 @@ export function applyExactlyOnceRules(a: Analysis, ctx: ConverterContext): void 
       `producer.override.acks=${acks} cannot hold with exactly-once: transactions need acks=all`,
     );
   }
+}
+
+/**
+ * The broker aborts a transaction left open longer than the producer's transaction.timeout.ms and fences its
+ * producer: with transaction.boundary=interval, a transaction open for the whole interval must commit before
+ * that, or every transaction would fail the task.
+ */
+function checkIntervalWithinTransactionTimeout(
+  a: Analysis,
+  worker: Readonly<Record<string, string>>,
+  override: string | undefined,
+): void {
+  if (str(a, "transaction.boundary") !== "interval") return;
+  const own = str(a, "transaction.boundary.interval.ms");
+  const interval = Number(own ?? worker["offset.flush.interval.ms"] ?? NaN);
+  // The order the task's producer takes them in (task_environment.ts): the connector's override, the worker's
+  // producer. key, the worker's own key.
+  const workerKey = ["producer.transaction.timeout.ms", "transaction.timeout.ms"].find((k) =>
+    worker[k]?.trim()
+  );
+  const set = override ?? (workerKey ? worker[workerKey].trim() : undefined);
+  const timeout = set === undefined || set === "" ? DEFAULT_TRANSACTION_TIMEOUT_MS : Number(set);
+  if (!Number.isFinite(interval) || !Number.isFinite(timeout) || interval < timeout) return;
+  const intervalFrom = own !== null
+    ? `transaction.boundary.interval.ms=${interval}`
+    : `the worker's offset.flush.interval.ms=${interval} (transaction.boundary.interval.ms is unset)`;
+  const timeoutFrom = override !== undefined
+    ? `producer.override.transaction.timeout.ms=${timeout}`
+    : workerKey
+    ? `the worker's ${workerKey}=${timeout}`
+    : `the producer's transaction.timeout.ms (default ${timeout})`;
+  addError(
+    a,
+    own !== null ? "transaction.boundary.interval.ms" : "transaction.boundary",
+    `${intervalFrom} is not below ${timeoutFrom}: the broker aborts a transaction open that long and fences ` +
+      `the task. Lower the interval, or raise producer.override.transaction.timeout.ms (at most the broker's ` +
+      `transaction.max.timeout.ms, default 900000)`,
+  );
 }

@@ -21,7 +21,7 @@ import {
 import { KafkaOutage } from "./outage.ts";
 import { hookedAssigner } from "./rebalance_hook.ts";
 import { KafkajsGroupMembership } from "./group_membership.ts";
-import { DEFAULT_TRANSACTION_TIMEOUT_MS, KafkajsTransactionalProducer } from "./transactional_producer.ts";
+import { KafkajsTransactionalProducer } from "./transactional_producer.ts";
 import { fenceTransactionalIds } from "./producer_fencing.ts";
 import type {
   Admin,
@@ -82,18 +82,10 @@ export function createKafka(
 
     transactionalProducer(
       transactionalId: string,
-      overrides: Partial<ProducerOptions> & { transactionTimeoutMs?: number } = {},
+      overrides: Partial<ProducerOptions> = {},
     ): Promise<TransactionalProducer> {
-      const { transactionTimeoutMs = DEFAULT_TRANSACTION_TIMEOUT_MS, ...rest } = overrides;
-      const settings = { ...DEFAULT_PRODUCER_OPTIONS, ...rest, acks: -1 as const };
-      return KafkajsTransactionalProducer.create(
-        kafka,
-        transactionalId,
-        settings,
-        transactionTimeoutMs,
-        log,
-        outage,
-      );
+      const settings = { ...DEFAULT_PRODUCER_OPTIONS, ...overrides, acks: -1 as const };
+      return KafkajsTransactionalProducer.create(kafka, transactionalId, settings, log, outage);
     },
 
     fenceProducers(transactionalIds: string[]): Promise<void> {

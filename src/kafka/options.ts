@@ -85,6 +85,7 @@ export async function kafkaOptionsFromProperties(props: Record<string, string>):
   setIfPresent(producer, "deliveryTimeoutMs", parseInteger(props, "delivery.timeout.ms", 1));
   setIfPresent(producer, "retryBackoffMs", parseInteger(props, "retry.backoff.ms", 0));
   setIfPresent(producer, "retryBackoffMaxMs", parseInteger(props, "retry.backoff.max.ms", 1));
+  setIfPresent(producer, "transactionTimeoutMs", parseInteger(props, "transaction.timeout.ms", 1));
   const idempotence = parseBoolean(props, "enable.idempotence");
   if (idempotence === true) {
     // kafkajs's idempotent producer needs maxInFlightRequests=1 and a controller in the metadata; our producer

@@ -42,6 +42,7 @@ export const DEFAULT_PRODUCER_OPTIONS: ProducerOptions = {
   deliveryTimeoutMs: 120_000,
   retryBackoffMs: 100,
   retryBackoffMaxMs: 1_000,
+  transactionTimeoutMs: 60_000,
 };
 
 /**

@@ -7,7 +7,7 @@
 import type { Kafka } from "kafkajs";
 import type { Logger } from "../observability/log.ts";
 import { DEFAULT_PRODUCER_OPTIONS } from "./producer.ts";
-import { DEFAULT_TRANSACTION_TIMEOUT_MS, KafkajsTransactionalProducer } from "./transactional_producer.ts";
+import { KafkajsTransactionalProducer } from "./transactional_producer.ts";
 
 /** Fences every id, in parallel (as fenceProducers sends its InitProducerId requests); rejects naming the ids that failed. */
 export async function fenceTransactionalIds(
@@ -17,13 +17,7 @@ export async function fenceTransactionalIds(
 ): Promise<void> {
   const settings = { ...DEFAULT_PRODUCER_OPTIONS, acks: -1 as const };
   const results = await Promise.allSettled(transactionalIds.map(async (id) => {
-    const producer = await KafkajsTransactionalProducer.create(
-      kafka,
-      id,
-      settings,
-      DEFAULT_TRANSACTION_TIMEOUT_MS,
-      log,
-    );
+    const producer = await KafkajsTransactionalProducer.create(kafka, id, settings, log);
     await producer.close();
   }));
   const failed = transactionalIds.flatMap((id, i) => {

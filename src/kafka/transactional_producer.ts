@@ -37,9 +37,6 @@ import type {
   TransactionalProducer,
 } from "./types.ts";
 
-/** Connect's (and the Java producer's) default `transaction.timeout.ms`. */
-export const DEFAULT_TRANSACTION_TIMEOUT_MS = 60_000;
-
 /** First retry backoff of a transactional producer's requests, and the retries added for the shorter start. */
 const TRANSACTION_FIRST_BACKOFF_MS = 20;
 const TRANSACTION_EXTRA_RETRIES = 4;
@@ -90,7 +87,6 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
     kafka: Kafka,
     transactionalId: string,
     settings: ProducerOptions,
-    transactionTimeoutMs: number,
     log: Logger,
     outage?: KafkaOutage,
   ): Promise<KafkajsTransactionalProducer> {
@@ -99,7 +95,7 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
       transactionalId,
       idempotent: true,
       maxInFlightRequests: 1,
-      transactionTimeout: transactionTimeoutMs,
+      transactionTimeout: settings.transactionTimeoutMs,
       // Short first backoff: right after a commit, the coordinator is still writing the markers and answers the
       // next transaction's AddPartitionsToTxn with CONCURRENT_TRANSACTIONS for a few milliseconds; kafkajs's
       // default first backoff (300 ms) then cost each transaction about that much (the Java producer retries

@@ -171,6 +171,12 @@ export interface ProducerOptions {
   retryBackoffMs: number;
   /** `retry.backoff.max.ms`: the longest backoff between retries; default 1000 (Java's default). */
   retryBackoffMaxMs: number;
+  /**
+   * `transaction.timeout.ms`: how long the transaction coordinator lets a transaction stay open before it aborts
+   * it and fences its producer (transactional producers only); default 60000 (Java's default). The broker refuses
+   * values above its `transaction.max.timeout.ms` (default 900000).
+   */
+  transactionTimeoutMs: number;
 }
 
 export interface ConsumerOptions {
@@ -378,12 +384,11 @@ export interface KafkaClient {
   admin(): Promise<Admin>;
   /**
    * A transactional producer for `transactionalId`, initialised (older producers of the id fenced, their open
-   * transaction aborted) before it resolves. `transactionTimeoutMs`: how long the coordinator lets a transaction
-   * stay open before it aborts it (`transaction.timeout.ms`, default 60000).
+   * transaction aborted) before it resolves.
    */
   transactionalProducer(
     transactionalId: string,
-    options?: Partial<ProducerOptions> & { transactionTimeoutMs?: number },
+    options?: Partial<ProducerOptions>,
   ): Promise<TransactionalProducer>;
   /**
    * Fences the transactional ids (Kafka's Admin.fenceProducers): initialises each, so every producer that held

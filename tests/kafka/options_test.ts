@@ -1,8 +1,10 @@
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { startKafkaMock } from "../support/kafka_mock.ts";
 import { logger, setLogSink } from "../../src/observability/log.ts";
+import { DEFAULT_TRANSACTION_TIMEOUT_MS } from "../../src/config/exactly_once_rules.ts";
 import {
   createKafka,
+  DEFAULT_PRODUCER_OPTIONS,
   KafkaConfigError,
   kafkaOptionsFromProperties,
   stripPrefix,
@@ -19,6 +21,7 @@ Deno.test("options: Java client properties map to connection, producer and consu
     "batch.size": "65536",
     "max.request.size": "2097152",
     "retries": "3",
+    "transaction.timeout.ms": "300000",
     "group.id": "connect-x",
     "session.timeout.ms": "10000",
     "auto.offset.reset": "latest",
@@ -38,6 +41,7 @@ Deno.test("options: Java client properties map to connection, producer and consu
     batchSizeBytes: 65_536,
     maxRequestBytes: 2_097_152,
     retries: 3,
+    transactionTimeoutMs: 300_000,
   });
   assertEquals(options.consumer, {
     groupId: "connect-x",
@@ -141,4 +145,8 @@ Deno.test("options: SASL/SCRAM and TLS from JAAS and PEM; the password never rea
   assert(lines.length > 0, "nothing was logged");
   const leaked = lines.filter((l) => l.includes("pa55") || l.includes("with quotes"));
   assertEquals(leaked, []);
+});
+
+Deno.test("options: the config rules judge transaction.boundary.interval.ms against the client's own default transaction timeout", () => {
+  assertEquals(DEFAULT_TRANSACTION_TIMEOUT_MS, DEFAULT_PRODUCER_OPTIONS.transactionTimeoutMs);
 });

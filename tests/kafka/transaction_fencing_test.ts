@@ -145,3 +145,17 @@ Deno.test("fenceProducers (the fencing round's Admin.fenceProducers): every list
     await Promise.all(zombies.map((z) => z.close()));
   }
 });
+
+Deno.test("transaction.timeout.ms reaches the coordinator: above the broker's transaction.max.timeout.ms the producer is refused, within it the producer starts", async () => {
+  await using broker = await startKafkaBroker();
+  const kafka = ourClient(broker.bootstrapServers);
+  // The broker's transaction.max.timeout.ms is 900000 (its default): InitProducerId answers
+  // INVALID_TRANSACTION_TIMEOUT above it, so only a timeout that was sent can be refused.
+  await assertRejects(
+    () => kafka.transactionalProducer(uniqueName("txid"), { transactionTimeoutMs: 900_001 }),
+    Error,
+    "transaction timeout",
+  );
+  const producer = await kafka.transactionalProducer(uniqueName("txid"), { transactionTimeoutMs: 900_000 });
+  await producer.close();
+});
