@@ -94,7 +94,10 @@ export function createKafka(
 
     async consumer(
       subscription: Subscription,
-      overrides: Partial<ConsumerOptions> & { groupId: string },
+      { onCrash: ownCrash, ...overrides }: Partial<ConsumerOptions> & {
+        groupId: string;
+        onCrash?: (error: Error) => void;
+      },
       listener: RebalanceListener = {},
     ): Promise<Consumer> {
       const settings: ConsumerOptions = { ...DEFAULT_CONSUMER_OPTIONS, ...overrides };
@@ -130,10 +133,11 @@ export function createKafka(
         await consumer.disconnect();
         throw e;
       }
-      const onCrash = options.onConsumerCrash ?? (() => {});
+      // A consumer's own crash handler (a read that fails by itself) replaces the client's (the task fails).
+      const onCrash = ownCrash ?? options.onConsumerCrash ?? (() => {});
       // A fetch answered: the cluster is reachable (again).
       consumer.on(consumer.events.FETCH, () => outage.reachable());
-      return new KafkajsConsumerAdapter(consumer, target, listener, onCrash, log);
+      return new KafkajsConsumerAdapter(consumer, target, listener, onCrash, log, ownCrash !== undefined);
     },
 
     async admin(): Promise<Admin> {

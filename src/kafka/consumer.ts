@@ -48,6 +48,8 @@ export class KafkajsConsumerAdapter implements Consumer {
   #onCrash: (error: Error) => void;
   #log: Logger;
   #crashed = false;
+  /** The crash handler reports the error itself (a reader's read fails with it): the crash is a debug line. */
+  #crashReported: boolean;
   #closing = false;
   #closed: Promise<void> | null = null;
 
@@ -57,7 +59,9 @@ export class KafkajsConsumerAdapter implements Consumer {
     listener: RebalanceListener,
     onCrash: (error: Error) => void,
     log: Logger,
+    crashReported = false,
   ) {
+    this.#crashReported = crashReported;
     this.#consumer = consumer;
     this.#hooks = hooks;
     this.#listener = listener;
@@ -161,7 +165,9 @@ export class KafkajsConsumerAdapter implements Consumer {
     this.#crashed = true;
     const held = this.assignment();
     if (held.length > 0) this.#consumer.pause(byTopic(held));
-    this.#log.error({ err: error }, "consumer stopped delivering after an error");
+    if (this.#crashReported) {
+      this.#log.debug({ error: error.message }, "consumer stopped delivering after an error");
+    } else this.#log.error({ err: error }, "consumer stopped delivering after an error");
     this.#onCrash(error);
   }
 }

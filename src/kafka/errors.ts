@@ -75,3 +75,25 @@ export class ProducerFencedError extends Error {
     );
   }
 }
+
+/**
+ * The coordinator aborted this producer's transaction because it stayed open past `transaction.timeout.ms` (Kafka
+ * out of reach, or paused, for that long), bumping the id's epoch: the producer is refused from then on, as if
+ * fenced, but no other owner exists. A task restarts with a new producer (the daemon does so by itself) and
+ * resumes from the last committed transaction.
+ */
+export class TransactionTimedOutError extends Error {
+  override name = "TransactionTimedOutError";
+  constructor(
+    readonly transactionalId: string,
+    readonly openMs: number,
+    readonly transactionTimeoutMs: number,
+    options?: ErrorOptions,
+  ) {
+    super(
+      `the transaction of "${transactionalId}" was open ${Math.round(openMs / 1000)} s, past ` +
+        `transaction.timeout.ms=${transactionTimeoutMs}: the broker aborted it and refuses this producer`,
+      options,
+    );
+  }
+}

@@ -14,6 +14,7 @@ export { DEFAULT_PRODUCER_OPTIONS } from "./producer.ts";
 export { DeliveryTimeoutError } from "./delivery_retry.ts";
 export { type ReadToEndOptions, readTopicToEnd } from "./read_to_end.ts";
 export {
+  isTransactionTimedOut,
   isUnreachable as isKafkaUnreachable,
   unreachableReason as kafkaUnreachableReason,
 } from "./outage.ts";
@@ -23,6 +24,7 @@ export {
   kafkaErrorType,
   ProducerFencedError,
   TopicCreationUnsupportedError,
+  TransactionTimedOutError,
   UnknownTopicError,
 } from "./errors.ts";
 export type * from "./types.ts";

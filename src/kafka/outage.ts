@@ -8,6 +8,7 @@
  * `isUnreachable` tells the faults of reaching the cluster (connection refused, closed or timed out, a request
  * unanswered, a leader or coordinator away while a broker restarts) from answers about the request itself.
  */
+import { TransactionTimedOutError } from "./errors.ts";
 import type { Logger } from "../observability/log.ts";
 
 /** kafkajs errors that mean the cluster (or one of its brokers) could not be reached or did not answer. */
@@ -73,6 +74,14 @@ export function isUnreachable(error: unknown): boolean {
     return (name !== undefined && UNREACHABLE_NAMES.has(name)) || name === "DeliveryTimeoutError" ||
       (type !== undefined && UNAVAILABLE_TYPES.has(type));
   });
+}
+
+/**
+ * Whether `error` (or what it wraps) is a transaction the coordinator aborted on its timeout, Kafka having been out
+ * of reach or paused that long (TransactionTimedOutError): the task restarts, as after an outage.
+ */
+export function isTransactionTimedOut(error: unknown): boolean {
+  return causes(error).some((e) => e instanceof TransactionTimedOutError);
 }
 
 /** A short reason: the socket error code ("ECONNREFUSED"), an unanswered request, or the broker's answer. */

@@ -25,7 +25,7 @@
  */
 import { type Kafka, type Transaction as KafkajsTransaction } from "kafkajs";
 import type { Logger } from "../observability/log.ts";
-import { ProducerFencedError } from "./errors.ts";
+import { ProducerFencedError, TransactionTimedOutError } from "./errors.ts";
 import { KafkajsProducerAdapter, pinningPartitioner } from "./producer.ts";
 import { withinDeliveryTimeout } from "./delivery_retry.ts";
 import type { KafkaOutage } from "./outage.ts";
@@ -65,6 +65,8 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
   readonly #log: Logger;
   readonly #outage: KafkaOutage | undefined;
   #open: KafkajsTransaction | null = null;
+  /** When the open transaction began (epoch ms), or null. */
+  #openedAt: number | null = null;
   /** The first failure; every later call rejects with it. */
   #failure: Error | null = null;
   #closed = false;
@@ -128,8 +130,10 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
     if (this.#failure) throw this.#failure;
     if (this.#closed) throw new Error(`the transactional producer "${this.transactionalId}" is closed`);
     if (this.#open) throw new Error(`a transaction of "${this.transactionalId}" is already open`);
+    const openedAt = Date.now();
     const txn = await this.#guard(() => this.#producer.transaction());
     this.#open = txn;
+    this.#openedAt = openedAt;
     const sender = new KafkajsProducerAdapter(txn, this.#settings, this.#log, this.#outage);
     const end = async (how: "commit" | "abort") => {
       if (this.#open !== txn) throw new Error(`this transaction of "${this.transactionalId}" has ended`);
@@ -137,6 +141,7 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
         await this.#guard(() => txn[how]());
       } finally {
         this.#open = null;
+        this.#openedAt = null;
       }
     };
     return {
@@ -156,6 +161,7 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
     this.#closed = true;
     const open = this.#open;
     this.#open = null;
+    this.#openedAt = null;
     if (open && !this.#failure) await open.abort().catch(() => {});
     await this.#producer.disconnect();
   }
@@ -169,7 +175,17 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
       return result;
     } catch (e) {
       const reason = fencedReason(e);
-      this.#failure ??= reason
+      // Refused as fenced while the transaction had been open past the transaction timeout: the coordinator
+      // aborted it on its timeout (bumping the epoch), which kafkajs's request versions cannot tell from a newer
+      // owner (both answer INVALID_PRODUCER_EPOCH). A task restarts after it; were there a newer owner after all,
+      // the restarted task would fence it in turn, and in a worker group only the member assigned the task
+      // restarts it.
+      const openMs = this.#openedAt === null ? 0 : Date.now() - this.#openedAt;
+      this.#failure ??= reason && openMs >= this.#settings.transactionTimeoutMs
+        ? new TransactionTimedOutError(this.transactionalId, openMs, this.#settings.transactionTimeoutMs, {
+          cause: e,
+        })
+        : reason
         ? new ProducerFencedError(this.transactionalId, reason, { cause: e })
         : e instanceof Error
         ? e

@@ -376,9 +376,13 @@ export interface KafkaClient {
   readonly connection: KafkaConnectionOptions;
   /** A producer (producer.ts). */
   producer(options?: Partial<ProducerOptions>): Promise<Producer>;
+  /**
+   * A group consumer (consumer.ts). `onCrash`: called when it stops delivering after an error, instead of the
+   * client's `onConsumerCrash` (a reader that fails its read by itself rather than its task).
+   */
   consumer(
     subscription: Subscription,
-    options: Partial<ConsumerOptions> & { groupId: string },
+    options: Partial<ConsumerOptions> & { groupId: string; onCrash?: (error: Error) => void },
     listener?: RebalanceListener,
   ): Promise<Consumer>;
   admin(): Promise<Admin>;

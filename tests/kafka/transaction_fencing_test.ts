@@ -11,7 +11,7 @@ import { Kafka, logLevel, type Producer } from "kafkajs";
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { startKafkaBroker, uniqueName } from "../support/kafka_broker.ts";
 import { readTopicWithKcat } from "../support/kafka_helpers.ts";
-import { createKafka, ProducerFencedError } from "../../src/kafka/mod.ts";
+import { createKafka, ProducerFencedError, TransactionTimedOutError } from "../../src/kafka/mod.ts";
 
 const text = (s: string) => new TextEncoder().encode(s);
 
@@ -158,4 +158,29 @@ Deno.test("transaction.timeout.ms reaches the coordinator: above the broker's tr
   );
   const producer = await kafka.transactionalProducer(uniqueName("txid"), { transactionTimeoutMs: 900_000 });
   await producer.close();
+});
+
+Deno.test("a transaction left open past transaction.timeout.ms: the coordinator aborts it and the producer fails with TransactionTimedOutError, not as fenced by another owner", async () => {
+  await using broker = await startKafkaBroker();
+  const topic = uniqueName("txn.timeout");
+  await broker.createTopic(topic, 1);
+  const kafka = ourClient(broker.bootstrapServers);
+  const producer = await kafka.transactionalProducer(uniqueName("txid"), { transactionTimeoutMs: 1_000 });
+  try {
+    const txn = await producer.begin();
+    await txn.send([{ topic, key: text("k"), value: text("first") }]);
+    // The coordinator looks for timed-out transactions every 10 s (the broker's
+    // transaction.abort.timed.out.transaction.cleanup.interval.ms): send on until a send is refused.
+    let refused: unknown = null;
+    for (let i = 0; refused === null && i < 60; i++) {
+      await new Promise((r) => setTimeout(r, 1_000));
+      await txn.send([{ topic, key: text("k"), value: text(`more ${i}`) }]).catch((e) => refused = e);
+    }
+    assert(refused instanceof TransactionTimedOutError, `refused with ${refused}`);
+    assert(/was open \d+ s, past transaction\.timeout\.ms=1000/.test(refused.message), refused.message);
+    await assertRejects(() => producer.begin(), TransactionTimedOutError);
+    assertEquals(await committedValues(broker.bootstrapServers, topic), []);
+  } finally {
+    await producer.close();
+  }
 });

@@ -5,9 +5,9 @@
  *   `offset.storage.replication.factor`, as Connect's KafkaOffsetBackingStore does); a cluster that cannot create
  *   topics through the Admin API gets a clear error asking for the topic to be created.
  * - readToEnd(): captures every partition's end offset, then consumes from the beginning until each partition
- *   delivered its record just before that end. The Kafka layer offers only group consumers, so the read joins a
- *   throwaway group (`tablesync-offsets-reader-<uuid>`) that never commits and is left at once; Connect reads with
- *   a group-less assigned consumer instead. It reads with isolation.level=read_committed, as Connect's offset
+ *   delivered its record just before that end (kafka/read_to_end.ts). The Kafka layer offers only group
+ *   consumers, so the read joins a throwaway group (`tablesync-offsets-reader-<uuid>`) that never commits and is
+ *   left at once; Connect reads with a group-less assigned consumer instead. It reads with isolation.level=read_committed, as Connect's offset
  *   reader does under exactly-once: offsets of aborted or open transactions (a crashed or fenced exactly-once
  *   task's) are never loaded, and the end offsets (ListOffsets, read_committed) are the last stable offsets. A
  *   partition is complete once the consumer's position passed its end, transaction markers included.
@@ -17,10 +17,10 @@ import {
   type Admin,
   type KafkaClient,
   type Producer,
+  readTopicToEnd,
   TopicCreationUnsupportedError,
 } from "../../kafka/mod.ts";
 import { logger } from "../../observability/log.ts";
-import { settlesWithin } from "../../common/delay.ts";
 import type { OffsetLog, OffsetLogRecord, OffsetLogWrite } from "./offset_log.ts";
 
 /** Connect's defaults for `offset.storage.partitions` and `offset.storage.replication.factor`. */
@@ -70,48 +70,15 @@ export class KafkaOffsetLog implements OffsetLog {
   }
 
   async readToEnd(): Promise<OffsetLogRecord[]> {
-    const admin = this.#requireStarted(this.#admin);
-    const ends = new Map<number, number>();
-    for (const { partition, low, high } of await admin.fetchTopicOffsets(this.topic)) {
-      if (high > low) ends.set(partition, high);
-    }
-    if (ends.size === 0) return [];
-
-    const remaining = new Set(ends.keys());
+    this.#requireStarted(this.#admin);
     const records: OffsetLogRecord[] = [];
-    let reachedEnd!: () => void;
-    const allRead = new Promise<void>((resolve) => reachedEnd = resolve);
-    const consumer = await this.#kafka.consumer({ topics: [this.topic] }, {
-      groupId: `tablesync-offsets-reader-${crypto.randomUUID()}`,
-      autoOffsetReset: "earliest",
+    await readTopicToEnd(this.#kafka, this.topic, (key, value, { partition, offset, timestamp }) => {
+      records.push({ partition, offset, timestamp, key, value });
+    }, {
+      groupPrefix: "tablesync-offsets-reader",
+      timeoutMs: this.#options.readTimeoutMs ?? DEFAULT_OFFSET_TOPIC_READ_TIMEOUT_MS,
       sessionTimeoutMs: READER_SESSION_TIMEOUT_MS,
-      readCommitted: true,
     });
-    const passed = (partition: number, next: number) => {
-      const end = ends.get(partition);
-      if (end !== undefined && next >= end && remaining.delete(partition) && remaining.size === 0) {
-        reachedEnd();
-      }
-    };
-    try {
-      await consumer.run((batch) => {
-        const end = ends.get(batch.partition);
-        if (end === undefined) return Promise.resolve();
-        for (const { partition, offset, timestamp, key, value } of batch.records) {
-          if (offset < end) records.push({ partition, offset, timestamp, key, value });
-        }
-        passed(batch.partition, batch.records[batch.records.length - 1].offset + 1);
-        return Promise.resolve();
-      }, { onPosition: ({ partition, offset }) => passed(partition, offset) });
-      const timeoutMs = this.#options.readTimeoutMs ?? DEFAULT_OFFSET_TOPIC_READ_TIMEOUT_MS;
-      if (!(await settlesWithin(allRead, timeoutMs))) {
-        throw new Error(
-          `reading did not reach the end of partition(s) ${[...remaining].join(", ")} within ${timeoutMs} ms`,
-        );
-      }
-    } finally {
-      await consumer.close();
-    }
     return records;
   }
 

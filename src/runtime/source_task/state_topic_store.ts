@@ -1,11 +1,11 @@
 /**
  * A task's state topic (connect/state_topic.ts) over the task's Kafka client: created compacted on first use
  * with the partitions the task asks for (broker-default replication), written through the task's producer in
- * batches (keys and values UTF-8, each entry to the partition it names), and read one partition at a time by a
- * consumer of a group of its own that pauses every other partition and never commits.
+ * batches (keys and values UTF-8, each entry to the partition it names), and read one partition at a time
+ * (kafka/read_to_end.ts: a consumer of a group of its own that pauses every other partition and never commits).
  */
 import type { StateTopic, StateTopicEntry } from "../../connect/state_topic.ts";
-import type { KafkaClient, Producer, TopicPartition } from "../../kafka/mod.ts";
+import { type KafkaClient, type Producer, readTopicToEnd } from "../../kafka/mod.ts";
 import type { Logger } from "../../observability/log.ts";
 
 /** Entries sent in one request at most. */
@@ -100,57 +100,15 @@ class KafkaStateTopic implements StateTopic {
     if (failure) throw new Error(`writing state topic ${this.topic} failed: ${failure.message}`);
   }
 
-  async readPartition(partition: number, visit: (key: string, value: string | null) => void): Promise<void> {
-    const admin = await this.kafka.admin();
-    let end = 0, start = 0;
-    try {
-      const marks = (await admin.fetchTopicOffsets(this.topic)).find((w) => w.partition === partition);
-      end = marks?.high ?? 0;
-      start = marks?.low ?? 0;
-    } finally {
-      await admin.close().catch(() => {});
-    }
-    if (end <= start) return;
-    const { promise: done, resolve } = Promise.withResolvers<void>();
-    const passed = (p: number, next: number) => {
-      if (p === partition && next >= end) resolve();
-    };
-    const others = (assigned: TopicPartition[]) => assigned.filter((tp) => tp.partition !== partition);
-    let consumer: Awaited<ReturnType<KafkaClient["consumer"]>> | null = null;
-    consumer = await this.kafka.consumer({ topics: [this.topic] }, {
-      groupId: `tablesync-state-${crypto.randomUUID()}`,
-      autoOffsetReset: "earliest",
-      maxPartitionFetchBytes: FETCH_BYTES,
-      fetchMaxBytes: FETCH_BYTES,
+  readPartition(partition: number, visit: (key: string, value: string | null) => void): Promise<void> {
+    return readTopicToEnd(this.kafka, this.topic, (key, value) => {
+      if (key !== null) visit(decoder.decode(key), value === null ? null : decoder.decode(value));
     }, {
-      onPartitionsAssigned: (assigned) => {
-        const paused = others(assigned);
-        if (consumer && paused.length > 0) consumer.pause(paused);
-      },
+      groupPrefix: "tablesync-state",
+      timeoutMs: READ_TIMEOUT_MS,
+      fetchBytes: FETCH_BYTES,
+      partitions: [partition],
     });
-    try {
-      await consumer.run((batch) => {
-        if (batch.partition !== partition) return Promise.resolve();
-        for (const r of batch.records) {
-          if (r.offset >= end || r.key === null) continue;
-          visit(decoder.decode(r.key), r.value === null ? null : decoder.decode(r.value));
-        }
-        const last = batch.records[batch.records.length - 1];
-        if (last) passed(partition, last.offset + 1);
-        return Promise.resolve();
-      }, { onPosition: ({ partition: p, offset }) => passed(p, offset) });
-      const paused = others(consumer.assignment());
-      if (paused.length > 0) consumer.pause(paused);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = await Promise.race([
-        done.then(() => false),
-        new Promise<boolean>((r) => timer = setTimeout(() => r(true), READ_TIMEOUT_MS)),
-      ]);
-      clearTimeout(timer);
-      if (late) throw new Error(`reading partition ${partition} of ${this.topic} did not reach its end`);
-    } finally {
-      await consumer.close().catch(() => {});
-    }
   }
 
   async close(): Promise<void> {
