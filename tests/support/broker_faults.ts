@@ -185,7 +185,11 @@ export async function runBrokerFault(fault: BrokerFault): Promise<FaultFigures[]
         records: verdict!.records,
       };
       console.log(`FAULT-FIGURES ${JSON.stringify(result)}`);
-      if (result.rowsLost > 0 || result.finalState !== "RUNNING") {
+      // What the failure message needs to be read: which versions, where, and what the daemon said.
+      if (
+        result.rowsLost > 0 || result.finalState !== "RUNNING" ||
+        (side.mode === "exactly-once" && result.duplicates > 0)
+      ) {
         console.log(`${side.variant}: ${describeVerdict(verdict!)}; log:\n${lines.slice(-40).join("\n")}`);
       }
       figures.push(result);

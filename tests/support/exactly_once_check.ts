@@ -10,6 +10,8 @@ export interface ExactlyOnceVerdict {
   readonly records: number;
   /** `key/sys_mod_count` (or `key/tombstone`) read more than once, with their counts. */
   readonly duplicates: string[];
+  /** Where the copies of each duplicated version are (`partition/offset`, in read order), for failure messages. */
+  readonly duplicateCopies: string[];
   /** Final versions of live rows, and tombstones of deleted rows that have records, not read. */
   readonly missing: string[];
   /** Keys whose records are not in ascending version order (a tombstone not last). */
@@ -25,6 +27,7 @@ export async function exactlyOnceVerdict(
 ): Promise<ExactlyOnceVerdict> {
   const records = await readTopicWithKcat(bootstrapServers, topic, { readCommitted: true });
   const versions = new Map<string, number>();
+  const positions = new Map<string, string[]>();
   const byKey = new Map<string, number[]>();
   for (const r of records) {
     if (r.key === null) continue;
@@ -32,11 +35,17 @@ export async function exactlyOnceVerdict(
     const mod = r.value === null ? Infinity : Number(JSON.parse(r.value).sys_mod_count);
     const version = `${r.key}/${r.value === null ? "tombstone" : mod}`;
     versions.set(version, (versions.get(version) ?? 0) + 1);
+    const at = positions.get(version);
+    if (at) at.push(`${r.partition}/${r.offset}`);
+    else positions.set(version, [`${r.partition}/${r.offset}`]);
     const list = byKey.get(r.key);
     if (list) list.push(mod);
     else byKey.set(r.key, [mod]);
   }
   const duplicates = [...versions].filter(([, n]) => n > 1).map(([v, n]) => `${v} ×${n}`);
+  const duplicateCopies = [...positions].filter(([, at]) => at.length > 1).map(([v, at]) =>
+    `${v} at ${at.join(", ")}`
+  );
   // A row deleted before the source read it has no records at all, which is right; one that has records must
   // end with its tombstone.
   const expected = [
@@ -46,14 +55,14 @@ export async function exactlyOnceVerdict(
   const missing = expected.filter((v) => !versions.has(v));
   const disordered = [...byKey].filter(([, mods]) => mods.some((m, i) => i > 0 && m <= mods[i - 1]))
     .map(([key, mods]) => `${key}: ${mods.join(",")}`);
-  return { records: records.length, duplicates, missing, disordered };
+  return { records: records.length, duplicates, duplicateCopies, missing, disordered };
 }
 
 /** A one-line summary for logs and failure messages. */
 export function describeVerdict(v: ExactlyOnceVerdict): string {
   return `${v.records} records, ${v.duplicates.length} duplicated versions, ${v.missing.length} missing, ` +
     `${v.disordered.length} keys out of order` +
-    (v.duplicates.length ? `; e.g. duplicate ${v.duplicates.slice(0, 3).join(", ")}` : "") +
+    (v.duplicates.length ? `; e.g. duplicate ${v.duplicateCopies.slice(0, 3).join("; ")}` : "") +
     (v.missing.length ? `; e.g. missing ${v.missing.slice(0, 3).join(", ")}` : "") +
     (v.disordered.length ? `; e.g. ${v.disordered.slice(0, 2).join(" | ")}` : "");
 }
