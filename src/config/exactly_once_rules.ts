@@ -91,9 +91,10 @@ export function applyExactlyOnceRules(a: Analysis, ctx: ConverterContext): void 
 }
 
 /**
- * The broker aborts a transaction left open longer than the producer's transaction.timeout.ms and fences its
- * producer: with transaction.boundary=interval, a transaction open for the whole interval must commit before
- * that, or every transaction would fail the task.
+ * The broker aborts a transaction left open longer than the producer's transaction.timeout.ms and refuses its
+ * producer. With transaction.boundary=interval a transaction stays open for the interval and then until the poll
+ * under way returns and its commit is answered, so the interval may be at most half the timeout: the other half is
+ * the margin for a slow poll or a slow broker.
  */
 function checkIntervalWithinTransactionTimeout(
   a: Analysis,
@@ -104,26 +105,27 @@ function checkIntervalWithinTransactionTimeout(
   const own = str(a, "transaction.boundary.interval.ms");
   const interval = Number(own ?? worker["offset.flush.interval.ms"] ?? NaN);
   // The order the task's producer takes them in (task_environment.ts): the connector's override, the worker's
-  // producer. key, the worker's own key.
+  // producer. key, the worker's own key; an empty value hides those after it and means the default.
   const workerKey = ["producer.transaction.timeout.ms", "transaction.timeout.ms"].find((k) =>
-    worker[k]?.trim()
+    worker[k] !== undefined
   );
-  const set = override ?? (workerKey ? worker[workerKey].trim() : undefined);
-  const timeout = set === undefined || set === "" ? DEFAULT_TRANSACTION_TIMEOUT_MS : Number(set);
-  if (!Number.isFinite(interval) || !Number.isFinite(timeout) || interval < timeout) return;
+  const set = (override ?? (workerKey ? worker[workerKey] : undefined))?.trim() || undefined;
+  const timeout = set === undefined ? DEFAULT_TRANSACTION_TIMEOUT_MS : Number(set);
+  if (!Number.isFinite(interval) || !Number.isFinite(timeout) || interval * 2 <= timeout) return;
   const intervalFrom = own !== null
     ? `transaction.boundary.interval.ms=${interval}`
     : `the worker's offset.flush.interval.ms=${interval} (transaction.boundary.interval.ms is unset)`;
-  const timeoutFrom = override !== undefined
+  const timeoutFrom = set === undefined
+    ? `the producer's transaction.timeout.ms (default ${timeout})`
+    : override !== undefined
     ? `producer.override.transaction.timeout.ms=${timeout}`
-    : workerKey
-    ? `the worker's ${workerKey}=${timeout}`
-    : `the producer's transaction.timeout.ms (default ${timeout})`;
+    : `the worker's ${workerKey}=${timeout}`;
   addError(
     a,
     own !== null ? "transaction.boundary.interval.ms" : "transaction.boundary",
-    `${intervalFrom} is not below ${timeoutFrom}: the broker aborts a transaction open that long and fences ` +
-      `the task. Lower the interval, or raise producer.override.transaction.timeout.ms (at most the broker's ` +
+    `${intervalFrom} is more than half of ${timeoutFrom}: a transaction stays open for the interval and until ` +
+      `its commit, and the broker aborts one open past the timeout and refuses the task's producer. Lower the ` +
+      `interval, or raise producer.override.transaction.timeout.ms (at most the broker's ` +
       `transaction.max.timeout.ms, default 900000)`,
   );
 }

@@ -43,8 +43,8 @@ export interface CreateKafkaOptions {
   /** Logger for this client's lines; default logger("kafka"). */
   log?: Logger;
   /**
-   * Called when a consumer stops for good: its batch handler threw, or kafkajs gave up after retries.
-   * Default: log only (the error is already logged by the consumer).
+   * Called when a consumer stops for good: its batch handler threw, or kafkajs gave up after retries; not for a
+   * consumer created with an `onCrash` of its own. Default: log only (the error is already logged by the consumer).
    */
   onConsumerCrash?: (error: Error) => void;
   /**

@@ -4,7 +4,8 @@
  * - Never commits on its own: kafkajs runs with autoCommit off, and a batch's position only advances in memory
  *   once its handler returned. Offsets reach the group only through `commit`.
  * - A handler error is not retried: the consumer pauses everything it holds, stops delivering, and reports the
- *   error to `onCrash` (the task then closes it and fails). Redelivery after a restart starts from the last commit.
+ *   error to `onCrash` (the client's: the task then closes it and fails; or the consumer's own: a reader fails its
+ *   read). Redelivery after a restart starts from the last commit.
  * - Commits go straight to kafkajs's group member (captured by the rebalance hook), because kafkajs's public
  *   `commitOffsets` silently does nothing while its runner is not running (during the first join and on close),
  *   exactly when a rebalance listener needs to commit.

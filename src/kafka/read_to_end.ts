@@ -60,7 +60,8 @@ export async function readTopicToEnd(
     const end = ends.get(partition);
     if (end !== undefined && next >= end && remaining.delete(partition) && remaining.size === 0) resolve();
   };
-  // Partitions not read are paused as soon as they are assigned, so they cost no fetches.
+  // Partitions not read are paused as soon as they are assigned (the group is joined in run(), once `consumer` is
+  // set), so they cost no fetches.
   const unread = (assigned: TopicPartition[]) => assigned.filter((tp) => !ends.has(tp.partition));
   let consumer: Consumer | null = null;
   consumer = await kafka.consumer(
@@ -90,13 +91,11 @@ export async function readTopicToEnd(
       const last = batch.records[batch.records.length - 1];
       if (last) passed(batch.partition, last.offset + 1);
     }, { onPosition: ({ partition, offset }) => passed(partition, offset) });
-    // The first assignment may have come before `consumer` was set.
-    const paused = unread(consumer.assignment());
-    if (partitions !== undefined && paused.length > 0) consumer.pause(paused);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = await Promise.race([
       allRead.then(() => false),
-      crashed,
+      // Every partition read to its end counts, even when the consumer crashed right after.
+      crashed.catch((error) => remaining.size === 0 ? false : Promise.reject(error)),
       new Promise<boolean>((r) => timer = setTimeout(() => r(true), timeoutMs)),
     ]).finally(() => clearTimeout(timer));
     if (late) {

@@ -12,7 +12,8 @@
  * Fenced: kafkajs sends InitProducerId, AddPartitionsToTxn and EndTxn at v1 and Produce at v7, so Kafka 4 answers
  * a fenced producer INVALID_PRODUCER_EPOCH (47) rather than PRODUCER_FENCED (90, only for newer request versions;
  * kafkajs's error table stops at 88 and would report it as "Unknown error code 90"). Both become
- * ProducerFencedError. Those versions also keep the coordinator on transaction protocol 1 semantics even where
+ * ProducerFencedError, except after a transaction the coordinator aborted on its `transaction.timeout.ms` while
+ * Kafka held it (the same answer): that becomes TransactionTimedOutError (open_transaction_clock.ts). Those versions also keep the coordinator on transaction protocol 1 semantics even where
  * the cluster finalised transaction.version=2 (KIP-890 part 2 applies to EndTxn v5+ only): one epoch per producer
  * session, bumped by InitProducerId, which is all the fencing needs.
  *
@@ -28,6 +29,7 @@ import type { Logger } from "../observability/log.ts";
 import { ProducerFencedError, TransactionTimedOutError } from "./errors.ts";
 import { KafkajsProducerAdapter, pinningPartitioner } from "./producer.ts";
 import { withinDeliveryTimeout } from "./delivery_retry.ts";
+import { OpenTransactionClock } from "./open_transaction_clock.ts";
 import type { KafkaOutage } from "./outage.ts";
 import type {
   ProducedRecord,
@@ -65,8 +67,8 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
   readonly #log: Logger;
   readonly #outage: KafkaOutage | undefined;
   #open: KafkajsTransaction | null = null;
-  /** When the open transaction began (epoch ms), or null. */
-  #openedAt: number | null = null;
+  /** How long the open transaction has been open, and whether this process ran all along. */
+  readonly #clock = new OpenTransactionClock();
   /** The first failure; every later call rejects with it. */
   #failure: Error | null = null;
   #closed = false;
@@ -130,10 +132,9 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
     if (this.#failure) throw this.#failure;
     if (this.#closed) throw new Error(`the transactional producer "${this.transactionalId}" is closed`);
     if (this.#open) throw new Error(`a transaction of "${this.transactionalId}" is already open`);
-    const openedAt = Date.now();
     const txn = await this.#guard(() => this.#producer.transaction());
     this.#open = txn;
-    this.#openedAt = openedAt;
+    this.#clock.start();
     const sender = new KafkajsProducerAdapter(txn, this.#settings, this.#log, this.#outage);
     const end = async (how: "commit" | "abort") => {
       if (this.#open !== txn) throw new Error(`this transaction of "${this.transactionalId}" has ended`);
@@ -141,7 +142,7 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
         await this.#guard(() => txn[how]());
       } finally {
         this.#open = null;
-        this.#openedAt = null;
+        this.#clock.stop();
       }
     };
     return {
@@ -161,12 +162,15 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
     this.#closed = true;
     const open = this.#open;
     this.#open = null;
-    this.#openedAt = null;
+    this.#clock.stop();
     if (open && !this.#failure) await open.abort().catch(() => {});
     await this.#producer.disconnect();
   }
 
-  /** Runs a kafkajs call; a failure finishes the producer (a fenced one as ProducerFencedError). */
+  /**
+   * Runs a kafkajs call; a failure finishes the producer (a fenced one as ProducerFencedError, a timed-out
+   * transaction as TransactionTimedOutError).
+   */
   async #guard<T>(call: () => Promise<T>): Promise<T> {
     if (this.#failure) throw this.#failure;
     try {
@@ -175,16 +179,11 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
       return result;
     } catch (e) {
       const reason = fencedReason(e);
-      // Refused as fenced while the transaction had been open past the transaction timeout: the coordinator
-      // aborted it on its timeout (bumping the epoch), which kafkajs's request versions cannot tell from a newer
-      // owner (both answer INVALID_PRODUCER_EPOCH). A task restarts after it; were there a newer owner after all,
-      // the restarted task would fence it in turn, and in a worker group only the member assigned the task
-      // restarts it.
-      const openMs = this.#openedAt === null ? 0 : Date.now() - this.#openedAt;
-      this.#failure ??= reason && openMs >= this.#settings.transactionTimeoutMs
-        ? new TransactionTimedOutError(this.transactionalId, openMs, this.#settings.transactionTimeoutMs, {
-          cause: e,
-        })
+      // Refused as fenced while the transaction had been open past the transaction timeout and this process ran
+      // all along: the coordinator aborted it on its timeout (open_transaction_clock.ts), and a task restarts.
+      const timeoutMs = this.#settings.transactionTimeoutMs;
+      this.#failure ??= reason && this.#clock.openPastWhileRunning(timeoutMs)
+        ? new TransactionTimedOutError(this.transactionalId, this.#clock.openMs(), timeoutMs, { cause: e })
         : reason
         ? new ProducerFencedError(this.transactionalId, reason, { cause: e })
         : e instanceof Error

@@ -220,7 +220,10 @@ export interface Producer {
 export interface Transaction {
   /** As `Producer.send`, inside the transaction: the acks give offsets that count only once committed. */
   send(records: ProducedRecord[]): Promise<RecordAck[]>;
-  /** Commits everything sent; rejects with ProducerFencedError when a newer producer took the transactional id. */
+  /**
+   * Commits everything sent; rejects with ProducerFencedError when a newer producer took the transactional id, or
+   * TransactionTimedOutError when the broker aborted the transaction on its transaction.timeout.ms.
+   */
   commit(): Promise<void>;
   abort(): Promise<void>;
 }
@@ -232,7 +235,7 @@ export interface Transaction {
  */
 export interface TransactionalProducer {
   readonly transactionalId: string;
-  /** Opens the next transaction; one at a time. Rejects with ProducerFencedError once fenced. */
+  /** Opens the next transaction; one at a time. Rejects with the producer's first failure once it failed. */
   begin(): Promise<Transaction>;
   /** Aborts an open transaction (best effort) and disconnects. Idempotent. */
   close(): Promise<void>;

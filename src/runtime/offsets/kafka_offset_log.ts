@@ -7,10 +7,12 @@
  * - readToEnd(): captures every partition's end offset, then consumes from the beginning until each partition
  *   delivered its record just before that end (kafka/read_to_end.ts). The Kafka layer offers only group
  *   consumers, so the read joins a throwaway group (`tablesync-offsets-reader-<uuid>`) that never commits and is
- *   left at once; Connect reads with a group-less assigned consumer instead. It reads with isolation.level=read_committed, as Connect's offset
- *   reader does under exactly-once: offsets of aborted or open transactions (a crashed or fenced exactly-once
- *   task's) are never loaded, and the end offsets (ListOffsets, read_committed) are the last stable offsets. A
- *   partition is complete once the consumer's position passed its end, transaction markers included.
+ *   left at once; Connect reads with a group-less assigned consumer instead. It reads with
+ *   isolation.level=read_committed, as Connect's offset reader does under exactly-once: offsets of aborted or
+ *   open transactions (a crashed or fenced exactly-once task's) are never loaded. The end offsets are the high
+ *   watermarks (kafkajs's admin lists offsets read_uncommitted), so a transaction still open there holds the read
+ *   until it ends, at most its transaction.timeout.ms. A partition is complete once the consumer's position
+ *   passed its end, transaction markers included.
  * - append(): one produce request with acks=all; the default partitioner hashes the key bytes like Java's.
  */
 import {

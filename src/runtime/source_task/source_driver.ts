@@ -100,6 +100,9 @@ export class SourceDriver {
 
   pause(): void {
     this.#gate.pause();
+    // Exactly-once, interval boundary: a transaction left open while paused would outlive transaction.timeout.ms
+    // and be aborted by the broker, failing the task; it commits now instead.
+    if (this.#o.transactions?.isOpen) this.#chainCommit();
   }
 
   resume(): void {

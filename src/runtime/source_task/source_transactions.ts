@@ -65,8 +65,8 @@ export class SourceTransactions {
 
   /**
    * Sends `offsets` and `records` into the open transaction, opening one when none is, and commits it. Nothing to
-   * do when there is neither an open transaction nor anything to send. Rejects (ProducerFencedError when fenced)
-   * if the transaction did not commit: then nothing of it counts.
+   * do when there is neither an open transaction nor anything to send. Rejects (ProducerFencedError when fenced,
+   * TransactionTimedOutError when the broker timed it out) if the transaction did not commit: then nothing of it counts.
    *
    * The offsets go first: a send of a page's records is split into requests of max.request.size, and kafkajs adds
    * each request's new partitions to the transaction (AddPartitionsToTxn) before producing it. In the first

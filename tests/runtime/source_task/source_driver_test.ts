@@ -361,6 +361,44 @@ Deno.test("source driver, exactly-once, interval boundary: polls share the open 
   assertEquals(reported, [{ entries: [{ partition: PARTITION, offset: { at: 3 } }], committed: true }]);
 });
 
+Deno.test("source driver, exactly-once, interval boundary: pausing commits the open transaction (left open, it would outlive transaction.timeout.ms)", async () => {
+  const producer = new LoggingTransactionalProducer();
+  const reported: { entries: OffsetUpdate[]; committed?: boolean }[] = [];
+  const polls = [[stringRecord("a", "1", 1)], [stringRecord("b", "2", 2)]];
+  const driver: SourceDriver = new SourceDriver({
+    task: {
+      start: () => Promise.resolve(),
+      poll: () => {
+        const poll = polls.shift();
+        if (poll) return Promise.resolve(poll);
+        driver.pause();
+        return new Promise((r) => setTimeout(() => r([]), 5));
+      },
+      stop: () => Promise.resolve(),
+    } as SourceTask,
+    producer: new SlowAckProducer(),
+    ...driverParts(),
+    commitOffsets: (entries, committed) => reported.push({ entries, committed }),
+    transactions: new SourceTransactions({
+      producer,
+      offsetsTopic: "offsets",
+      connector: "c",
+      boundary: "interval",
+      intervalMs: 60_000,
+    }),
+  });
+  const running = driver.run();
+  const deadline = Date.now() + 5_000;
+  while (!producer.log.includes("commit") && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  // Committed while paused, long before the interval: both polls' records and their offsets.
+  assertEquals(producer.log.filter((l) => l === "begin" || l === "commit"), ["begin", "commit"]);
+  assertEquals(reported, [{ entries: [{ partition: PARTITION, offset: { at: 2 } }], committed: true }]);
+  driver.stop();
+  await running;
+});
+
 Deno.test("source driver, exactly-once: a failed commit fails the task and reports no offset of that transaction", async () => {
   const producer = new LoggingTransactionalProducer();
   producer.failCommit = true;
