@@ -26,7 +26,13 @@ const FIELDS = "sys_id,sys_updated_on,sys_mod_count,short_description,state";
  */
 const TRANSACTION_MS = 30_000;
 
-const pass = (daemon: DaemonProcess, what: string) => nextPass(daemon, "eos", "incident", what);
+/**
+ * The connector's name, and so its task's transactional id (`tablesync-eos-mend-0`): no other test on the shared
+ * broker may use it, or their producers would fence each other.
+ */
+const CONNECTOR = "eos-mend";
+
+const pass = (daemon: DaemonProcess, what: string) => nextPass(daemon, CONNECTOR, "incident", what);
 
 Deno.test("reconcile under exactly-once: repairs of a transaction that never committed leave no state entry, so the next pass repairs them again", async () => {
   const sim = await startSimulator({ port: 0, seed: { incident: 100 }, users: [`admin:${PASSWORD}`] });
@@ -36,7 +42,7 @@ Deno.test("reconcile under exactly-once: repairs of a transaction that never com
   const config: DaemonConfig = {
     worker: exactlyOnceWorker(kafka.bootstrapServers, uniqueName("eos-mend.offsets")),
     connectors: [{
-      name: "eos",
+      name: CONNECTOR,
       config: sourceConnectorConfig(sim.url, PASSWORD, { incident: topic }, {
         "exactly.once.support": "required",
         "transaction.boundary": "interval",
@@ -49,10 +55,17 @@ Deno.test("reconcile under exactly-once: repairs of a transaction that never com
     }],
   };
   let daemon = await startDaemonProcess(config);
-  const verify = () => runVerify(daemon.configPath, "eos");
+  const verify = () => runVerify(daemon.configPath, CONNECTOR);
   try {
-    // The first transaction commits a minute after the backfill's first send.
-    await waitFor(async () => (await verify()).code === 0, 150_000, "the table committed to its topic");
+    // The first transaction commits TRANSACTION_MS after the backfill's first send.
+    let last: Awaited<ReturnType<typeof verify>> | undefined;
+    await waitFor(async () => (last = await verify()).code === 0, 150_000, "the table committed to its topic")
+      .catch((e) => {
+        const log = daemon.output().split("\n").slice(-30).join("\n");
+        throw new Error(
+          `${e.message}; verify said: ${last?.out} ${last?.err}; the daemon's log ends:\n${log}`,
+        );
+      });
     const seeded = await pass(daemon, "the first pass (seeds the state)");
     assertEquals(repairCount(seeded), 0, JSON.stringify(seeded));
 

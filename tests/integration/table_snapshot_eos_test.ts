@@ -24,7 +24,8 @@ Deno.test("re-snapshot under exactly-once: every row once more in committed tran
   const daemon = await startDaemonProcess({
     worker: exactlyOnceWorker(kafka.bootstrapServers, uniqueName("snap-eos.offsets")),
     connectors: [{
-      name: "eos",
+      // Its task's transactional id (tablesync-eos-snap-0) is this test's alone on the shared broker.
+      name: "eos-snap",
       config: sourceConnectorConfig(sim.url, PASSWORD, { incident: topic }, {
         "exactly.once.support": "required",
         "svc.table.incident.fields": "sys_id,sys_updated_on,sys_mod_count,short_description",
@@ -38,12 +39,12 @@ Deno.test("re-snapshot under exactly-once: every row once more in committed tran
   const table = sim.table("incident");
   try {
     await waitFor(async () => (await committed()).length === 200, 90_000, "the table streamed");
-    const asked = await daemon.request("POST", "/connectors/eos/tables/incident/snapshot");
+    const asked = await daemon.request("POST", "/connectors/eos-snap/tables/incident/snapshot");
     assertEquals(asked.status, 202, JSON.stringify(asked.body));
     const id = asked.body.snapshot as string;
     const done = await waitFor(
       async () => {
-        const tables = (await daemon.request("GET", "/connectors/eos/tables")).body as TableProgress[];
+        const tables = (await daemon.request("GET", "/connectors/eos-snap/tables")).body as TableProgress[];
         const s = tables[0]?.snapshot;
         return s?.id === id && s.state !== "running" ? s : null;
       },
