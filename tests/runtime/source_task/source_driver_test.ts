@@ -319,9 +319,11 @@ function exactlyOnceDriver(
   boundary: "poll" | "interval",
   reported: { entries: OffsetUpdate[]; committed?: boolean }[],
   callbacks: Pick<SourceTask, "whenAcknowledged" | "whenCommitted"> = {},
+  /** The task (default: `polls`, then a stop): given the driver, for a task that acts on it. */
+  taskOf: (driver: () => SourceDriver) => SourceTask = (d) => pollsThenStop(polls, d, 1, callbacks),
 ): SourceDriver {
   const driver: SourceDriver = new SourceDriver({
-    task: pollsThenStop(polls, () => driver, 1, callbacks),
+    task: taskOf(() => driver),
     producer: new SlowAckProducer(),
     ...driverParts(),
     commitOffsets: (entries, committed) => reported.push({ entries, committed }),
@@ -365,28 +367,17 @@ Deno.test("source driver, exactly-once, interval boundary: pausing commits the o
   const producer = new LoggingTransactionalProducer();
   const reported: { entries: OffsetUpdate[]; committed?: boolean }[] = [];
   const polls = [[stringRecord("a", "1", 1)], [stringRecord("b", "2", 2)]];
-  const driver: SourceDriver = new SourceDriver({
-    task: {
-      start: () => Promise.resolve(),
-      poll: () => {
-        const poll = polls.shift();
-        if (poll) return Promise.resolve(poll);
-        driver.pause();
-        return new Promise((r) => setTimeout(() => r([]), 5));
-      },
-      stop: () => Promise.resolve(),
-    } as SourceTask,
-    producer: new SlowAckProducer(),
-    ...driverParts(),
-    commitOffsets: (entries, committed) => reported.push({ entries, committed }),
-    transactions: new SourceTransactions({
-      producer,
-      offsetsTopic: "offsets",
-      connector: "c",
-      boundary: "interval",
-      intervalMs: 60_000,
-    }),
-  });
+  // Once its polls are handed out, the task pauses the driver (as a REST pause does) instead of stopping it.
+  const driver = exactlyOnceDriver(polls, producer, "interval", reported, {}, (driver) => ({
+    start: () => Promise.resolve(),
+    poll: () => {
+      const poll = polls.shift();
+      if (poll) return Promise.resolve(poll);
+      driver().pause();
+      return new Promise((r) => setTimeout(() => r([]), 5));
+    },
+    stop: () => Promise.resolve(),
+  } as SourceTask));
   const running = driver.run();
   const deadline = Date.now() + 5_000;
   while (!producer.log.includes("commit") && Date.now() < deadline) {
