@@ -14,7 +14,7 @@ export { DEFAULT_PRODUCER_OPTIONS } from "./producer.ts";
 export { DeliveryTimeoutError } from "./delivery_retry.ts";
 export { type ReadToEndOptions, readTopicToEnd } from "./read_to_end.ts";
 export {
-  isTransactionTimedOut,
+  isTransient as isKafkaTransient,
   isUnreachable as isKafkaUnreachable,
   unreachableReason as kafkaUnreachableReason,
 } from "./outage.ts";

@@ -84,6 +84,18 @@ export function isTransactionTimedOut(error: unknown): boolean {
   return causes(error).some((e) => e instanceof TransactionTimedOutError);
 }
 
+/**
+ * Whether `error` is a Kafka fault a task outlives by starting again: the cluster out of reach, a transaction the
+ * coordinator timed out, or a transaction answered CONCURRENT_TRANSACTIONS. kafkajs never retries EndTxn: a commit
+ * that reaches the coordinator while it is still aborting the transaction it timed out (or writing an earlier
+ * one's markers) fails the transaction; the restarted task's InitProducerId waits until the coordinator is done and
+ * the task resumes from the last committed transaction.
+ */
+export function isTransient(error: unknown): boolean {
+  return isUnreachable(error) || isTransactionTimedOut(error) ||
+    causes(error).some((e) => (e as { type?: string }).type === "CONCURRENT_TRANSACTIONS");
+}
+
 /** A short reason: the socket error code ("ECONNREFUSED"), an unanswered request, or the broker's answer. */
 export function unreachableReason(error: unknown): string {
   for (const e of causes(error)) {

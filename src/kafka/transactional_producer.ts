@@ -20,9 +20,12 @@
  * After any failed send or commit kafkajs's transaction state machine stays where it failed (e.g. COMMITTING),
  * so the producer is finished: `begin` rejects with the first failure, and the task starts over with a new one.
  *
- * Kafka out of reach: a send is retried as a plain producer's is (delivery_retry.ts). Opening, committing and
- * aborting cannot be retried from outside kafkajs's state machine, so kafkajs itself retries them, as often as
- * fits in delivery.timeout.ms at retry.backoff.max.ms apart, and each call is given up at delivery.timeout.ms.
+ * Kafka out of reach: a send is retried as a plain producer's is (delivery_retry.ts). Opening (InitProducerId) and
+ * adding partitions cannot be retried from outside kafkajs's state machine, so kafkajs itself retries them, as
+ * often as fits in delivery.timeout.ms at retry.backoff.max.ms apart, and each call is given up at
+ * delivery.timeout.ms. kafkajs sends EndTxn (commit, abort) once: a coordinator away, loading or still busy with
+ * the transaction (CONCURRENT_TRANSACTIONS) fails it, which outage.ts counts transient. The task then starts over,
+ * and its new producer's InitProducerId completes or aborts the transaction before the offsets are read.
  */
 import { type Kafka, type Transaction as KafkajsTransaction } from "kafkajs";
 import type { Logger } from "../observability/log.ts";

@@ -6,8 +6,8 @@
  * twice its level before the fault.
  * `restartedByDaemon`: a variant whose outage outlasts delivery.timeout.ms instead fails its task, which the daemon
  * restarts by itself until Kafka is back. `mayRestart`: the task may fail once the broker answers again (an
- * exactly-once transaction whose coordinator, reloading after a resume, answered NOT_COORDINATOR past kafkajs's
- * retries), provided the daemon restarted it by itself.
+ * exactly-once commit the coordinator, reloading or still aborting after a resume, refused), provided the daemon
+ * restarted it by itself.
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import type { FaultFigures } from "../support/broker_faults.ts";

@@ -27,10 +27,10 @@ Deno.test({
       },
     });
     assertEquals(figures.length, 2);
-    // Exactly-once: after the resume the transaction coordinator may answer NOT_COORDINATOR past kafkajs's retries
-    // while it reloads, or abort a transaction that stayed open through the pause past transaction.timeout.ms
-    // (60 s); the task then fails with that one line and the daemon restarts it (5 of 15 runs, three at a time on
-    // one machine). Nothing is lost or sent twice either way.
+    // Exactly-once: after the resume the transaction coordinator may answer NOT_COORDINATOR or
+    // CONCURRENT_TRANSACTIONS to a commit (kafkajs sends EndTxn once), or abort a transaction that stayed open
+    // through the pause past transaction.timeout.ms (60 s); the task then fails with that one line and the daemon
+    // restarts it. Nothing is lost or sent twice either way.
     for (const f of figures) assertFaultSurvived(f, { mayRestart: f.mode === "exactly-once" });
   },
 });

@@ -187,7 +187,7 @@ export async function runBrokerFault(fault: BrokerFault): Promise<FaultFigures[]
       console.log(`FAULT-FIGURES ${JSON.stringify(result)}`);
       // What the failure message needs to be read: which versions, where, and what the daemon said.
       if (
-        result.rowsLost > 0 || result.finalState !== "RUNNING" ||
+        result.rowsLost > 0 || result.finalState !== "RUNNING" || result.stackTraces > 0 ||
         (side.mode === "exactly-once" && result.duplicates > 0)
       ) {
         console.log(`${side.variant}: ${describeVerdict(verdict!)}; log:\n${lines.slice(-40).join("\n")}`);

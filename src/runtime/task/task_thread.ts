@@ -25,7 +25,7 @@ import { type BuiltTask, taskEnvironment } from "./task_environment.ts";
 import { buildSourceTask } from "../source_task/source_task_builder.ts";
 import { buildSinkTask } from "../sink_task/sink_task_builder.ts";
 import { ActiveTopics } from "./active_topics.ts";
-import { isKafkaUnreachable, isTransactionTimedOut, kafkaUnreachableReason } from "../../kafka/mod.ts";
+import { isKafkaTransient, isKafkaUnreachable, kafkaUnreachableReason } from "../../kafka/mod.ts";
 
 const METRICS_INTERVAL_MS = 2000;
 
@@ -173,8 +173,7 @@ function fail(error: unknown): void {
   }
   // The runner terminates a FAILED task thread at once: the metrics that explain the failure go first.
   post({ type: "metrics", snapshot: metrics.snapshot() });
-  const transient = error instanceof TransientTaskFailure || isKafkaUnreachable(error) ||
-    isTransactionTimedOut(error);
+  const transient = error instanceof TransientTaskFailure || isKafkaTransient(error);
   // kafkajs's own error (a task starting while Kafka is away) gets a first line that says what happened.
   const trace = isKafkaUnreachable(error) && /^KafkaJS/.test((error as Error)?.name ?? "")
     ? `Kafka unreachable: ${kafkaUnreachableReason(error)}; the daemon restarts this task\n${traceOf(error)}`
