@@ -34,6 +34,8 @@ import type {
 // deno-lint-ignore no-explicit-any
 const { requests } = RequestsModule as any;
 const METADATA_API_KEY = 3;
+/** ListOffsets' isolation level that counts open transactions' records (kafkajs's ISOLATION_LEVEL). */
+const READ_UNCOMMITTED = 0;
 
 /** Topics Java's listTopics() hides by default. */
 const INTERNAL_TOPICS = new Set(["__consumer_offsets", "__transaction_state"]);
@@ -86,6 +88,23 @@ export class KafkajsAdminAdapter implements Admin {
     return offsets
       .map((o) => ({ partition: o.partition, low: Number(o.low), high: Number(o.high) }))
       .sort((a, b) => a.partition - b.partition);
+  }
+
+  async fetchHighWatermarks(topic: string): Promise<Map<number, number>> {
+    const partitions = await this.partitionsFor(topic);
+    // kafkajs's admin lists offsets read_committed (its cluster's default isolation): a cluster of its own asks
+    // read_uncommitted.
+    const cluster = this.#lowLevelCluster(false, READ_UNCOMMITTED);
+    await cluster.connect();
+    try {
+      await cluster.addTargetTopic(topic);
+      const [answer] = await cluster.fetchTopicsOffset([
+        { topic, partitions: partitions.map((partition) => ({ partition })), fromBeginning: false },
+      ]) as { partitions: { partition: number; offset: string }[] }[];
+      return new Map(answer.partitions.map((p) => [p.partition, Number(p.offset)]));
+    } finally {
+      await cluster.disconnect();
+    }
   }
 
   async fetchCommittedOffsets(groupId: string, topics?: string[]): Promise<CommittedOffset[]> {
@@ -218,12 +237,12 @@ export class KafkajsAdminAdapter implements Admin {
 
   /** kafkajs's cluster object (private), for requests its admin does not offer; connect and disconnect it. */
   // deno-lint-ignore no-explicit-any
-  #lowLevelCluster(allowAutoTopicCreation: boolean): any {
+  #lowLevelCluster(allowAutoTopicCreation: boolean, isolationLevel?: number): any {
     const createCluster = Object.getOwnPropertySymbols(this.#kafka)
       .find((s) => s.description === "private:Kafka:createCluster");
     if (!createCluster) throw new Error("kafkajs internals changed: no createCluster symbol");
     // deno-lint-ignore no-explicit-any
-    return (this.#kafka as any)[createCluster]({ allowAutoTopicCreation });
+    return (this.#kafka as any)[createCluster]({ allowAutoTopicCreation, isolationLevel });
   }
 
   async #commitWithoutMembership(groupId: string, offsets: TopicPartitionOffset[]): Promise<void> {

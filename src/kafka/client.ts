@@ -23,6 +23,7 @@ import { hookedAssigner } from "./rebalance_hook.ts";
 import { KafkajsGroupMembership } from "./group_membership.ts";
 import { KafkajsTransactionalProducer } from "./transactional_producer.ts";
 import { fenceTransactionalIds } from "./producer_fencing.ts";
+import { partitionsWithOpenTransactions } from "./open_transactions.ts";
 import type {
   Admin,
   Consumer,
@@ -83,9 +84,27 @@ export function createKafka(
     transactionalProducer(
       transactionalId: string,
       overrides: Partial<ProducerOptions> = {},
+      closeOn: readonly string[] = [],
     ): Promise<TransactionalProducer> {
       const settings = { ...DEFAULT_PRODUCER_OPTIONS, ...overrides, acks: -1 as const };
-      return KafkajsTransactionalProducer.create(kafka, transactionalId, settings, log, outage);
+      const openPartitions = closeOn.length === 0 ? undefined : async () => {
+        const connected = kafka.admin();
+        await connected.connect();
+        const admin = new KafkajsAdminAdapter(kafka, connected, log);
+        try {
+          return await partitionsWithOpenTransactions(admin, closeOn);
+        } finally {
+          await admin.close();
+        }
+      };
+      return KafkajsTransactionalProducer.create(
+        kafka,
+        transactionalId,
+        settings,
+        log,
+        outage,
+        openPartitions,
+      );
     },
 
     fenceProducers(transactionalIds: string[]): Promise<void> {

@@ -38,11 +38,12 @@ const EXPECTED_RETRY = /another concurrent operation on the same transaction was
  * seconds after a topic is created or a broker starts or resumes) is retried by kafkajs; each answer was a
  * warning at every demo's start ("This server is not the leader for that topic-partition"), and the producer's
  * "Failed to send messages: …" retry after a paused broker resumed one more; so is NOT_ENOUGH_REPLICAS while the
- * in-sync replicas come back after a resume (two lines per retry, six for one send). A retry that runs out still
- * fails its caller, which reports it.
+ * in-sync replicas come back after a resume (two lines per retry, six for one send), and a consumer's crash
+ * because its group coordinator was not found yet (a line with kafkajs's stack; the consumer's owner reports the
+ * crash: a reader's read fails, a sink task fails). A retry that runs out still fails its caller, which reports it.
  */
 const ELECTION_IN_PROGRESS =
-  /(This server is not the leader for that topic-partition|There is no leader for this topic-partition|The group coordinator is not available|The coordinator is loading|Messages are rejected since there are fewer in-sync replicas than required)/;
+  /(This server is not the leader for that topic-partition|There is no leader for this topic-partition|The group coordinator is not available|The coordinator is loading|Messages are rejected since there are fewer in-sync replicas than required|Failed to find group coordinator)/;
 /**
  * "Response without match": the answer to a request that had already timed out (and was retried, or failed its
  * caller) arriving late, after a broker that stopped answering resumes. The outage was reported when it began.

@@ -20,6 +20,18 @@
  * After any failed send or commit kafkajs's transaction state machine stays where it failed (e.g. COMMITTING),
  * so the producer is finished: `begin` rejects with the first failure, and the task starts over with a new one.
  *
+ * Hanging transactions: after a broker paused under an open transaction, the old epoch's records can stay on a
+ * partition without the coordinator knowing of them (it aborted the transaction, but no marker reached that
+ * partition). The partition's last stable offset stays at them, and the next marker of the same producer id
+ * decides them: the restarted task's first commit there committed them with its own records, which it sends again
+ * (2,909 row versions twice in 1 of 36 runs of the broker-pause fault test; tests/kafka/hanging_transaction_test.ts
+ * makes one on purpose). So `create`, given the topics the id wrote before (`closeOn`), looks for partitions of
+ * them where a transaction is open once the id is initialised (its own transactions are all decided by then) and
+ * sends one record to each in its first transaction, which it aborts: the abort marker, of the new epoch, ends
+ * whatever the id had open there as aborted. The record (key `tablesync.fence`, no value, header
+ * `tablesync.fence`) is never read with read_committed; another producer's open transaction on such a partition
+ * is not touched.
+ *
  * Kafka out of reach: a send is retried as a plain producer's is (delivery_retry.ts). Opening (InitProducerId) and
  * adding partitions cannot be retried from outside kafkajs's state machine, so kafkajs itself retries them, as
  * often as fits in delivery.timeout.ms at retry.backoff.max.ms apart, and each call is given up at
@@ -38,6 +50,7 @@ import type {
   ProducedRecord,
   ProducerOptions,
   RecordAck,
+  TopicPartition,
   Transaction,
   TransactionalProducer,
 } from "./types.ts";
@@ -45,6 +58,22 @@ import type {
 /** First retry backoff of a transactional producer's requests, and the retries added for the shorter start. */
 const TRANSACTION_FIRST_BACKOFF_MS = 20;
 const TRANSACTION_EXTRA_RETRIES = 4;
+
+/** The record that ends a transaction left open on a partition (see the module comment); always aborted. */
+const FENCE_KEY = "tablesync.fence";
+
+function fenceMessages(open: readonly TopicPartition[], transactionalId: string) {
+  const byTopic = Map.groupBy(open, (p) => p.topic);
+  return [...byTopic].map(([topic, partitions]) => ({
+    topic,
+    messages: partitions.map(({ partition }) => ({
+      partition,
+      key: FENCE_KEY,
+      value: null,
+      headers: { [FENCE_KEY]: transactionalId },
+    })),
+  }));
+}
 
 /** Error types of requests refused because a newer producer holds the transactional id. */
 const FENCED_TYPES = new Set(["INVALID_PRODUCER_EPOCH", "PRODUCER_FENCED"]);
@@ -96,6 +125,8 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
     settings: ProducerOptions,
     log: Logger,
     outage?: KafkaOutage,
+    /** Partitions (of the topics the id wrote before) where a transaction is open: asked once initialised. */
+    openPartitions?: () => Promise<TopicPartition[]>,
   ): Promise<KafkajsTransactionalProducer> {
     const producer = kafka.producer({
       createPartitioner: pinningPartitioner,
@@ -119,9 +150,17 @@ export class KafkajsTransactionalProducer implements TransactionalProducer {
     await producer.connect();
     const created = new KafkajsTransactionalProducer(producer, transactionalId, settings, log, outage);
     try {
-      // The InitProducerId that fences older owners (see the module comment); nothing is added to this
-      // transaction, so its abort sends no EndTxn.
+      // The InitProducerId that fences older owners (see the module comment). Nothing is added to this
+      // transaction (its abort then sends no EndTxn) unless a partition holds a transaction left open.
       const first = await created.#guard(() => producer.transaction());
+      const open = (await openPartitions?.()) ?? [];
+      if (open.length > 0) {
+        await created.#guard(() => first.sendBatch({ topicMessages: fenceMessages(open, transactionalId) }));
+        log.info(
+          { transactionalId, partitions: open.map((p) => `${p.topic}-${p.partition}`) },
+          "aborted what this transactional id may have left open on these partitions",
+        );
+      }
       await created.#guard(() => first.abort());
     } catch (e) {
       await producer.disconnect().catch(() => {});

@@ -296,7 +296,13 @@ export interface Admin {
   topicExists(name: string): Promise<boolean>;
   /** Partition ids of an existing topic, ascending; throws UnknownTopicError when it does not exist. */
   partitionsFor(topic: string): Promise<number[]>;
+  /**
+   * Each partition's first offset and, as `high`, its last stable offset: where a read_committed consumer ends (the
+   * first offset of the oldest transaction still open, else the high watermark).
+   */
   fetchTopicOffsets(topic: string): Promise<PartitionWatermarks[]>;
+  /** Each partition's high watermark, open transactions' records included (ListOffsets read_uncommitted). */
+  fetchHighWatermarks(topic: string): Promise<Map<number, number>>;
   /** Committed offsets of a group (only partitions that have one). `topics` narrows the lookup. */
   fetchCommittedOffsets(groupId: string, topics?: string[]): Promise<CommittedOffset[]>;
   /**
@@ -396,6 +402,11 @@ export interface KafkaClient {
   transactionalProducer(
     transactionalId: string,
     options?: Partial<ProducerOptions>,
+    /**
+     * Topics this id wrote before: once initialised, the producer aborts any transaction of its own still open on
+     * their partitions (see transactional_producer.ts, "Hanging transactions").
+     */
+    closeOn?: readonly string[],
   ): Promise<TransactionalProducer>;
   /**
    * Fences the transactional ids (Kafka's Admin.fenceProducers): initialises each, so every producer that held

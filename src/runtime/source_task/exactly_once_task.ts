@@ -4,7 +4,9 @@
  *
  *  1. the task's transactional producer, id `<group.id>-<connector>-<task>` (`tablesync-…` without a group):
  *     creating it fences every earlier owner of the task (another daemon that had it before a rebalance, or a
- *     paused one that lost it) and waits until the coordinator aborted their open transaction;
+ *     paused one that lost it) and waits until the coordinator aborted their open transaction; then it aborts
+ *     what the id left open, unknown to the coordinator, on the offsets topics and the tables' topics (records
+ *     a transform routes to other topics are not covered);
  *  2. only then the offsets, read with read_committed from the connector's own offsets.storage.topic (when set)
  *     and the worker's offset.storage.topic for partitions the former lacks: the last committed transaction's.
  *
@@ -15,6 +17,8 @@ import { exactlyOnceEnabled, transactionalIdOf } from "../../config/exactly_once
 import { canonicalJson } from "../offsets/offset_key.ts";
 import { createOffsetStore } from "../offsets/factory.ts";
 import { SourceTransactions, type TransactionBoundary } from "./source_transactions.ts";
+import { aliasesOf } from "../../config/catalog.ts";
+import { TABLE_PREFIX } from "../../config/defs/table.ts";
 import type { TaskEnvironment } from "../task/task_environment.ts";
 
 export interface ExactlyOnceTask {
@@ -30,7 +34,14 @@ export async function setUpExactlyOnce(env: TaskEnvironment): Promise<ExactlyOnc
   const workerTopic = worker["offset.storage.topic"];
   const ownTopic = (props["offsets.storage.topic"] as string | null) ?? null;
   const transactionalId = transactionalIdOf(msg.workerConfig["group.id"], msg.connectorName, msg.taskId);
-  const producer = await kafka.transactionalProducer(transactionalId, kafkaOptions.producer);
+  // The topics the task wrote in transactions before: what the id may have left open there is aborted first.
+  const tableTopics = aliasesOf(env.config).map((alias) => props[`${TABLE_PREFIX}${alias}.topic`])
+    .filter((topic): topic is string => typeof topic === "string");
+  const producer = await kafka.transactionalProducer(transactionalId, kafkaOptions.producer, [
+    ...(ownTopic ? [ownTopic] : []),
+    workerTopic,
+    ...tableTopics,
+  ]);
   try {
     const offsets = new Map<string, SourceOffsetEntry>();
     // The connector's own topic first: what it holds wins over the worker's topic (Connect's order).
