@@ -10,7 +10,6 @@
  * fault clearing to the first new record, peak RSS, log lines about the fault) are returned and printed as one
  * `FAULT-FIGURES {json}` line each, for docs/reliability.md. Tests assert on the counts and states, never on times.
  */
-import { Kafka, logLevel } from "kafkajs";
 import { type LaunchedBroker, launchKafkaBroker, stopKafkaBroker } from "./kafka_broker_process.ts";
 import { type DaemonProcess, startDaemonProcess } from "./daemon_process.ts";
 import { waitFor } from "./wait.ts";
@@ -19,6 +18,7 @@ import { readTopicWithKcat } from "./kafka_helpers.ts";
 import { describeVerdict, type ExactlyOnceVerdict, exactlyOnceVerdict } from "./exactly_once_check.ts";
 import { isAlive } from "./owner_watchdog.ts";
 import { type Simulator, startSimulator } from "../../src/sim/mod.ts";
+import { createKafka } from "../../src/kafka/mod.ts";
 
 const PASSWORD = "pw-Fault-Plover-3";
 /** Rows at start: the backfill is still being written when the fault comes. */
@@ -266,16 +266,21 @@ async function watch(side: Side, over: () => boolean): Promise<void> {
   }
 }
 
+/**
+ * Through the daemon's own admin client, which waits until every partition serves: kafkajs's createTopics with
+ * waitForLeaders failed once on a loaded machine when the metadata still answered UNKNOWN_TOPIC_OR_PARTITION.
+ */
 async function createTopic(bootstrapServers: string, topic: string): Promise<void> {
-  const admin = new Kafka({ brokers: [bootstrapServers], logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
+  const admin = await createKafka({
+    brokers: [bootstrapServers],
+    clientId: "broker-faults",
+    requestTimeoutMs: 10_000,
+    connectionTimeoutMs: 3_000,
+  }).admin();
   try {
-    await admin.createTopics({
-      topics: [{ topic, numPartitions: 4, replicationFactor: 1 }],
-      waitForLeaders: true,
-    });
+    await admin.createTopic(topic, { partitions: 4, replicationFactor: 1 });
   } finally {
-    await admin.disconnect();
+    await admin.close();
   }
 }
 
